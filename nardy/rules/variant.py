@@ -1,0 +1,196 @@
+"""The variant base class: one engine, variants as configuration plus hooks.
+
+A variant says how the board is laid out and seen from each side
+(:class:`Topology`), which movement restrictions apply, how a finished game
+is scored and which game options it accepts. The move generator and the game
+state machine read these attributes; they never test a variant's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+from nardy.rules.board import CHECKERS, HOME, NUM_POINTS
+from nardy.rules.errors import IllegalActionError
+
+
+class WinKind(StrEnum):
+    """How a game was won; the value is the name used in records and JSON."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    OIN = "oin"
+    MARS = "mars"
+    KOKS = "koks"
+
+
+BlockRule = Literal["ahead", "outside-home"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameOptions:
+    """Options of one game or match that the position does not carry.
+
+    ``cube``: the doubling cube is in play. ``jacoby``: gammons count single
+    while the cube is centred (money play only). ``automatic_doubles``: how many
+    opening doubles may double the centred cube (money play only).
+    ``backgammon_value``: 3, or 2 as "in some countries" (000). ``beavers``:
+    a taker may immediately redouble while keeping the cube.
+    """
+
+    cube: bool = False
+    jacoby: bool = False
+    automatic_doubles: int = 0
+    backgammon_value: int = 3
+    beavers: bool = False
+
+
+class Topology:
+    """Where each side's checkers start and how a board is seen by the other side."""
+
+    def start_points(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def opponent_point(self, point: int) -> int:
+        """The number the opponent gives to our point ``point`` (1..24)."""
+        raise NotImplementedError
+
+    def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
+        """The same board seen from the other side, signs swapped."""
+        flipped = [0] * NUM_POINTS
+        for index, count in enumerate(points):
+            if count:
+                flipped[self.opponent_point(index + 1) - 1] = -count
+        return tuple(flipped)
+
+    def pip_counts(self, points: tuple[int, ...], bar: tuple[int, int]) -> tuple[int, int]:
+        """Pips left to bear off everything: (side to move, opponent)."""
+        mover = 25 * bar[0]
+        opponent = 25 * bar[1]
+        for index, count in enumerate(points):
+            if count > 0:
+                mover += (index + 1) * count
+            elif count < 0:
+                opponent += self.opponent_point(index + 1) * -count
+        return mover, opponent
+
+
+class ShortTopology(Topology):
+    """Backgammon's board: the opponent travels 1 → 24 towards home 19..24."""
+
+    def start_points(self) -> tuple[int, ...]:
+        points = [0] * NUM_POINTS
+        for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
+            points[point - 1] = count
+            points[NUM_POINTS - point] = -count
+        return tuple(points)
+
+    def opponent_point(self, point: int) -> int:
+        return 25 - point
+
+
+class LongTopology(Topology):
+    """Long nardy's board: both heads opposite, the opponent's head on our 12."""
+
+    def start_points(self) -> tuple[int, ...]:
+        points = [0] * NUM_POINTS
+        points[23] = CHECKERS
+        points[11] = -CHECKERS
+        return tuple(points)
+
+    def opponent_point(self, point: int) -> int:
+        return (point + 11) % NUM_POINTS + 1
+
+
+@dataclass(frozen=True, eq=False)
+class Variant:
+    """One rule set. Instances are singletons kept in :data:`nardy.rules.variants.VARIANTS`.
+
+    Movement attributes read by the move generator:
+    ``hitting`` (a lone opposing checker can be hit to the bar; otherwise any
+    opposing checker closes a point); ``head_limit`` (checkers that may leave
+    point 24 per turn, ``None`` for no limit); ``head_exception_doubles``
+    (doubles that allow two on a player's first roll); ``block_rule`` and
+    ``block_each_step`` (the six-point block ban and when it is checked);
+    ``hit_home_stay`` (Georgian: a hit in one's home keeps that point occupied).
+    ``kinds`` names the single, double and triple wins (long nardy has no triple).
+    """
+
+    name: str
+    title: str
+    topology: Topology = field(repr=False)
+    hitting: bool = True
+    head_limit: int | None = None
+    head_exception_doubles: frozenset[int] = frozenset()
+    block_rule: BlockRule | None = None
+    block_each_step: bool = False
+    hit_home_stay: bool = False
+    cube_allowed: bool = False
+    cube_required: bool = False
+    dave_restrictions: bool = False
+    match_lengths: tuple[int, ...] | None = None
+    money_play: bool = False
+    previous_winner_starts: bool = False
+    kinds: tuple[WinKind, WinKind, WinKind] = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    @property
+    def has_bar(self) -> bool:
+        """Whether checkers can be hit to the bar in this variant."""
+        return self.hitting
+
+    def win_kind(self, loser_points: tuple[int, ...], loser_bar: int, loser_off: int) -> WinKind:
+        """How a finished game was won, from the loser's checkers.
+
+        ``loser_points`` is the board from the winner's perspective (the
+        loser's checkers negative), as it stands when the winner bore off the
+        last checker.
+        """
+        single, double, triple = self.kinds
+        if loser_off > 0:
+            return single
+        if self.hitting and (loser_bar > 0 or any(loser_points[p - 1] < 0 for p in HOME)):
+            return triple
+        return double
+
+    def win_points(self, kind: WinKind, options: GameOptions) -> int:
+        """The points a win of ``kind`` is worth before the cube multiplies it."""
+        if kind in (WinKind.SINGLE, WinKind.OIN):
+            return 1
+        if kind in (WinKind.GAMMON, WinKind.MARS):
+            return 2
+        return options.backgammon_value if kind == WinKind.BACKGAMMON else 3
+
+    def default_options(self) -> GameOptions:
+        """Options a game of this variant gets when the caller names none."""
+        return GameOptions(cube=self.cube_required)
+
+    def check_options(self, options: GameOptions, match_length: int) -> None:
+        """Raise :class:`IllegalActionError` when options or match length do not fit."""
+        if options.cube and not self.cube_allowed:
+            raise IllegalActionError(f"{self.name} is played without the doubling cube")
+        if self.cube_required and not options.cube:
+            raise IllegalActionError(f"{self.name} is always played with the cube")
+        if options.backgammon_value not in (2, 3):
+            raise IllegalActionError("a backgammon counts 3 points, or 2 by agreement")
+        if options.automatic_doubles < 0:
+            raise IllegalActionError("the automatic doubles limit cannot be negative")
+        if options.beavers and not options.cube:
+            raise IllegalActionError("beavers need the doubling cube")
+        if match_length < 0:
+            raise IllegalActionError("the match length cannot be negative")
+        if match_length == 0:
+            if not self.money_play:
+                raise IllegalActionError(f"{self.name} is played as a match to 1 point or more")
+            return
+        if options.jacoby or options.automatic_doubles:
+            raise IllegalActionError("Jacoby and automatic doubles apply to money play only, not to matches")
+        if self.match_lengths is not None and match_length not in self.match_lengths:
+            allowed = ", ".join(map(str, self.match_lengths))
+            raise IllegalActionError(f"{self.name} matches are played to {allowed} points")
+

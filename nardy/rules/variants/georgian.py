@@ -1,0 +1,13 @@
+"""Georgian short nardy (seed 002): backgammon without the cube, oin/mars/koks,
+and "a checker that hits in its own home stays there" (RULES.md §4)."""
+
+from nardy.rules.variant import ShortTopology, Variant, WinKind
+
+GEORGIAN = Variant(
+    name="georgian",
+    title="Georgian nardy",
+    topology=ShortTopology(),
+    hit_home_stay=True,
+    match_lengths=(1, 3, 5, 7),
+    kinds=(WinKind.OIN, WinKind.MARS, WinKind.KOKS),
+)

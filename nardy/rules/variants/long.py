@@ -1,0 +1,49 @@
+"""Long nardy in three regulations (RULES.md §6).
+
+traditional and tournament (seed 004): one checker from the head per turn,
+except two on a player's first roll of 6-6, 4-4 or 3-3; a six-point block is
+banned unless an opposing checker is already past it, checked at the end of
+the turn (traditional) or after every single move (tournament).
+bolshie (seed 001 §1.2, §1.11, §1.12): one checker from the head, no exception;
+a six-point block is banned while any opposing checker is outside its home.
+"""
+
+from nardy.rules.variant import LongTopology, Variant, WinKind
+
+_LONG_KINDS = (WinKind.OIN, WinKind.MARS, WinKind.MARS)
+
+LONG_TRADITIONAL = Variant(
+    name="long-traditional",
+    title="Long nardy (traditional)",
+    topology=LongTopology(),
+    hitting=False,
+    head_limit=1,
+    head_exception_doubles=frozenset({3, 4, 6}),
+    block_rule="ahead",
+    previous_winner_starts=True,
+    kinds=_LONG_KINDS,
+)
+
+LONG_TOURNAMENT = Variant(
+    name="long-tournament",
+    title="Long nardy (tournament)",
+    topology=LongTopology(),
+    hitting=False,
+    head_limit=1,
+    head_exception_doubles=frozenset({3, 4, 6}),
+    block_rule="ahead",
+    block_each_step=True,
+    previous_winner_starts=True,
+    kinds=_LONG_KINDS,
+)
+
+LONG_BOLSHIE = Variant(
+    name="long-bolshie",
+    title="Long nardy (Bolshie nardy regulation)",
+    topology=LongTopology(),
+    hitting=False,
+    head_limit=1,
+    block_rule="outside-home",
+    previous_winner_starts=True,
+    kinds=_LONG_KINDS,
+)
