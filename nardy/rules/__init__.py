@@ -16,6 +16,24 @@ from nardy.rules.errors import (
     UnknownVariantError,
     WrongTurnError,
 )
+from nardy.rules.cube import MAX_CUBE, Cube, MatchContext
+from nardy.rules.events import (
+    Beavered,
+    Doubled,
+    Dropped,
+    GameEvent,
+    GameResult,
+    Moved,
+    OpeningRolled,
+    Passed,
+    ResignationDeclined,
+    ResignationOffered,
+    Resigned,
+    Rolled,
+    Took,
+)
+from nardy.rules.game import Game, Phase
+from nardy.rules.match import MAX_TIMEOUTS, Match
 from nardy.rules.movegen import Step
 from nardy.rules.position import Play, Position
 from nardy.rules.variant import GameOptions, Variant, WinKind
@@ -26,5 +44,8 @@ __all__ = [
     "CubeError", "IllegalActionError", "IllegalPlayError", "IllegalStepError",
     "InvalidDiceError", "InvalidPositionError", "RulesError", "UnknownVariantError",
     "WrongTurnError", "Step", "Play", "Position", "GameOptions", "Variant", "WinKind",
-    "VARIANTS", "find_variant",
+    "VARIANTS", "find_variant", "MAX_CUBE", "Cube", "MatchContext", "Game", "Phase",
+    "Match", "MAX_TIMEOUTS", "GameEvent", "GameResult", "OpeningRolled", "Rolled", "Moved",
+    "Passed", "Doubled", "Took", "Beavered", "Dropped", "ResignationOffered",
+    "ResignationDeclined", "Resigned",
 ]

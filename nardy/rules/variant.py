@@ -116,6 +116,9 @@ class Variant:
     (doubles that allow two on a player's first roll); ``block_rule`` and
     ``block_each_step`` (the six-point block ban and when it is checked);
     ``hit_home_stay`` (Georgian: a hit in one's home keeps that point occupied).
+    ``resignation_offers``: a resigning player offers a single, gammon or
+    backgammon that the opponent may decline (backgammon); otherwise a
+    resignation ends the game at once, scored from the position as it stands.
     ``kinds`` names the single, double and triple wins (long nardy has no triple).
     """
 
@@ -134,6 +137,7 @@ class Variant:
     match_lengths: tuple[int, ...] | None = None
     money_play: bool = False
     previous_winner_starts: bool = False
+    resignation_offers: bool = False
     kinds: tuple[WinKind, WinKind, WinKind] = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)
 
     def __hash__(self) -> int:

@@ -11,6 +11,7 @@ BACKGAMMON = Variant(
     cube_allowed=True,
     match_lengths=ODD_LENGTHS_TO_21,
     money_play=True,
+    resignation_offers=True,
 )
 
 # 003: "The match can be defined as a 3, 5, ... 21 points match"; the three

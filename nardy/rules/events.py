@@ -1,0 +1,102 @@
+"""What happens in a game, as plain immutable records.
+
+A game's history is a tuple of these events; a game record, a replay and the
+server's event log are all this list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from nardy.rules.movegen import Step
+from nardy.rules.variant import WinKind
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningRolled:
+    """Each player rolled one die: ``dice[p]`` is player p's die."""
+
+    dice: tuple[int, int]
+    automatic_double: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rolled:
+    player: int
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    player: int
+    dice: tuple[int, int]
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    """The roll had no legal play (recorded as ``pass``, seed 003)."""
+
+    player: int
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Doubled:
+    player: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Took:
+    player: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Beavered:
+    player: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dropped:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationOffered:
+    player: int
+    kind: WinKind
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationDeclined:
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """The game ended by resignation (accepted offer, or at once where no offer is made)."""
+
+    player: int
+    kind: WinKind
+
+
+GameEvent = (
+    OpeningRolled | Rolled | Moved | Passed | Doubled | Took | Beavered | Dropped
+    | ResignationOffered | ResignationDeclined | Resigned
+)
+
+EndReason = Literal["bore-off", "dropped", "resigned"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The end of a game: who won, how, and the points it is worth (cube included)."""
+
+    winner: int
+    kind: WinKind
+    points: int
+    reason: EndReason

@@ -1,0 +1,331 @@
+"""One game as a pure state machine: dice come in from outside, nothing is rolled here.
+
+Each action returns a new :class:`Game`; a wrong action raises a
+:class:`~nardy.rules.errors.RulesError` naming the problem and changes nothing.
+
+>>> game = Game.new("backgammon").opening_roll((5, 3))
+>>> game.turn, game.dice
+(0, (5, 3))
+>>> plays = game.legal_plays()
+>>> game = game.move(0, plays[0].steps)
+>>> game.turn, game.phase
+(1, <Phase.ROLLING: 'rolling'>)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from nardy.rules.cube import Cube, MatchContext
+from nardy.rules.dice import check_dice
+from nardy.rules.errors import CubeError, IllegalActionError, WrongTurnError
+from nardy.rules.events import (
+    Beavered,
+    Doubled,
+    Dropped,
+    GameEvent,
+    GameResult,
+    Moved,
+    OpeningRolled,
+    Passed,
+    ResignationDeclined,
+    ResignationOffered,
+    Resigned,
+    Rolled,
+    Took,
+)
+from nardy.rules.movegen import Step
+from nardy.rules.position import Play, Position
+from nardy.rules.variant import GameOptions, Variant, WinKind
+from nardy.rules.variants import find_variant
+
+
+class Phase(StrEnum):
+    """Whose decision the game waits for, and of what kind."""
+
+    OPENING = "opening"          # both players roll one die
+    ROLLING = "rolling"          # ``turn`` may double (if allowed) or roll
+    MOVING = "moving"            # ``turn`` plays ``dice``
+    DOUBLED = "doubled"          # the other player takes, beavers or drops
+    RESIGNATION = "resignation"  # the other player accepts or declines an offer
+    FINISHED = "finished"
+
+
+def _check_player(player: int) -> None:
+    if player not in (0, 1):
+        raise WrongTurnError(f"players are 0 and 1, got {player!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game in progress. ``position`` is seen from ``turn``, the player whose turn it is."""
+
+    variant: Variant
+    options: GameOptions
+    context: MatchContext
+    position: Position
+    phase: Phase
+    turn: int = 0
+    dice: tuple[int, int] | None = None
+    cube: Cube = Cube()
+    white: int = 0
+    automatic_doubles: int = 0
+    turns_played: int = 0
+    pending_resignation: tuple[int, WinKind, Phase] | None = None
+    """The resigning player, the result offered, and the phase to resume if declined."""
+    result: GameResult | None = None
+    history: tuple[GameEvent, ...] = field(default=())
+
+    # ----- creation
+
+    @classmethod
+    def new(
+        cls,
+        variant: Variant | str,
+        *,
+        options: GameOptions | None = None,
+        context: MatchContext | None = None,
+        first_player: int | None = None,
+    ) -> Game:
+        """A new game waiting for its opening roll, or, with ``first_player``,
+        for that player's first roll (long nardy: the previous winner starts, 004)."""
+        rules = find_variant(variant) if isinstance(variant, str) else variant
+        chosen = options if options is not None else rules.default_options()
+        match = context if context is not None else MatchContext()
+        rules.check_options(chosen, match.length)
+        start = Position.start(rules)
+        if first_player is None:
+            return cls(rules, chosen, match, start, Phase.OPENING)
+        _check_player(first_player)
+        return cls(rules, chosen, match, start, Phase.ROLLING, turn=first_player, white=first_player)
+
+    # ----- queries
+
+    @property
+    def opponent(self) -> int:
+        """The player who is not ``turn``."""
+        return 1 - self.turn
+
+    def board_for(self, player: int) -> Position:
+        """The position seen from ``player``'s side."""
+        _check_player(player)
+        return self.position if player == self.turn else self.position.turned()
+
+    def legal_plays(self) -> list[Play]:
+        """The plays open to the player on turn (empty unless the game is in :attr:`Phase.MOVING`)."""
+        if self.phase is not Phase.MOVING or self.dice is None:
+            return []
+        return self.position.legal_plays(self.dice)
+
+    def next_steps(self, made: Iterable[Step] = ()) -> list[Step]:
+        """The steps that may follow ``made`` this turn (for click-to-highlight and undo)."""
+        if self.phase is not Phase.MOVING or self.dice is None:
+            return []
+        return self.position.next_steps(self.dice, made)
+
+    def double_refusal(self, player: int) -> str | None:
+        """Why ``player`` may not double now, or ``None`` when a double is allowed."""
+        _check_player(player)
+        if self.phase is not Phase.ROLLING:
+            return "a double is offered only before rolling, at the start of one's turn"
+        if player != self.turn:
+            return "it is not your turn"
+        if not self.options.cube:
+            return f"this {self.variant.name} game is played without the doubling cube"
+        return self.cube.refusal(
+            player, context=self.context, dave=self.variant.dave_restrictions, first_turn=self.turns_played == 0
+        )
+
+    def can_double(self, player: int) -> bool:
+        """True when ``player`` may offer a double now."""
+        return self.double_refusal(player) is None
+
+    # ----- actions
+
+    def opening_roll(self, dice: Sequence[int]) -> Game:
+        """Both players roll one die (``dice[p]`` is player p's); ties are rerolled.
+
+        Short variants: the higher die moves first with both numbers. Long
+        nardy: the higher die plays white and then rolls both dice (004).
+        In money play with automatic doubles, a tie doubles the centred cube (000).
+        """
+        self._expect(Phase.OPENING)
+        rolled = check_dice(dice)
+        if rolled[0] == rolled[1]:
+            automatic = (
+                self.options.cube
+                and self.context.length == 0
+                and self.automatic_doubles < self.options.automatic_doubles
+            )
+            cube = replace(self.cube, value=self.cube.value * 2) if automatic else self.cube
+            return replace(
+                self,
+                cube=cube,
+                automatic_doubles=self.automatic_doubles + automatic,
+                history=(*self.history, OpeningRolled(rolled, automatic_double=automatic)),
+            )
+        first = 0 if rolled[0] > rolled[1] else 1
+        history = (*self.history, OpeningRolled(rolled))
+        if self.variant.previous_winner_starts:
+            return replace(self, phase=Phase.ROLLING, turn=first, white=first, history=history)
+        opening = (rolled[first], rolled[1 - first])
+        started = replace(self, turn=first, white=first, history=history)
+        return started._with_dice(opening)
+
+    def roll(self, player: int, dice: Sequence[int]) -> Game:
+        """``player`` rolls ``dice`` at the start of the turn; a roll with no legal play passes."""
+        self._expect(Phase.ROLLING, player)
+        rolled = check_dice(dice)
+        return replace(self, history=(*self.history, Rolled(player, rolled)))._with_dice(rolled)
+
+    def move(self, player: int, steps: Iterable[Step]) -> Game:
+        """``player`` plays ``steps``, which must be a whole legal play of the dice."""
+        self._expect(Phase.MOVING, player)
+        assert self.dice is not None
+        wanted = tuple(steps)
+        after = self.position.play(self.dice, wanted)
+        history = (*self.history, Moved(player, self.dice, wanted))
+        if after.winner_is_mover():
+            kind = after.win_kind()
+            return replace(
+                self,
+                position=after,
+                phase=Phase.FINISHED,
+                dice=None,
+                turns_played=self.turns_played + 1,
+                history=history,
+                result=GameResult(player, kind, self._points(kind), "bore-off"),
+            )
+        return replace(self, position=after, history=history)._next_turn()
+
+    def double(self, player: int) -> Game:
+        """``player`` offers to double the stake before rolling."""
+        _check_player(player)
+        reason = self.double_refusal(player)
+        if reason is not None:
+            raise CubeError(reason)
+        offered = self.cube.value * 2
+        return replace(self, phase=Phase.DOUBLED, history=(*self.history, Doubled(player, offered)))
+
+    def take(self, player: int) -> Game:
+        """The doubled player accepts: the stake doubles and the taker owns the cube."""
+        self._expect(Phase.DOUBLED, self.opponent, player)
+        cube = self.cube.taken(player)
+        return replace(self, cube=cube, phase=Phase.ROLLING, history=(*self.history, Took(player, cube.value)))
+
+    def beaver(self, player: int) -> Game:
+        """The doubled player takes and at once redoubles, keeping the cube (if beavers are on)."""
+        self._expect(Phase.DOUBLED, self.opponent, player)
+        if not self.options.beavers:
+            raise CubeError("beavers are not allowed in this game")
+        cube = self.cube.taken(player, factor=4)
+        if cube.value != self.cube.value * 4:
+            raise CubeError("a beaver would take the cube past 64")
+        return replace(self, cube=cube, phase=Phase.ROLLING, history=(*self.history, Beavered(player, cube.value)))
+
+    def drop(self, player: int) -> Game:
+        """The doubled player passes and loses the stake before the double (000, 003)."""
+        self._expect(Phase.DOUBLED, self.opponent, player)
+        kind = self.variant.kinds[0]
+        result = GameResult(self.turn, kind, self.cube.value, "dropped")
+        return replace(self, phase=Phase.FINISHED, dice=None, result=result, history=(*self.history, Dropped(player)))
+
+    def resign(self, player: int, kind: WinKind | None = None) -> Game:
+        """``player`` resigns.
+
+        Where the variant uses offers (backgammon), ``kind`` (single by
+        default, gammon or backgammon) is offered and the opponent accepts or
+        declines. Elsewhere the game ends at once, scored from the position as
+        it stands (RULES.md §6).
+        """
+        _check_player(player)
+        if self.phase in (Phase.FINISHED, Phase.RESIGNATION):
+            raise IllegalActionError(f"cannot resign while the game is {self.phase.value}")
+        if not self.variant.resignation_offers:
+            if kind is not None:
+                raise IllegalActionError(f"{self.variant.name} resignations are scored from the position")
+            return self._resigned(player, self._kind_as_it_stands(player))
+        offered = kind if kind is not None else WinKind.SINGLE
+        if offered not in self.variant.kinds:
+            raise IllegalActionError(f"a resignation offers one of {[k.value for k in self.variant.kinds]}")
+        return replace(
+            self,
+            pending_resignation=(player, offered, self.phase),
+            history=(*self.history, ResignationOffered(player, offered)),
+            phase=Phase.RESIGNATION,
+        )
+
+    def accept_resignation(self, player: int) -> Game:
+        """The opponent of the resigning player accepts the offered result."""
+        resigner, kind = self._pending_offer(player)
+        return self._resigned(resigner, kind)
+
+    def decline_resignation(self, player: int) -> Game:
+        """The opponent declines; play goes on where it stopped."""
+        self._pending_offer(player)
+        assert self.pending_resignation is not None
+        return replace(
+            self,
+            phase=self.pending_resignation[2],
+            pending_resignation=None,
+            history=(*self.history, ResignationDeclined(player)),
+        )
+
+    # ----- internals
+
+    def _expect(self, phase: Phase, actor: int | None = None, player: int | None = None) -> None:
+        if self.phase is not phase:
+            raise IllegalActionError(f"the game is {self.phase.value}, not {phase.value}")
+        acting = actor if player is None else player
+        expected = self.turn if actor is None else actor
+        if acting is not None:
+            _check_player(acting)
+            if acting != expected:
+                raise WrongTurnError(f"player {acting} cannot act now: it is player {expected}'s decision")
+
+    def _with_dice(self, dice: tuple[int, int]) -> Game:
+        if self.position.legal_plays(dice):
+            return replace(self, phase=Phase.MOVING, dice=dice)
+        passed = replace(self, history=(*self.history, Passed(self.turn, dice)))
+        return passed._next_turn()
+
+    def _next_turn(self) -> Game:
+        return replace(
+            self,
+            position=self.position.turned(),
+            turn=self.opponent,
+            phase=Phase.ROLLING,
+            dice=None,
+            turns_played=self.turns_played + 1,
+        )
+
+    def _points(self, kind: WinKind) -> int:
+        jacoby = self.options.jacoby and self.context.length == 0 and self.cube.centred
+        base = 1 if jacoby else self.variant.win_points(kind, self.options)
+        return base * self.cube.value
+
+    def _kind_as_it_stands(self, resigner: int) -> WinKind:
+        winner_view = self.board_for(1 - resigner)
+        return self.variant.win_kind(winner_view.points, winner_view.bar[1], winner_view.off[1])
+
+    def _resigned(self, resigner: int, kind: WinKind) -> Game:
+        result = GameResult(1 - resigner, kind, self._points(kind), "resigned")
+        return replace(
+            self,
+            phase=Phase.FINISHED,
+            dice=None,
+            pending_resignation=None,
+            result=result,
+            history=(*self.history, Resigned(resigner, kind)),
+        )
+
+    def _pending_offer(self, player: int) -> tuple[int, WinKind]:
+        _check_player(player)
+        if self.phase is not Phase.RESIGNATION or self.pending_resignation is None:
+            raise IllegalActionError("no resignation has been offered")
+        resigner, kind, _ = self.pending_resignation
+        if player == resigner:
+            raise WrongTurnError("the resigning player's opponent answers the offer")
+        return resigner, kind
