@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from nardy.rules.cube import Cube, MatchContext
+from nardy.rules.cube import MAX_CUBE, Cube, MatchContext
 from nardy.rules.dice import check_dice
 from nardy.rules.errors import CubeError, IllegalActionError, WrongTurnError
 from nardy.rules.events import (
@@ -151,13 +151,15 @@ class Game:
         nardy: the higher die plays white and then rolls both dice (004).
         In money play with automatic doubles, a tie doubles the centred cube (000).
         """
-        self._expect(Phase.OPENING)
+        if self.phase is not Phase.OPENING:
+            raise IllegalActionError(f"the game is {self.phase.value}, not opening")
         rolled = check_dice(dice)
         if rolled[0] == rolled[1]:
             automatic = (
                 self.options.cube
                 and self.context.length == 0
                 and self.automatic_doubles < self.options.automatic_doubles
+                and self.cube.value * 2 <= MAX_CUBE
             )
             cube = replace(self.cube, value=self.cube.value * 2) if automatic else self.cube
             return replace(
@@ -176,13 +178,13 @@ class Game:
 
     def roll(self, player: int, dice: Sequence[int]) -> Game:
         """``player`` rolls ``dice`` at the start of the turn; a roll with no legal play passes."""
-        self._expect(Phase.ROLLING, player)
+        self._expect(Phase.ROLLING, player, self.turn)
         rolled = check_dice(dice)
         return replace(self, history=(*self.history, Rolled(player, rolled)))._with_dice(rolled)
 
     def move(self, player: int, steps: Iterable[Step]) -> Game:
         """``player`` plays ``steps``, which must be a whole legal play of the dice."""
-        self._expect(Phase.MOVING, player)
+        self._expect(Phase.MOVING, player, self.turn)
         assert self.dice is not None
         wanted = tuple(steps)
         after = self.position.play(self.dice, wanted)
@@ -211,13 +213,13 @@ class Game:
 
     def take(self, player: int) -> Game:
         """The doubled player accepts: the stake doubles and the taker owns the cube."""
-        self._expect(Phase.DOUBLED, self.opponent, player)
+        self._expect(Phase.DOUBLED, player, self.opponent)
         cube = self.cube.taken(player)
         return replace(self, cube=cube, phase=Phase.ROLLING, history=(*self.history, Took(player, cube.value)))
 
     def beaver(self, player: int) -> Game:
         """The doubled player takes and at once redoubles, keeping the cube (if beavers are on)."""
-        self._expect(Phase.DOUBLED, self.opponent, player)
+        self._expect(Phase.DOUBLED, player, self.opponent)
         if not self.options.beavers:
             raise CubeError("beavers are not allowed in this game")
         cube = self.cube.taken(player, factor=4)
@@ -227,7 +229,7 @@ class Game:
 
     def drop(self, player: int) -> Game:
         """The doubled player passes and loses the stake before the double (000, 003)."""
-        self._expect(Phase.DOUBLED, self.opponent, player)
+        self._expect(Phase.DOUBLED, player, self.opponent)
         kind = self.variant.kinds[0]
         result = GameResult(self.turn, kind, self.cube.value, "dropped")
         return replace(self, phase=Phase.FINISHED, dice=None, result=result, history=(*self.history, Dropped(player)))
@@ -275,15 +277,13 @@ class Game:
 
     # ----- internals
 
-    def _expect(self, phase: Phase, actor: int | None = None, player: int | None = None) -> None:
+    def _expect(self, phase: Phase, player: int, actor: int) -> None:
+        """Refuse unless the game is in ``phase`` and ``player`` is ``actor``, the one to act."""
         if self.phase is not phase:
             raise IllegalActionError(f"the game is {self.phase.value}, not {phase.value}")
-        acting = actor if player is None else player
-        expected = self.turn if actor is None else actor
-        if acting is not None:
-            _check_player(acting)
-            if acting != expected:
-                raise WrongTurnError(f"player {acting} cannot act now: it is player {expected}'s decision")
+        _check_player(player)
+        if player != actor:
+            raise WrongTurnError(f"player {player} cannot act now: it is player {actor}'s decision")
 
     def _with_dice(self, dice: tuple[int, int]) -> Game:
         if self.position.legal_plays(dice):

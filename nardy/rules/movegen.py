@@ -76,6 +76,18 @@ def _block_ban(variant: Variant, points: tuple[int, ...], opponent_off: int) -> 
     return forbidden
 
 
+def _preferred(candidate: Candidate, known: Candidate) -> bool:
+    """Which of two step orders reaching one board represents it.
+
+    One that keeps Georgian's stay rule beats one that breaks it; for a
+    single step, the larger die wins, so the larger-die filter applied later
+    cannot drop a board that the larger die also reaches.
+    """
+    if candidate.keeps_stay_rule != known.keeps_stay_rule:
+        return candidate.keeps_stay_rule
+    return len(candidate.steps) == 1 and candidate.steps[0].die > known.steps[0].die
+
+
 def search(
     variant: Variant,
     points: tuple[int, ...],
@@ -131,7 +143,7 @@ def search(
             sequences.append(candidate)
             return
         known = found.get(key)
-        if known is None or (keeps and not known.keeps_stay_rule):
+        if known is None or _preferred(candidate, known):
             found[key] = candidate
 
     def visit(remaining: tuple[int, ...], steps: tuple[Step, ...], head_used: int, guarded: int, keeps: bool) -> None:

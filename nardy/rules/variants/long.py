@@ -20,6 +20,7 @@ LONG_TRADITIONAL = Variant(
     head_limit=1,
     head_exception_doubles=frozenset({3, 4, 6}),
     block_rule="ahead",
+    money_play=True,
     previous_winner_starts=True,
     kinds=_LONG_KINDS,
 )
@@ -33,6 +34,7 @@ LONG_TOURNAMENT = Variant(
     head_exception_doubles=frozenset({3, 4, 6}),
     block_rule="ahead",
     block_each_step=True,
+    money_play=True,
     previous_winner_starts=True,
     kinds=_LONG_KINDS,
 )
@@ -44,6 +46,7 @@ LONG_BOLSHIE = Variant(
     hitting=False,
     head_limit=1,
     block_rule="outside-home",
+    money_play=True,
     previous_winner_starts=True,
     kinds=_LONG_KINDS,
 )
