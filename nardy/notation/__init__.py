@@ -1,0 +1,33 @@
+"""Notation for nardy positions and plays: canonical JSON, gnubg IDs, move text, ASCII boards.
+
+Everything here reads or writes a representation of :mod:`nardy.rules`
+objects and decides nothing about legality itself: parsing a play asks the
+engine for the legal plays and picks the one the text describes.
+"""
+
+from nardy.notation.ascii_board import render
+from nardy.notation.canonical import (
+    PositionDict,
+    position_from_dict,
+    position_from_json,
+    position_to_dict,
+    position_to_json,
+)
+from nardy.notation.errors import NotationError
+from nardy.notation.gnubg_id import (
+    CubeOwner,
+    GameState,
+    MatchIdFields,
+    Resignation,
+    match_from_id,
+    match_id,
+    position_from_id,
+    position_id,
+)
+from nardy.notation.movetext import format_steps, parse_play
+
+__all__ = [
+    "NotationError", "PositionDict", "position_from_dict", "position_from_json", "position_to_dict",
+    "position_to_json", "CubeOwner", "GameState", "MatchIdFields", "Resignation", "match_from_id",
+    "match_id", "position_from_id", "position_id", "format_steps", "parse_play", "render",
+]
