@@ -1,0 +1,245 @@
+"""The ``nardy`` command line: legal plays, boards, perft and a terminal game.
+
+Every command reads positions in the formats of :mod:`nardy.notation`
+(canonical JSON, a gnubg Position ID for the backgammon family, or ``start``)
+and reports malformed input as one line on stderr with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from nardy.notation import (
+    format_steps,
+    position_from_dict,
+    position_from_id,
+    position_to_dict,
+    render,
+)
+from nardy.rules import VARIANTS, Game, Phase, Play, Position, RulesError, find_variant
+from nardy.rules.perft import divide
+
+USAGE_ERROR = 2
+
+
+class UsageError(ValueError):
+    """Input the command cannot work with; printed as one line, exit status 2."""
+
+
+def parse_position(spec: Any, variant: str | None) -> Position:
+    """A position from ``start``, a gnubg Position ID, canonical JSON text or an already decoded object."""
+    if isinstance(spec, dict):
+        position = position_from_dict(spec)
+    elif not isinstance(spec, str):
+        raise UsageError(f"a position is canonical JSON, a gnubg Position ID or 'start', got {spec!r}")
+    elif spec.strip() == "start":
+        if variant is None:
+            raise UsageError("'start' needs a variant")
+        return Position.start(variant)
+    elif spec.lstrip().startswith("{"):
+        try:
+            decoded = json.loads(spec)
+        except json.JSONDecodeError as error:
+            raise UsageError(f"the position is not valid JSON: {error.msg} at character {error.pos}") from None
+        return parse_position(decoded, variant)
+    else:
+        return position_from_id(spec.strip(), variant or "backgammon")
+    if variant is not None and position.variant.name != variant:
+        raise UsageError(f"the position is for {position.variant.name}, not {variant}")
+    return position
+
+
+def plays_json(position: Position, dice: Sequence[int]) -> dict[str, Any]:
+    """The ``{"plays": [...]}`` answer of ``nardy moves --json`` for one request."""
+    return {
+        "plays": [
+            {"text": format_steps(play.steps), "position": position_to_dict(play.position)}
+            for play in position.legal_plays(dice)
+        ]
+    }
+
+
+def _moves(args: argparse.Namespace, out: TextIO) -> None:
+    if args.batch:
+        _moves_batch(sys.stdin, out)
+        return
+    if args.position is None or args.dice is None:
+        raise UsageError("nardy moves needs --dice A B and a POSITION (or --batch)")
+    position = parse_position(args.position, args.variant)
+    if args.json:
+        out.write(json.dumps(plays_json(position, args.dice)) + "\n")
+        return
+    plays = position.legal_plays(args.dice)
+    if not plays:
+        out.write("pass\n")
+    for play in plays:
+        out.write(format_steps(play.steps) + "\n")
+
+
+def _moves_batch(source: TextIO, out: TextIO) -> None:
+    for line in source:
+        if not line.strip():
+            continue
+        try:
+            answer = _batch_answer(line)
+        except (ValueError, TypeError) as error:
+            answer = {"error": str(error)}
+        out.write(json.dumps(answer) + "\n")
+        out.flush()
+
+
+def _batch_answer(line: str) -> dict[str, Any]:
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"the request is not valid JSON: {error.msg} at character {error.pos}") from None
+    if not isinstance(request, dict):
+        raise UsageError("a request is a JSON object with variant, position and dice")
+    unknown = set(request) - {"variant", "position", "dice"}
+    if unknown:
+        raise UsageError(f"unknown request keys: {', '.join(sorted(unknown))}")
+    for key in ("variant", "position", "dice"):
+        if key not in request:
+            raise UsageError(f"the request has no {key!r}")
+    variant = find_variant(request["variant"]).name
+    dice = request["dice"]
+    if not isinstance(dice, list):
+        raise UsageError(f"dice is a list of two numbers, got {dice!r}")
+    return plays_json(parse_position(request["position"], variant), dice)
+
+
+def _show(args: argparse.Namespace, out: TextIO) -> None:
+    out.write(render(parse_position(args.position, args.variant)) + "\n")
+
+
+def _perft(args: argparse.Namespace, out: TextIO) -> None:
+    if args.depth < 1:
+        raise UsageError("--depth is 1 or more")
+    position = parse_position(args.position, args.variant)
+    total = 0
+    for entry in divide(position, args.depth):
+        label = f"{entry.dice[0]}-{entry.dice[1]}"
+        if args.depth > 1:
+            label += " " + (format_steps(entry.play.steps) if entry.play is not None else "pass")
+        out.write(f"{label}: {entry.nodes}\n")
+        total += entry.nodes
+    out.write(f"total: {total}\n")
+
+
+def _play(args: argparse.Namespace, out: TextIO) -> None:
+    dice = random.SystemRandom()
+    computer = random.Random(args.seed)
+    game = Game.new(args.variant)
+    human = 0
+    out.write(f"{find_variant(args.variant).title}: you are X and move from 24 towards 1.\n")
+    out.write("Type the number of a play or its text (e.g. 13/7 8/7), 'resign' or 'quit'.\n")
+    while game.result is None:
+        if game.phase is Phase.OPENING:
+            game = game.opening_roll((dice.randint(1, 6), dice.randint(1, 6)))
+            continue
+        if game.phase is Phase.ROLLING:
+            game = game.roll(game.turn, (dice.randint(1, 6), dice.randint(1, 6)))
+            continue
+        if game.phase is Phase.DOUBLED:
+            game = game.take(1 - game.turn)
+            continue
+        plays = game.legal_plays()
+        if game.turn != human:
+            chosen = computer.choice(plays)
+            out.write(f"Computer rolls {game.dice}: {format_steps(chosen.steps)}\n")
+            game = game.move(game.turn, chosen.steps)
+            continue
+        chosen_play = _ask_play(game, plays, out)
+        if chosen_play is None:
+            game = game.resign(human)
+            if game.phase is Phase.RESIGNATION:
+                game = game.accept_resignation(1 - human)
+            break
+        game = game.move(human, chosen_play.steps)
+    result = game.result
+    if result is not None:
+        who = "You win" if result.winner == human else "The computer wins"
+        out.write(f"{who}: {result.kind.value}, {result.points} point(s).\n")
+
+
+def _ask_play(game: Game, plays: list[Play], out: TextIO) -> Play | None:
+    out.write("\n" + render(game.position) + "\n")
+    out.write(f"You rolled {game.dice}.\n")
+    for number, play in enumerate(plays, 1):
+        out.write(f"{number:3}. {format_steps(play.steps)}\n")
+    texts = {format_steps(play.steps): play for play in plays}
+    while True:
+        out.write("> ")
+        out.flush()
+        answer = sys.stdin.readline()
+        if not answer or answer.strip() in ("quit", "resign"):
+            return None
+        choice = answer.strip()
+        if choice.isdigit() and 1 <= int(choice) <= len(plays):
+            return plays[int(choice) - 1]
+        if choice in texts:
+            return texts[choice]
+        out.write("Not a legal play: type its number or its text as listed.\n")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> Any:
+        self.exit(USAGE_ERROR, f"{self.prog}: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every ``nardy`` subcommand."""
+    parser = _Parser(prog="nardy", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    names = list(VARIANTS)
+
+    moves = commands.add_parser("moves", help="list the legal plays of a position and roll")
+    moves.add_argument("--variant", choices=names, default=None)
+    moves.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
+    moves.add_argument("--json", action="store_true", help="print {\"plays\": [...]} as JSON")
+    moves.add_argument("--batch", action="store_true", help="answer one JSON request per stdin line")
+    moves.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
+    moves.set_defaults(handler=_moves)
+
+    show = commands.add_parser("show", help="draw a position as an ASCII board")
+    show.add_argument("--variant", choices=names, default=None)
+    show.add_argument("position")
+    show.set_defaults(handler=_show)
+
+    perft = commands.add_parser("perft", help="count distinct plays over all 21 rolls per ply, with divide")
+    perft.add_argument("--variant", choices=names, required=True)
+    perft.add_argument("--depth", type=int, required=True)
+    perft.add_argument("position", nargs="?", default="start")
+    perft.set_defaults(handler=_perft)
+
+    play = commands.add_parser("play", help="play a game against a random computer in the terminal")
+    play.add_argument("--variant", choices=names, default="backgammon")
+    play.add_argument("--seed", type=int, default=None)
+    play.set_defaults(handler=_play)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; return its exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        args.handler(args, sys.stdout)
+    except (UsageError, RulesError, ValueError) as error:
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        print(f"nardy: {message}", file=sys.stderr)
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
