@@ -1,0 +1,1 @@
+"""The nardy game server: HTTP and WebSocket app, game service, clocks, accounts."""

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, the database engine, migrations and repositories."""

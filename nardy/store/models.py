@@ -1,0 +1,116 @@
+"""The database tables. Only :mod:`nardy.store` speaks SQL.
+
+A table (one match between two seats) is its settings plus an append-only
+event log; everything else (the position, the score, the clocks) is a fold of
+that log through :mod:`nardy.rules`, so replay, history and a restart all
+come from the same rows. A few columns are kept beside the log because
+queries need them without folding: the status, the deadline of the running
+clock, the players, and the result.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every nardy table."""
+
+    type_annotation_map = {dict[str, Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class User(Base):
+    """A person with an account, or a guest who plays the computer without one."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    language: Mapped[str] = mapped_column(String(8), default="")
+    preferences: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime]
+
+
+class LoginSession(Base):
+    """A signed-in browser: the cookie holds a random token; only its SHA-256 is stored."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+
+
+class GameTable(Base):
+    """A table: one match between two seats, with its settings and its derived summary."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    match_length: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict[str, Any]]
+    move_seconds: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    deadline_at: Mapped[datetime | None]
+    player0_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    player1_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    bot_seat: Mapped[int | None] = mapped_column(Integer)
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    winner: Mapped[int | None] = mapped_column(Integer)
+    score: Mapped[dict[str, Any] | None]
+    finished_at: Mapped[datetime | None]
+    rematch_of: Mapped[str | None] = mapped_column(String(32))
+
+
+class TableEvent(Base):
+    """One accepted action or server decision, numbered per table from 1 without gaps."""
+
+    __tablename__ = "table_events"
+    __table_args__ = (
+        UniqueConstraint("table_id", "version", name="uq_table_event_version"),
+        UniqueConstraint("table_id", "action_id", name="uq_table_event_action"),
+        Index("ix_table_events_table_version", "table_id", "version"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    action_id: Mapped[str | None] = mapped_column(String(64))
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+
+
+class FinishedGame(Base):
+    """One finished game of a table, for history, replay lists and statistics."""
+
+    __tablename__ = "finished_games"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_finished_game"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    variant: Mapped[str] = mapped_column(String(32), index=True)
+    white_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    black_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    winner_colour: Mapped[str] = mapped_column(String(8))
+    kind: Mapped[str] = mapped_column(String(16))
+    points: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))
+    finished_at: Mapped[datetime]
