@@ -1,0 +1,180 @@
+"""Accounts over HTTP: sign up, log in, log out, continue as a guest, and who am I.
+
+Every route that signs someone in starts a fresh session (closing the one
+the browser held), so a session token never outlives a change of who it
+stands for, and sets the two cookies described in
+:mod:`nardy.server.api.security`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Response, status
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.orm import Session
+
+from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.security import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    CurrentUser,
+    OptionalLogin,
+    SessionToken,
+)
+from nardy.server.services import accounts
+from nardy.server.settings import Settings
+from nardy.store.models import User
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+WRONG_CREDENTIALS = "wrong username or password"
+
+_REFUSAL_STATUS: dict[type[accounts.AccountError], int] = {
+    accounts.InvalidUsername: status.HTTP_422_UNPROCESSABLE_CONTENT,
+    accounts.WeakPassword: status.HTTP_422_UNPROCESSABLE_CONTENT,
+    accounts.UsernameTaken: status.HTTP_409_CONFLICT,
+    accounts.NotAGuest: status.HTTP_409_CONFLICT,
+}
+
+
+class Credentials(BaseModel):
+    """A username and password as typed.
+
+    Only sizes are capped here; the account rules are checked by the service
+    so that a refusal names the rule that was broken.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    username: Annotated[str, Field(max_length=64)]
+    password: Annotated[str, Field(max_length=1024)]
+
+
+class UserOut(BaseModel):
+    """A user as the page sees them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: int
+    username: str
+    guest: bool
+
+
+class UserReply(BaseModel):
+    """The reply of every account route that names a user."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user: UserOut
+
+    @classmethod
+    def of(cls, user: User) -> UserReply:
+        """The reply naming ``user``."""
+        return cls(user=UserOut(id=user.id, username=user.username, guest=user.is_guest))
+
+
+@router.post("/signup", status_code=status.HTTP_201_CREATED)
+def signup(
+    body: Credentials,
+    response: Response,
+    db: DbSession,
+    settings: SettingsDep,
+    login: OptionalLogin,
+    token: SessionToken,
+) -> UserReply:
+    """Create an account and sign it in; a signed-in guest becomes the account and keeps its games."""
+    try:
+        if login is None:
+            user = accounts.create_user(db, username=body.username, password=body.password)
+        else:
+            user = accounts.upgrade_guest(db, user=login[0], username=body.username, password=body.password)
+    except accounts.AccountError as error:
+        raise HTTPException(
+            status_code=_REFUSAL_STATUS.get(type(error), status.HTTP_400_BAD_REQUEST), detail=str(error)
+        ) from None
+    _start_session(db, response, settings, user=user, previous_token=token)
+    return UserReply.of(user)
+
+
+@router.post("/login")
+def login(
+    body: Credentials,
+    response: Response,
+    db: DbSession,
+    settings: SettingsDep,
+    token: SessionToken,
+) -> UserReply:
+    """Sign in to an account; unknown names and wrong passwords get the same refusal."""
+    user = accounts.authenticate(db, username=body.username, password=body.password)
+    if user is None:
+        raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED, detail=WRONG_CREDENTIALS)
+    _start_session(db, response, settings, user=user, previous_token=token)
+    return UserReply.of(user)
+
+
+@router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
+def logout(response: Response, db: DbSession, settings: SettingsDep, token: SessionToken) -> None:
+    """Close the browser's session and clear its cookies; harmless when not signed in."""
+    if token is not None:
+        accounts.close_session(db, token)
+    for name, http_only in ((SESSION_COOKIE, True), (CSRF_COOKIE, False)):
+        response.delete_cookie(
+            name, path="/", secure=settings.secure_cookies, httponly=http_only, samesite="lax"
+        )
+
+
+@router.post("/guest", status_code=status.HTTP_201_CREATED)
+def guest(
+    response: Response,
+    db: DbSession,
+    settings: SettingsDep,
+    login: OptionalLogin,
+    token: SessionToken,
+) -> UserReply:
+    """Continue as a guest, to play the computer without an account.
+
+    A browser already signed in as a guest keeps that guest (200), so a
+    second click does not strand its games; an account must log out first.
+    """
+    if login is not None:
+        user = login[0]
+        if not user.is_guest:
+            raise HTTPException(
+                status_code=status.HTTP_409_CONFLICT,
+                detail=f"already signed in as {user.username!r}; log out first",
+            )
+        response.status_code = status.HTTP_200_OK
+        return UserReply.of(user)
+    user = accounts.create_guest(db)
+    _start_session(db, response, settings, user=user, previous_token=token)
+    return UserReply.of(user)
+
+
+@router.get("/me")
+def me(user: CurrentUser) -> UserReply:
+    """The signed-in user; 401 when there is none."""
+    return UserReply.of(user)
+
+
+def _start_session(
+    db: Session, response: Response, settings: Settings, *, user: User, previous_token: str | None
+) -> None:
+    """Close the browser's old session, if any, open one for ``user`` and set both cookies."""
+    if previous_token is not None:
+        accounts.close_session(db, previous_token)
+    token, login_session = accounts.open_session(db, user=user, days=settings.session_days)
+    max_age = settings.session_days * 24 * 60 * 60
+    for name, value, http_only in (
+        (SESSION_COOKIE, token, True),
+        (CSRF_COOKIE, login_session.csrf_token, False),
+    ):
+        response.set_cookie(
+            name,
+            value,
+            max_age=max_age,
+            path="/",
+            secure=settings.secure_cookies,
+            httponly=http_only,
+            samesite="lax",
+        )

@@ -1,0 +1,1 @@
+"""Server services: the logic behind the routers (accounts, games, clocks, dice, matchmaking)."""

@@ -1,0 +1,243 @@
+"""Accounts: users, guests, passwords and login sessions.
+
+Plain functions over a SQLAlchemy session, called by the routers; each one
+that writes commits its own unit of work. Passwords are kept as argon2id
+hashes. A login session is a random token held by the browser, of which only
+the SHA-256 is stored, so a copy of the database signs nobody in.
+
+Usernames are unique without regard to case ("Bob" and "bob" are one name)
+but are shown as typed. Time enters through an optional ``now`` (an aware
+datetime; the current UTC time by default) so tests can open sessions in
+the past.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import UTC, datetime, timedelta
+from functools import cache
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from nardy.store.models import LoginSession, User
+
+USERNAME_MIN_LENGTH = 3
+USERNAME_MAX_LENGTH = 20
+PASSWORD_MIN_LENGTH = 8
+PASSWORD_MAX_LENGTH = 128
+
+GUEST_PREFIX = "guest-"
+"""Guests are named ``guest-<random hex>``; accounts may not take such names."""
+
+_USERNAME_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
+_hasher = PasswordHasher()
+
+
+class AccountError(ValueError):
+    """A request about an account that cannot be granted; the message says why."""
+
+
+class InvalidUsername(AccountError):
+    """The username breaks the naming rules."""
+
+
+class UsernameTaken(AccountError):
+    """Another account has this username, perhaps in other letter case."""
+
+
+class WeakPassword(AccountError):
+    """The password is too short or too long."""
+
+
+class NotAGuest(AccountError):
+    """Only a guest can be turned into an account; this user already is one."""
+
+
+def create_user(db: Session, *, username: str, password: str, now: datetime | None = None) -> User:
+    """A new account with an argon2id hash of ``password``.
+
+    Raises :class:`InvalidUsername`, :class:`WeakPassword` or :class:`UsernameTaken`.
+    """
+    _check_username(username)
+    _check_password(password)
+    if _find_user(db, username) is not None:
+        raise _taken(username)
+    user = User(
+        username=username,
+        password_hash=_hasher.hash(password),
+        is_guest=False,
+        created_at=_utc_now(now),
+    )
+    db.add(user)
+    _commit_username(db, username)
+    return user
+
+
+def create_guest(db: Session, *, now: datetime | None = None) -> User:
+    """A new guest, who can play the computer without an account; it has no password."""
+    user = User(
+        username=GUEST_PREFIX + secrets.token_hex(7),
+        password_hash=None,
+        is_guest=True,
+        created_at=_utc_now(now),
+    )
+    db.add(user)
+    db.commit()
+    return user
+
+
+def upgrade_guest(db: Session, *, user: User, username: str, password: str) -> User:
+    """Turn the guest ``user`` into an account in place, so its games and history stay its own.
+
+    Raises :class:`NotAGuest` and the errors of :func:`create_user`.
+    """
+    if not user.is_guest:
+        raise NotAGuest(f"{user.username!r} already has an account; only a guest can become one")
+    _check_username(username)
+    _check_password(password)
+    if _find_user(db, username) is not None:
+        raise _taken(username)
+    user.username = username
+    user.password_hash = _hasher.hash(password)
+    user.is_guest = False
+    _commit_username(db, username)
+    return user
+
+
+def authenticate(db: Session, *, username: str, password: str) -> User | None:
+    """The account named ``username`` (any letter case) if ``password`` is its password, else ``None``.
+
+    An unknown name, or a guest (who has no password), costs one hash check
+    against a dummy hash, so the reply time does not tell which names
+    exist. A hash made with older parameters is replaced on success.
+    """
+    user = _find_user(db, username) if _USERNAME_CHARACTERS.fullmatch(username) else None
+    if user is None or user.password_hash is None:
+        _verify(_dummy_hash(), password)
+        return None
+    if not _verify(user.password_hash, password):
+        return None
+    if _hasher.check_needs_rehash(user.password_hash):
+        user.password_hash = _hasher.hash(password)
+        db.commit()
+    return user
+
+
+def open_session(
+    db: Session, *, user: User, days: int, now: datetime | None = None
+) -> tuple[str, LoginSession]:
+    """Sign ``user`` in for ``days``: the token for the browser's cookie and the stored session.
+
+    Only the token's SHA-256 is stored; the session also gets its own CSRF
+    token, which the page must echo on state-changing requests.
+    """
+    created_at = _utc_now(now)
+    token = secrets.token_urlsafe(32)
+    login = LoginSession(
+        token_hash=_token_hash(token),
+        user_id=user.id,
+        csrf_token=secrets.token_urlsafe(32),
+        created_at=created_at,
+        expires_at=created_at + timedelta(days=days),
+    )
+    db.add(login)
+    db.commit()
+    return token, login
+
+
+def session_user(
+    db: Session, token: str, *, now: datetime | None = None
+) -> tuple[User, LoginSession] | None:
+    """The user signed in by ``token`` and their session, or ``None``; an expired session is deleted."""
+    row = db.execute(
+        select(User, LoginSession)
+        .join(LoginSession, LoginSession.user_id == User.id)
+        .where(LoginSession.token_hash == _token_hash(token))
+    ).one_or_none()
+    if row is None:
+        return None
+    user, login = row
+    if _as_utc(login.expires_at) <= _utc_now(now):
+        db.delete(login)
+        db.commit()
+        return None
+    return user, login
+
+
+def close_session(db: Session, token: str) -> None:
+    """Sign out the session of ``token``; an unknown token is ignored."""
+    db.execute(delete(LoginSession).where(LoginSession.token_hash == _token_hash(token)))
+    db.commit()
+
+
+def _check_username(username: str) -> None:
+    if not USERNAME_MIN_LENGTH <= len(username) <= USERNAME_MAX_LENGTH:
+        raise InvalidUsername(
+            f"username must be {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} characters long"
+        )
+    if not _USERNAME_CHARACTERS.fullmatch(username):
+        raise InvalidUsername("username may contain only letters A-Z and a-z, digits, '_' and '-'")
+    if username.lower().startswith(GUEST_PREFIX):
+        raise InvalidUsername(f"usernames starting with {GUEST_PREFIX!r} are reserved for guests")
+
+
+def _check_password(password: str) -> None:
+    if len(password) < PASSWORD_MIN_LENGTH:
+        raise WeakPassword(f"password must be at least {PASSWORD_MIN_LENGTH} characters long")
+    if len(password) > PASSWORD_MAX_LENGTH:
+        raise WeakPassword(f"password must be at most {PASSWORD_MAX_LENGTH} characters long")
+
+
+def _find_user(db: Session, username: str) -> User | None:
+    """The user with this name in any letter case (names are ASCII, so SQL ``lower`` agrees with Python's)."""
+    return db.scalars(select(User).where(func.lower(User.username) == username.lower())).one_or_none()
+
+
+def _taken(username: str) -> UsernameTaken:
+    return UsernameTaken(f"username {username!r} is taken")
+
+
+def _commit_username(db: Session, username: str) -> None:
+    """Commit a new or changed username; losing a race for the same name is :class:`UsernameTaken`.
+
+    The unique index on ``users.username`` is case-sensitive, so the
+    case-insensitive check before the write is what keeps "Bob" from
+    joining "bob"; the index catches two identical names at once.
+    """
+    try:
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        raise _taken(username) from None
+
+
+def _verify(password_hash: str, password: str) -> bool:
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+@cache
+def _dummy_hash() -> str:
+    """A hash of a random password, made on first use, that no password matches."""
+    return _hasher.hash(secrets.token_urlsafe(32))
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _utc_now(now: datetime | None) -> datetime:
+    return datetime.now(UTC) if now is None else now.astimezone(UTC)
+
+
+def _as_utc(moment: datetime) -> datetime:
+    """A stored time as an aware UTC datetime: SQLite gives back the naive UTC time that was written."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
