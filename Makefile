@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml | $(PY)
 install: $(STAMP)
 
 run: install
-	$(VENV)/bin/nardy play
+	$(PY) -m nardy.server
 
 test: install
 	$(PY) -m mypy

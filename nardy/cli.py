@@ -1,4 +1,4 @@
-"""The ``nardy`` command line: legal plays, boards, perft and a terminal game.
+"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification.
 
 Every command reads positions in the formats of :mod:`nardy.notation`
 (canonical JSON, a gnubg Position ID for the backgammon family, or ``start``)
@@ -23,6 +23,7 @@ from nardy.notation import (
 )
 from nardy.rules import VARIANTS, Game, Phase, Play, Position, RulesError, find_variant
 from nardy.rules.perft import divide
+from nardy.server.services.dice import parse_record, verify_games
 
 USAGE_ERROR = 2
 
@@ -187,6 +188,30 @@ def _ask_play(game: Game, plays: list[Play], out: TextIO) -> Play | None:
         out.write("Not a legal play: type its number or its text as listed.\n")
 
 
+def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
+    """Recompute every roll of a game record; mismatches are printed and give exit status 1."""
+    try:
+        if args.record == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.record, encoding="utf-8") as source:
+                text = source.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {args.record}: {error.strerror}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"the record is not valid JSON: {error.msg} at character {error.pos}") from None
+    games = parse_record(record)
+    problems = verify_games(games)
+    for problem in problems:
+        out.write(problem + "\n")
+    if problems:
+        return 1
+    out.write(f"ok: {sum(len(game.rolls) for game in games)} rolls in {len(games)} games verified\n")
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
@@ -223,6 +248,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", choices=names, default="backgammon")
     play.add_argument("--seed", type=int, default=None)
     play.set_defaults(handler=_play)
+
+    verify = commands.add_parser("verify-dice", help="recompute every roll of a provably fair game record")
+    verify.add_argument("record", help="the record's JSON file, or '-' for stdin")
+    verify.set_defaults(handler=_verify_dice)
     return parser
 
 
@@ -231,14 +260,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        args.handler(args, sys.stdout)
+        status: int | None = args.handler(args, sys.stdout)
     except (UsageError, RulesError, ValueError) as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         print(f"nardy: {message}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
-    return 0
+    return status or 0
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from nardy.rules.variants import find_variant
 MAX_TIMEOUTS = 3
 """Three timeouts in one match lose it (004)."""
 
-MatchEnd = Literal["score", "timeouts"]
+MatchEnd = Literal["score", "timeouts", "forfeit"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +78,13 @@ class Match:
         if counts[player] >= MAX_TIMEOUTS:
             return replace(updated, winner=1 - player, ended_by="timeouts")
         return updated
+
+    def forfeit(self, player: int) -> Match:
+        """``player`` abandons the match (leaves the table): the opponent wins it."""
+        self._check_open()
+        if player not in (0, 1):
+            raise IllegalActionError(f"players are 0 and 1, got {player!r}")
+        return replace(self, winner=1 - player, ended_by="forfeit")
 
     def _check_open(self) -> None:
         if self.is_over:

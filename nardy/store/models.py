@@ -13,13 +13,20 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 class Base(DeclarativeBase):
-    """Declarative base of every nardy table."""
+    """Declarative base of every nardy table; constraints get predictable names for migrations."""
 
+    metadata = MetaData(naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    })
     type_annotation_map = {dict[str, Any]: JSON, datetime: DateTime(timezone=True)}
 
 
@@ -114,3 +121,18 @@ class FinishedGame(Base):
     points: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(16))
     finished_at: Mapped[datetime]
+
+
+class GameSeed(Base):
+    """The secret server seed of one game's dice, kept apart from the public event log.
+
+    Only its SHA-256 commitment is published while the game runs; the seed
+    itself is revealed in the ``game_ended`` event.
+    """
+
+    __tablename__ = "game_seeds"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))

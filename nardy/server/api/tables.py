@@ -1,0 +1,236 @@
+"""Tables over HTTP: create, list, look at, join, and the records of finished play.
+
+Routers stay thin: the table service decides, the repository queries.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request, status
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select
+
+from nardy.bots import BOT_LEVELS
+from nardy.rules import VARIANTS, GameOptions
+from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.security import CurrentUser
+from nardy.server.services.dice import check_client_seed, dice_statistics
+from nardy.server.services.records import public_record, replay
+from nardy.server.services.table_state import ActionError, TableSpec
+from nardy.server.services.tables import TableService, spec_from_row
+from nardy.server.settings import CORRESPONDENCE_DAYS_CHOICES, MOVE_SECONDS_CHOICES, Settings
+from nardy.store import tables_repo
+from nardy.store.models import GameTable, User
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+_ERROR_STATUS = {
+    "no_such_table": status.HTTP_404_NOT_FOUND,
+    "not_open": status.HTTP_409_CONFLICT,
+    "table_full": status.HTTP_409_CONFLICT,
+}
+
+
+class OptionsIn(BaseModel):
+    """Cube options (backgammon and dave)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cube: bool | None = None
+    jacoby: bool = False
+    automatic_doubles: Annotated[int, Field(ge=0, le=6)] = 0
+    backgammon_value: Literal[2, 3] = 3
+    beavers: bool = False
+
+
+class TableIn(BaseModel):
+    """A new table: the variant, match length, time control, options, and who to play."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str
+    match_length: Annotated[int, Field(ge=0, le=99)] = 1
+    move_seconds: Annotated[int, Field(ge=1)] | None = None
+    correspondence_days: int | None = None
+    options: OptionsIn = Field(default_factory=OptionsIn)
+    rated: bool = False
+    private: bool = False
+    opponent: Literal["human", "computer"] = "human"
+    bot_level: str = "random"
+    client_seed: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
+class JoinIn(BaseModel):
+    """Joining a table, optionally with one's own client seed for the dice."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    client_seed: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
+def _service(request: Request) -> TableService:
+    tables: TableService = request.app.state.tables
+    return tables
+
+
+def _refuse(error: ActionError) -> HTTPException:
+    code = _ERROR_STATUS.get(error.code, status.HTTP_422_UNPROCESSABLE_CONTENT)
+    return HTTPException(status_code=code, detail=str(error))
+
+
+def _spec(body: TableIn, settings: Settings) -> TableSpec:
+    if body.variant not in VARIANTS:
+        raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
+    variant = VARIANTS[body.variant]
+    seconds = body.move_seconds
+    if body.correspondence_days is not None:
+        if seconds is not None:
+            raise HTTPException(422, "choose seconds per move or correspondence days, not both")
+        if body.correspondence_days not in CORRESPONDENCE_DAYS_CHOICES:
+            raise HTTPException(422, f"correspondence days are one of {list(CORRESPONDENCE_DAYS_CHOICES)}")
+        seconds = body.correspondence_days * 86400
+    elif seconds is not None and seconds not in MOVE_SECONDS_CHOICES and not settings.testing:
+        raise HTTPException(422, f"seconds per move are one of {list(MOVE_SECONDS_CHOICES)}")
+    if body.opponent == "computer" and body.bot_level not in BOT_LEVELS:
+        raise HTTPException(422, f"unknown computer level {body.bot_level!r}; levels: {', '.join(BOT_LEVELS)}")
+    options = body.options
+    cube = variant.cube_required if options.cube is None else options.cube
+    game_options = GameOptions(
+        cube=cube, jacoby=options.jacoby, automatic_doubles=options.automatic_doubles,
+        backgammon_value=options.backgammon_value, beavers=options.beavers,
+    )
+    return TableSpec(
+        variant=body.variant, match_length=body.match_length, options=game_options, move_seconds=seconds,
+        rated=body.rated and body.opponent == "human", private=body.private,
+    )
+
+
+def _client_seed(seed: str | None) -> str | None:
+    if seed is None:
+        return None
+    try:
+        return check_client_seed(seed)
+    except ValueError as error:
+        raise HTTPException(422, str(error)) from None
+
+
+@router.post("/tables", status_code=status.HTTP_201_CREATED)
+async def create_table(body: TableIn, request: Request, user: CurrentUser, settings: SettingsDep) -> dict[str, Any]:
+    """Open a table; against the computer the match begins at once."""
+    spec = _spec(body, settings)
+    service = _service(request)
+    try:
+        state = await service.create(
+            user=user, spec=spec, bot_level=body.bot_level if body.opponent == "computer" else None,
+            client_seed=_client_seed(body.client_seed),
+        )
+    except ActionError as error:
+        raise _refuse(error) from None
+    with request.app.state.db() as db:
+        row = tables_repo.get_table(db, state.id)
+    invite = row.invite_token if row is not None else None
+    return {"table": service.view_of(await service.current(state.id)), "invite": invite}
+
+
+@router.get("/tables")
+async def lobby(db: DbSession) -> dict[str, Any]:
+    """Public tables waiting for a player, and public matches being played (to watch)."""
+    waiting, playing = tables_repo.lobby(db)
+    return {"waiting": [_summary(row, db) for row in waiting], "playing": [_summary(row, db) for row in playing]}
+
+
+def _summary(row: GameTable, db: DbSession) -> dict[str, Any]:
+    names = []
+    for user_id in (row.player0_id, row.player1_id):
+        user = db.get(User, user_id) if user_id is not None else None
+        names.append(user.username if user is not None else None)
+    if row.bot_seat is not None:
+        names[row.bot_seat] = f"Computer ({row.bot_level})"
+    return {
+        "table": row.id, "variant": row.variant, "match_length": row.match_length, "options": row.options,
+        "move_seconds": row.move_seconds, "rated": row.rated, "status": row.status, "players": names,
+        "score": row.score, "winner": row.winner,
+        "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+    }
+
+
+@router.get("/tables/{table_id}")
+async def table(table_id: str, request: Request) -> dict[str, Any]:
+    """The table as a client sees it now."""
+    service = _service(request)
+    try:
+        return service.view_of(await service.current(table_id))
+    except ActionError as error:
+        raise _refuse(error) from None
+
+
+@router.post("/tables/{table_id}/join")
+async def join(table_id: str, body: JoinIn, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Take the free seat; the match starts when both seats are taken."""
+    service = _service(request)
+    try:
+        state = await service.join(table_id, user=user, client_seed=_client_seed(body.client_seed))
+    except ActionError as error:
+        raise _refuse(error) from None
+    return service.view_of(state)
+
+
+@router.get("/invites/{token}")
+async def invite(token: str, db: DbSession) -> dict[str, str]:
+    """The private table an invite link opens (play with a friend, 002)."""
+    row = tables_repo.table_by_invite(db, token)
+    if row is None:
+        raise HTTPException(404, "this invite link is not valid")
+    return {"table": row.id}
+
+
+@router.get("/tables/{table_id}/record")
+async def record(table_id: str, db: DbSession) -> dict[str, Any]:
+    """The full record: every event with its time, and the dice record ``nardy verify-dice`` checks."""
+    row = tables_repo.get_table(db, table_id)
+    if row is None:
+        raise HTTPException(404, f"there is no table {table_id!r}")
+    return public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+
+
+@router.get("/tables/{table_id}/replay")
+async def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
+    """Move-by-move replay frames of a table (004: replay of any finished game)."""
+    row = tables_repo.get_table(db, table_id)
+    if row is None:
+        raise HTTPException(404, f"there is no table {table_id!r}")
+    return {"table": table_id, "variant": row.variant,
+            "frames": replay(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))}
+
+
+@router.get("/users/{username}/games")
+async def user_games(username: str, db: DbSession) -> dict[str, Any]:
+    """A player's finished matches, newest first."""
+    user = _user(db, username)
+    rows = tables_repo.tables_of_user(db, user.id, status="finished")
+    return {"user": user.username, "tables": [_summary(row, db) for row in rows]}
+
+
+@router.get("/users/{username}/dice")
+async def user_dice(username: str, db: DbSession) -> dict[str, Any]:
+    """Public statistics of a player's dice against their expectation."""
+    user = _user(db, username)
+    rolls = [(roll[0], roll[1]) for roll in tables_repo.rolls_of_user(db, user.id)]
+    return {"user": user.username, "statistics": dice_statistics(rolls)}
+
+
+@router.get("/stats/colours")
+async def colours(db: DbSession) -> dict[str, Any]:
+    """Wins by colour per variant (003)."""
+    table: dict[str, dict[str, int]] = {}
+    for variant, colour, count in tables_repo.colour_statistics(db):
+        table.setdefault(variant, {"white": 0, "black": 0})[colour] = count
+    return {"variants": table}
+
+
+def _user(db: DbSession, username: str) -> User:
+    user = db.scalar(select(User).where(func.lower(User.username) == username.lower()))
+    if user is None:
+        raise HTTPException(404, f"there is no player {username!r}")
+    return user

@@ -1,0 +1,32 @@
+"""Routes mounted only when ``NARDY_ENVIRONMENT=testing``: scripted dice for end-to-end tests."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from nardy.server.services.dice import ScriptedDice
+
+router = APIRouter(prefix="/api/testing", tags=["testing"])
+
+Die = Annotated[int, Field(ge=1, le=6)]
+
+
+class DiceIn(BaseModel):
+    """Rolls to hand out next, in order (opening rolls included)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rolls: list[tuple[Die, Die]]
+
+
+@router.post("/dice")
+async def script_dice(body: DiceIn, request: Request) -> dict[str, int]:
+    """Queue scripted rolls; the app must have been built with scripted dice."""
+    dice = request.app.state.dice
+    if not isinstance(dice, ScriptedDice):
+        raise HTTPException(409, "this server rolls real dice")
+    dice.push(*body.rolls)
+    return {"queued": dice.remaining}

@@ -1,0 +1,368 @@
+"""Publish/subscribe between the game tasks and the connections watching them.
+
+A game's task publishes each new event on the game's channel; every WebSocket
+connection watching the game holds a :class:`Subscription` to it. With one
+server process :class:`InProcessPubSub` is all it takes; with several,
+:class:`RedisPubSub` carries the messages between them. Both deliver the
+messages of one publisher on one channel in the order they were published.
+
+Each subscription has a bounded queue. When a subscriber falls so far behind
+that its queue is full (or, with Redis, when the connection to Redis was lost
+and messages may have gone by unseen), the messages it missed are dropped and
+its iterator raises :class:`SubscriptionOverflow` once. The subscription stays
+open: the consumer resyncs (loads the current state, e.g. the events after the
+last version it has) and then goes on iterating; later messages arrive as usual,
+and the events are versioned so duplicates are recognised.
+
+>>> import asyncio
+>>> async def demo() -> list[str]:
+...     pubsub = InProcessPubSub()
+...     async with pubsub.subscribe("game:7") as subscription:
+...         await pubsub.publish("game:7", "event 1")
+...         await pubsub.publish("game:7", "event 2")
+...         received = [await anext(subscription), await anext(subscription)]
+...     await pubsub.aclose()
+...     return received
+>>> asyncio.run(demo())
+['event 1', 'event 2']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from abc import ABC, abstractmethod
+from types import TracebackType
+from typing import Any, Final, Protocol, Self
+
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+DEFAULT_QUEUE_SIZE: Final = 1000
+"""Messages a subscriber may fall behind before it is told to resync."""
+
+REDIS_PREFIX: Final = "nardy:"
+"""Prefix of every Redis channel name, so nardy can share a Redis server."""
+
+REDIS_RETRY_SECONDS: Final = 1.0
+"""Pause between attempts to reach Redis again after the subscriber connection broke."""
+
+_log = logging.getLogger(__name__)
+
+
+class SubscriptionOverflow(Exception):
+    """Messages of this subscription were dropped: load the current state, then keep iterating."""
+
+    def __init__(self, channel: str) -> None:
+        super().__init__(f"the subscriber of {channel!r} missed messages and must resync")
+        self.channel = channel
+
+
+class PubSub(Protocol):
+    """Channels of text messages, shared by the tasks of one process or, with Redis, of many."""
+
+    async def publish(self, channel: str, message: str) -> None:
+        """Deliver ``message`` to every open subscription of ``channel``."""
+
+    def subscribe(self, channel: str) -> Subscription:
+        """A subscription to ``channel``; it receives messages once opened (``async with``)."""
+
+    def subscriber_count(self, channel: str) -> int:
+        """Open subscriptions to ``channel`` in this process."""
+
+    async def aclose(self) -> None:
+        """Shut down: end every subscription and release connections."""
+
+
+class Subscription:
+    """One subscriber's messages from one channel: an async context manager and async iterator.
+
+    ``async with pubsub.subscribe(channel) as subscription`` opens it (with
+    Redis, once Redis has confirmed the subscription) and closes it on exit;
+    ``async for message in subscription`` then yields the messages published
+    after it opened. Iterating ends when the subscription or its pubsub is
+    closed; :class:`SubscriptionOverflow` is raised once after messages were
+    dropped, as the module docstring explains.
+    """
+
+    def __init__(self, channel: str, broker: _FanOut, queue_size: int) -> None:
+        self.channel = channel
+        self._broker = broker
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self._opened = False
+        self._closed = False
+        self._missed = False
+
+    async def open(self) -> None:
+        """Start receiving; ``async with`` and the first iteration do it, and doing it again is harmless."""
+        if self._closed:
+            raise RuntimeError(f"the subscription to {self.channel!r} is closed")
+        if not self._opened:
+            await self._broker._attach(self)
+            self._opened = True
+            if self._closed:  # closed while Redis was confirming
+                await self._broker._detach(self)
+
+    async def close(self) -> None:
+        """Stop receiving and end the iteration; closing twice is harmless."""
+        if self._closed:
+            return
+        self._end()
+        if self._opened:
+            await self._broker._detach(self)
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> str:
+        if not self._opened and not self._closed:
+            await self.open()
+        while True:
+            if self._closed:
+                raise StopAsyncIteration
+            if self._missed:
+                self._missed = False
+                while not self._queue.empty():
+                    self._queue.get_nowait()
+                raise SubscriptionOverflow(self.channel)
+            message = await self._queue.get()
+            if message is not None:
+                return message
+
+    def _deliver(self, message: str) -> None:
+        """Queue a message, or note that it was missed when the queue is full."""
+        if self._closed or self._missed:
+            return
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self._missed = True
+
+    def _lose(self) -> None:
+        """Note that messages may have been missed, and wake the reader to say so."""
+        self._missed = True
+        self._wake()
+
+    def _end(self) -> None:
+        """Mark closed and wake the reader; the broker forgets the subscription separately."""
+        self._closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        try:
+            self._queue.put_nowait(None)
+        except asyncio.QueueFull:
+            pass  # a full queue means the reader is not waiting on it
+
+
+class _FanOut(ABC):
+    """The subscriptions of this process by channel, shared by both implementations.
+
+    An implementation says how a subscription is attached to and detached from
+    its message source; delivery to the local queues is the same for both.
+    """
+
+    def __init__(self, queue_size: int) -> None:
+        if queue_size < 1:
+            raise ValueError(f"queue_size is at least 1, got {queue_size}")
+        self._queue_size = queue_size
+        self._channels: dict[str, set[Subscription]] = {}
+        self._closed = False
+
+    def subscribe(self, channel: str) -> Subscription:
+        """A new, not yet opened subscription to ``channel``."""
+        if self._closed:
+            raise RuntimeError("the pubsub is closed")
+        if not channel:
+            raise ValueError("a channel name is not empty")
+        return Subscription(channel, self, self._queue_size)
+
+    def subscriber_count(self, channel: str) -> int:
+        """Open subscriptions to ``channel`` in this process."""
+        return len(self._channels.get(channel, ()))
+
+    @abstractmethod
+    async def _attach(self, subscription: Subscription) -> None:
+        """Start delivering the channel's messages to an opening subscription."""
+
+    @abstractmethod
+    async def _detach(self, subscription: Subscription) -> None:
+        """Stop delivering to a closing subscription."""
+
+    def _add(self, subscription: Subscription) -> bool:
+        """Register an opened subscription; true when it is the channel's first."""
+        if self._closed:
+            raise RuntimeError("the pubsub is closed")
+        subscribers = self._channels.setdefault(subscription.channel, set())
+        subscribers.add(subscription)
+        return len(subscribers) == 1
+
+    def _remove(self, subscription: Subscription) -> bool:
+        """Forget a subscription; true when its channel has no subscriber left."""
+        subscribers = self._channels.get(subscription.channel)
+        if subscribers is None or subscription not in subscribers:
+            return False
+        subscribers.remove(subscription)
+        if subscribers:
+            return False
+        del self._channels[subscription.channel]
+        return True
+
+    def _deliver(self, channel: str, message: str) -> None:
+        for subscription in self._channels.get(channel, ()):
+            subscription._deliver(message)
+
+    def _end_all(self) -> None:
+        """Close the fan-out and end every subscription."""
+        self._closed = True
+        for subscribers in self._channels.values():
+            for subscription in subscribers:
+                subscription._end()
+        self._channels.clear()
+
+
+class InProcessPubSub(_FanOut):
+    """Publish/subscribe within one process: each message is put straight on the subscribers' queues."""
+
+    def __init__(self, *, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
+        super().__init__(queue_size)
+
+    async def publish(self, channel: str, message: str) -> None:
+        """Queue ``message`` for every open subscription of ``channel``."""
+        self._deliver(channel, message)
+
+    async def _attach(self, subscription: Subscription) -> None:
+        self._add(subscription)
+
+    async def _detach(self, subscription: Subscription) -> None:
+        self._remove(subscription)
+
+    async def aclose(self) -> None:
+        """End every subscription."""
+        self._end_all()
+
+
+class RedisPubSub(_FanOut):
+    """Publish/subscribe across server processes through Redis channels named ``nardy:<channel>``.
+
+    Each process holds two connections however many subscribers it has: one
+    that publishes, and one subscribed to every channel that has a subscriber
+    here, read by a single task that fans messages out to the local queues.
+    Nothing connects until the first publish or subscription. The subscriber
+    connection is named ``nardy:pubsub:<process id>`` in Redis's CLIENT LIST.
+
+    When the subscriber connection breaks, the reading task reconnects (every
+    :data:`REDIS_RETRY_SECONDS`) and Redis re-subscribes the channels; each
+    subscription of a re-subscribed channel then raises
+    :class:`SubscriptionOverflow`, because messages may have passed meanwhile.
+    ``publish`` raises :class:`redis.exceptions.RedisError` if Redis cannot be reached.
+    """
+
+    def __init__(self, url: str, *, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
+        super().__init__(queue_size)
+        self._publisher = aioredis.Redis.from_url(url, decode_responses=True, single_connection_client=True)
+        # No retries inside redis-py: a broken subscriber connection must reach the
+        # reading task, which then knows that messages may have been lost.
+        self._subscriber = aioredis.Redis.from_url(
+            url, decode_responses=True, retry=Retry(NoBackoff(), 0), client_name=f"nardy:pubsub:{os.getpid()}"
+        )
+        self._redis_pubsub = self._subscriber.pubsub()
+        self._lock = asyncio.Lock()
+        self._confirmations: dict[str, asyncio.Future[None]] = {}
+        self._reader: asyncio.Task[None] | None = None
+
+    async def publish(self, channel: str, message: str) -> None:
+        """Publish ``message`` on the Redis channel ``nardy:<channel>``."""
+        await self._publisher.publish(REDIS_PREFIX + channel, message)
+
+    async def _attach(self, subscription: Subscription) -> None:
+        async with self._lock:
+            if not self._add(subscription):
+                return
+            name = REDIS_PREFIX + subscription.channel
+            confirmed = asyncio.get_running_loop().create_future()
+            self._confirmations[name] = confirmed
+            try:
+                await self._redis_pubsub.subscribe(name)
+                if self._reader is None:
+                    self._reader = asyncio.create_task(self._read(), name="nardy-redis-pubsub")
+                await confirmed
+            except BaseException:
+                self._remove(subscription)
+                raise
+            finally:
+                self._confirmations.pop(name, None)
+
+    async def _detach(self, subscription: Subscription) -> None:
+        async with self._lock:
+            if not self._remove(subscription) or self._closed:
+                return
+            try:
+                await self._redis_pubsub.unsubscribe(REDIS_PREFIX + subscription.channel)
+            except RedisError as error:
+                # Redis will re-subscribe the channel on reconnecting; its messages then reach nobody here.
+                _log.warning("could not unsubscribe from %s: %s", subscription.channel, error)
+
+    async def _read(self) -> None:
+        """Fan the messages of the subscriber connection out to the local subscriptions."""
+        while True:
+            try:
+                message: dict[str, Any] | None = await self._redis_pubsub.get_message(timeout=None)
+            except RedisError as error:
+                _log.warning("Redis subscriber connection lost, retrying: %s", error)
+                await asyncio.sleep(REDIS_RETRY_SECONDS)
+                continue
+            if message is not None:
+                self._dispatch(message)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        name = message["channel"]
+        if not isinstance(name, str) or not name.startswith(REDIS_PREFIX):
+            return
+        channel = name[len(REDIS_PREFIX) :]
+        if message["type"] == "message":
+            self._deliver(channel, message["data"])
+        elif message["type"] == "subscribe":
+            confirmed = self._confirmations.get(name)
+            if confirmed is not None and not confirmed.done():
+                confirmed.set_result(None)
+            else:
+                # A re-subscription after a reconnect: messages may have passed unseen.
+                for subscription in self._channels.get(channel, ()):
+                    subscription._lose()
+
+    async def aclose(self) -> None:
+        """End every subscription, stop the reading task and close both connections."""
+        self._end_all()
+        for confirmed in self._confirmations.values():
+            if not confirmed.done():
+                confirmed.set_exception(RuntimeError("the pubsub is closed"))
+        async with self._lock:  # let a subscription being opened finish connecting first
+            if self._reader is not None:
+                self._reader.cancel()
+                try:
+                    await self._reader
+                except asyncio.CancelledError:
+                    pass
+            await self._redis_pubsub.aclose()  # type: ignore[no-untyped-call]  # unannotated in redis-py
+            await self._subscriber.aclose()
+            await self._publisher.aclose()
+
+
+def make_pubsub(redis_url: str | None) -> PubSub:
+    """Redis publish/subscribe when a URL is configured, in-process otherwise."""
+    if redis_url:
+        return RedisPubSub(redis_url)
+    return InProcessPubSub()

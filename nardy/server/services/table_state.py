@@ -1,0 +1,451 @@
+"""A table's state as a pure fold of its event log, and the decisions that extend the log.
+
+The server never decides a rule itself: every event is applied through
+:mod:`nardy.rules` (a ``Match`` and its ``Game``), and every action is
+checked by asking the rules what is legal. The same fold rebuilds a table
+after a restart, feeds replays and checks actions, so there is one path from
+the log to the state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from nardy.notation import format_steps, position_to_dict
+from nardy.rules import (
+    Game,
+    GameOptions,
+    Match,
+    Phase,
+    Position,
+    RulesError,
+    Step,
+    WinKind,
+    find_variant,
+)
+
+TableStatus = Literal["waiting", "playing", "finished"]
+Roller = Callable[[int], tuple[int, int]]
+"""Gives the dice of roll ``number`` of the current game (server-rolled, provably fair)."""
+
+
+class ActionError(ValueError):
+    """An action the table refuses; ``code`` is machine-readable, the message says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """What a table was created with; a rematch copies it."""
+
+    variant: str
+    match_length: int
+    options: GameOptions
+    move_seconds: int | None = None
+    rated: bool = False
+    private: bool = False
+
+    def options_dict(self) -> dict[str, Any]:
+        """The options as JSON-ready data."""
+        o = self.options
+        return {
+            "cube": o.cube, "jacoby": o.jacoby, "automatic_doubles": o.automatic_doubles,
+            "backgammon_value": o.backgammon_value, "beavers": o.beavers,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """Who sits in a seat: a user, or a bot of some level (``user_id`` None)."""
+
+    user_id: int | None
+    name: str
+    bot: str | None
+    client_seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event about to be appended: its kind, the seat it concerns, its public payload."""
+
+    kind: str
+    seat: int | None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Everything about a table that follows from its spec and its events."""
+
+    id: str
+    spec: TableSpec
+    seats: tuple[Seat | None, Seat | None] = (None, None)
+    status: TableStatus = "waiting"
+    match: Match | None = None
+    pending: tuple[Step, ...] = ()
+    game_number: int = 0
+    commitment: str | None = None
+    roll_number: int = 0
+    games_announced: int = 0
+    last_move: dict[str, Any] | None = None
+    last_result: dict[str, Any] | None = None
+    whites: tuple[int, ...] = ()
+    """The seat that played white in each finished game, in order."""
+    finished_game: Game | None = None
+    """The last finished game as it ended (the match has already begun the next one)."""
+    rematch_offers: frozenset[int] = frozenset()
+    rematch_table: str | None = None
+    version: int = 0
+    deadline: datetime | None = None
+    clock_key: tuple[object, ...] | None = None
+
+    @property
+    def game(self) -> Game | None:
+        """The game in play (or just finished), if the match has started."""
+        return self.match.game if self.match is not None else None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` occupies, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat is not None and seat.user_id == user_id:
+                return index
+        return None
+
+    def actor(self) -> int | None:
+        """The seat whose decision the table waits for, or None."""
+        if self.status != "playing" or self.match is None or self.match.is_over:
+            return None
+        game = self.match.game
+        if game.phase in (Phase.ROLLING, Phase.MOVING):
+            return game.turn
+        if game.phase is Phase.DOUBLED:
+            return game.opponent
+        if game.phase is Phase.RESIGNATION and game.pending_resignation is not None:
+            return 1 - game.pending_resignation[0]
+        return None
+
+
+# ----- folding events into the state
+
+
+def _step_from(data: dict[str, Any]) -> Step:
+    return Step(int(data["source"]), int(data["target"]), int(data["die"]), bool(data.get("hit", False)))
+
+
+def step_dict(step: Step) -> dict[str, Any]:
+    """A step as JSON-ready data."""
+    return {"source": step.source, "target": step.target, "die": step.die, "hit": step.hit}
+
+
+def _with_game(state: TableState, change: Callable[[Game], Game]) -> TableState:
+    assert state.match is not None
+    game = change(state.match.game)
+    if game.result is None:
+        return replace(state, match=state.match.update(game))
+    return replace(state, match=state.match.update(game), whites=(*state.whites, game.white), finished_game=game)
+
+
+def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
+    """The state after ``event`` (already accepted), at time ``at``."""
+    kind, seat, data = event.kind, event.seat, event.payload
+    if kind == "seated":
+        seats = list(state.seats)
+        seats[data["seat"]] = Seat(data.get("user_id"), data["name"], data.get("bot"), data["client_seed"])
+        state = replace(state, seats=(seats[0], seats[1]))
+    elif kind == "left":
+        seats = list(state.seats)
+        seats[data["seat"]] = None
+        state = replace(state, seats=(seats[0], seats[1]))
+    elif kind == "match_started":
+        spec = state.spec
+        match = Match.new(spec.variant, length=spec.match_length, options=spec.options)
+        state = replace(state, match=match, status="playing")
+    elif kind == "game_started":
+        state = replace(state, game_number=data["number"], commitment=data["commitment"], roll_number=0, pending=())
+    elif kind == "opening_rolled":
+        state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.opening_roll(data["dice"]))
+    elif kind == "rolled":
+        assert seat is not None
+        state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(seat, data["dice"]))
+    elif kind == "stepped":
+        state = replace(state, pending=(*state.pending, _step_from(data)))
+    elif kind == "undone":
+        state = replace(state, pending=state.pending[:-1])
+    elif kind == "moved":
+        assert seat is not None and state.game is not None
+        steps = tuple(_step_from(s) for s in data["steps"])
+        last = {"seat": seat, "dice": list(state.game.dice or ()), "steps": data["steps"], "text": format_steps(steps)}
+        state = _with_game(replace(state, pending=(), last_move=last), lambda g: g.move(seat, steps))
+    elif kind in _CUBE_AND_RESIGN:
+        assert seat is not None
+        state = _with_game(state, _CUBE_AND_RESIGN[kind](seat, data))
+    elif kind == "timed_out":
+        assert seat is not None and state.match is not None
+        state = replace(state, match=state.match.timeout(seat))
+    elif kind == "forfeited":
+        assert seat is not None and state.match is not None
+        state = replace(state, match=state.match.forfeit(seat), pending=())
+    elif kind == "game_ended":
+        state = replace(state, games_announced=state.games_announced + 1, last_result=data["result"], pending=())
+    elif kind == "match_ended":
+        state = replace(state, status="finished")
+    elif kind == "rematch_offered":
+        assert seat is not None
+        state = replace(state, rematch_offers=state.rematch_offers | {seat})
+    elif kind == "rematch_created":
+        state = replace(state, rematch_table=data["table"])
+    else:
+        raise ValueError(f"unknown event kind {kind!r}")
+    return _clocked(replace(state, version=state.version + 1), at)
+
+
+_CUBE_AND_RESIGN: dict[str, Callable[[int, dict[str, Any]], Callable[[Game], Game]]] = {
+    "doubled": lambda seat, _: lambda g: g.double(seat),
+    "took": lambda seat, _: lambda g: g.take(seat),
+    "beavered": lambda seat, _: lambda g: g.beaver(seat),
+    "dropped": lambda seat, _: lambda g: g.drop(seat),
+    "resigned": lambda seat, d: lambda g: g.resign(seat, WinKind(d["kind"]) if d.get("kind") else None),
+    "resignation_accepted": lambda seat, _: lambda g: g.accept_resignation(seat),
+    "resignation_declined": lambda seat, _: lambda g: g.decline_resignation(seat),
+}
+
+
+def _clocked(state: TableState, at: datetime) -> TableState:
+    """Restart the move clock whenever a new decision begins (a turn, a cube or resignation answer)."""
+    actor = state.actor()
+    game = state.game
+    if actor is None or game is None:
+        return replace(state, deadline=None, clock_key=None)
+    key: tuple[object, ...] = (state.game_number, game.turns_played, actor, game.phase in (Phase.DOUBLED, Phase.RESIGNATION))
+    if key == state.clock_key:
+        return state
+    seconds = state.spec.move_seconds
+    deadline = at + timedelta(seconds=seconds) if seconds else None
+    return replace(state, deadline=deadline, clock_key=key)
+
+
+def fold(initial: TableState, events: Sequence[tuple[NewEvent, datetime]]) -> TableState:
+    """Apply stored events in order."""
+    state = initial
+    for event, at in events:
+        state = apply_event(state, event, at)
+    return state
+
+
+# ----- deciding what an action adds to the log
+
+
+def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller) -> list[NewEvent]:
+    """The events that ``seat``'s ``action`` adds, or :class:`ActionError` naming why it is refused.
+
+    ``action`` is a validated protocol message: ``{"t": "roll"}``,
+    ``{"t": "step", "source": 13, "die": 5}``, ``{"t": "move", "steps": [...]}``, ...
+    """
+    kind = action["t"]
+    if kind == "rematch":
+        return _decide_rematch(state, seat)
+    if kind == "leave":
+        return _decide_leave(state, seat)
+    game = _playing_game(state)
+    if kind == "resign":
+        _refuse_rules(lambda: game.resign(seat, WinKind(action["kind"]) if action.get("kind") else None))
+        return [NewEvent("resigned", seat, {"kind": action.get("kind")})]
+    if kind in ("accept_resignation", "decline_resignation"):
+        name = "resignation_accepted" if kind == "accept_resignation" else "resignation_declined"
+        _refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
+        return [NewEvent(name, seat)]
+    if state.actor() != seat:
+        raise ActionError("not_your_turn", "it is not your decision now")
+    if kind == "roll":
+        if game.phase is not Phase.ROLLING:
+            raise ActionError("illegal", "you can roll only at the start of your turn")
+        return [NewEvent("rolled", seat, {"dice": list(roller(state.roll_number)), "number": state.roll_number})]
+    if kind in ("double", "take", "drop", "beaver"):
+        name = {"double": "doubled", "take": "took", "drop": "dropped", "beaver": "beavered"}[kind]
+        _refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
+        return [NewEvent(name, seat)]
+    if game.phase is not Phase.MOVING:
+        raise ActionError("illegal", "there is nothing to move now: roll first")
+    if kind == "step":
+        return [NewEvent("stepped", seat, step_dict(_next_step(state, game, action["source"], action["die"])))]
+    if kind == "undo":
+        if not state.pending:
+            raise ActionError("illegal", "there is no step to undo")
+        return [NewEvent("undone", seat)]
+    if kind == "confirm":
+        if not state.pending or game.next_steps(state.pending):
+            raise ActionError("illegal", "the play is not complete: every die that can be played must be played")
+        return [NewEvent("moved", seat, {"steps": [step_dict(s) for s in state.pending]})]
+    if kind == "move":
+        steps = tuple(Step(s["source"], s["target"], s["die"], s.get("hit", False)) for s in action["steps"])
+        return [NewEvent("moved", seat, {"steps": [step_dict(s) for s in _whole_play(game, steps)]})]
+    raise ActionError("unknown_action", f"unknown action {kind!r}")
+
+
+def _playing_game(state: TableState) -> Game:
+    if state.status != "playing" or state.match is None or state.match.is_over:
+        raise ActionError("not_playing", "the match is not in progress")
+    return state.match.game
+
+
+def _refuse_rules(check: Callable[[], object]) -> None:
+    try:
+        check()
+    except RulesError as error:
+        raise ActionError("illegal", str(error)) from None
+
+
+def _next_step(state: TableState, game: Game, source: int, die: int) -> Step:
+    for step in game.next_steps(state.pending):
+        if step.source == source and step.die == die:
+            return step
+    raise ActionError("illegal", f"no legal step from {source} with a {die} now")
+
+
+def _whole_play(game: Game, steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """The legal sequence matching ``steps`` (hits filled in by the rules), or ActionError."""
+    assert game.dice is not None
+    bare = [(s.source, s.target, s.die) for s in steps]
+    for sequence in game.position.legal_sequences(game.dice):
+        if [(s.source, s.target, s.die) for s in sequence] == bare:
+            return sequence
+    raise ActionError("illegal", "that is not a legal play of the dice")
+
+
+def _decide_rematch(state: TableState, seat: int) -> list[NewEvent]:
+    if state.status != "finished":
+        raise ActionError("illegal", "a rematch is offered after the match ends")
+    if seat in state.rematch_offers or state.rematch_table is not None:
+        raise ActionError("illegal", "the rematch is already offered")
+    return [NewEvent("rematch_offered", seat)]
+
+
+def _decide_leave(state: TableState, seat: int) -> list[NewEvent]:
+    if state.status == "playing":
+        return [NewEvent("forfeited", seat)]
+    if state.status == "waiting":
+        return [NewEvent("left", seat, {"seat": seat})]
+    raise ActionError("illegal", "the match is over; there is nothing to leave")
+
+
+def forced_events(state: TableState, seat: int, pick: random.Random, roller: Roller) -> list[NewEvent]:
+    """What the server plays for ``seat`` whose time ran out (004): a uniformly random legal
+    play completing the turn, a pass of a pending double, a declined resignation."""
+    events: list[NewEvent] = []
+    game = state.game
+    assert game is not None
+    if game.phase is Phase.DOUBLED:
+        return [NewEvent("dropped", seat)]
+    if game.phase is Phase.RESIGNATION:
+        return [NewEvent("resignation_declined", seat)]
+    if game.phase is Phase.ROLLING:
+        roll = NewEvent("rolled", seat, {"dice": list(roller(state.roll_number)), "number": state.roll_number})
+        events.append(roll)
+        state = apply_event(state, roll, datetime.min)
+        game = state.game
+        assert game is not None
+        if game.phase is not Phase.MOVING or game.turn != seat:
+            return events
+    assert game.dice is not None
+    depth = len(state.pending)
+    ways: dict[Position, tuple[Step, ...]] = {}
+    for sequence in game.position.legal_sequences(game.dice):
+        if sequence[:depth] == state.pending:
+            ways.setdefault(game.position.after(sequence), sequence)
+    chosen = pick.choice(sorted(ways.values(), key=lambda s: [(x.source, x.target, x.die) for x in s]))
+    events.append(NewEvent("moved", seat, {"steps": [step_dict(s) for s in chosen]}))
+    return events
+
+
+# ----- the view sent to clients
+
+
+def view(state: TableState, *, now: datetime) -> dict[str, Any]:
+    """The table as clients see it at this version: one view for players and spectators alike."""
+    spec = state.spec
+    data: dict[str, Any] = {
+        "table": state.id,
+        "version": state.version,
+        "variant": spec.variant,
+        "match_length": spec.match_length,
+        "options": spec.options_dict(),
+        "move_seconds": spec.move_seconds,
+        "rated": spec.rated,
+        "private": spec.private,
+        "status": state.status,
+        "seats": [
+            None if s is None else {"user_id": s.user_id, "name": s.name, "bot": s.bot} for s in state.seats
+        ],
+        "server_time": now.isoformat(),
+        "deadline": state.deadline.isoformat() if state.deadline else None,
+        "actor": state.actor(),
+        "game_number": state.game_number,
+        "commitment": state.commitment,
+        "last_move": state.last_move,
+        "last_result": state.last_result,
+        "rematch": {"offers": sorted(state.rematch_offers), "table": state.rematch_table},
+        "match": None,
+        "game": None,
+    }
+    match = state.match
+    if match is None:
+        return data
+    data["match"] = {
+        "score": list(match.score),
+        "crawford": match.game.context.crawford,
+        "timeouts": list(match.timeouts),
+        "winner": match.winner,
+        "ended_by": match.ended_by,
+    }
+    data["game"] = _game_view(state, match.game)
+    return data
+
+
+def _game_view(state: TableState, game: Game) -> dict[str, Any]:
+    shown = game.position.after(state.pending) if state.pending else game.position
+    boards = [shown if seat == game.turn else shown.turned() for seat in (0, 1)]
+    actor = state.actor()
+    legal: dict[str, Any] | None = None
+    if actor is not None and game.phase is Phase.MOVING:
+        following = game.next_steps(state.pending)
+        legal = {
+            "steps": [step_dict(s) for s in following],
+            "can_confirm": bool(state.pending) and not following,
+            "can_undo": bool(state.pending),
+        }
+    elif actor is not None and game.phase is Phase.ROLLING:
+        legal = {"can_double": game.can_double(actor), "double_refusal": game.double_refusal(actor)}
+    elif actor is not None and game.phase is Phase.DOUBLED:
+        legal = {"can_beaver": game.options.beavers and game.cube.value * 4 <= 64}
+    return {
+        "phase": game.phase.value,
+        "turn": game.turn,
+        "white": game.white,
+        "dice": list(game.dice) if game.dice else None,
+        "cube": {"value": game.cube.value, "owner": game.cube.owner},
+        "pending": [step_dict(s) for s in state.pending],
+        "boards": [position_to_dict(b) for b in boards],
+        "pips": list(boards[0].pip_counts()),
+        "resignation": (
+            None if game.pending_resignation is None
+            else {"seat": game.pending_resignation[0], "kind": game.pending_resignation[1].value}
+        ),
+        "legal": legal,
+    }
+
+
+def initial_state(table_id: str, spec: TableSpec) -> TableState:
+    """The state of a freshly created table, after checking its spec against the rules."""
+    rules = find_variant(spec.variant)
+    try:
+        rules.check_options(spec.options, spec.match_length)
+    except RulesError as error:
+        raise ActionError("bad_settings", str(error)) from None
+    return TableState(table_id, spec)

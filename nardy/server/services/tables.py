@@ -1,0 +1,465 @@
+"""The table service: every action on a table goes through here, one at a time per table.
+
+For each action: refresh the table from the database if another process moved
+it on, let :func:`~nardy.server.services.table_state.decide` check it against
+the rules, add the server's own follow-ups (opening rolls, game and match ends,
+new seeds), commit all of it in one transaction, and only then publish it and
+arm the move clock. A repeated ``action_id`` is answered with the version it
+was first applied at and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.bots import Bot, make_bot
+from nardy.rules import GameOptions, Phase
+from nardy.server.pubsub import PubSub
+from nardy.server.services.clock import Clock
+from nardy.server.services.dice import DiceSource, commitment
+from nardy.server.services.table_state import (
+    ActionError,
+    NewEvent,
+    Roller,
+    TableSpec,
+    TableState,
+    apply_event,
+    decide,
+    forced_events,
+    initial_state,
+    step_dict,
+    view,
+)
+from nardy.server.services.timers import DeadlineTimers
+from nardy.store import tables_repo
+from nardy.store.models import FinishedGame, GameSeed, GameTable, User
+from nardy.store.tables_repo import StoredEvent, VersionConflict
+
+log = logging.getLogger(__name__)
+
+
+def table_channel(table_id: str) -> str:
+    """The publish/subscribe channel of one table."""
+    return f"table:{table_id}"
+
+
+def spec_from_row(row: GameTable) -> TableSpec:
+    """A table's spec from its database row."""
+    return TableSpec(
+        variant=row.variant,
+        match_length=row.match_length,
+        options=GameOptions(**row.options),
+        move_seconds=row.move_seconds,
+        rated=row.rated,
+        private=row.private,
+    )
+
+
+@dataclass
+class LiveTable:
+    """A table held in memory: its folded state, its secret seeds and the lock serialising it."""
+
+    state: TableState
+    seeds: dict[int, str]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class TableService:
+    """Creates tables, seats players and applies actions, committing before publishing."""
+
+    def __init__(
+        self,
+        *,
+        sessions: sessionmaker[Session],
+        pubsub: PubSub,
+        dice: DiceSource,
+        clock: Clock,
+        bot_factory: Callable[[str], Bot] = make_bot,
+    ) -> None:
+        self._sessions = sessions
+        self._pubsub = pubsub
+        self._dice = dice
+        self._clock = clock
+        self._bot_factory = bot_factory
+        self._live: dict[str, LiveTable] = {}
+        self._random = random.SystemRandom()
+        self._background: set[asyncio.Task[None]] = set()
+        self.timers = DeadlineTimers(clock, self.on_deadline)
+
+    # ----- lifecycle
+
+    async def start(self) -> None:
+        """Re-arm stored deadlines and wake bots whose turn it is (after a restart)."""
+        self.timers.start()
+        with self._sessions() as db:
+            deadlines = tables_repo.tables_with_deadlines(db)
+            bot_tables = tables_repo.tables_waiting_for_bots(db)
+        for table_id, deadline in deadlines:
+            self.timers.arm(table_id, deadline)
+        for table_id in bot_tables:
+            live = await self._load(table_id)
+            self._after_commit(live)
+
+    async def stop(self) -> None:
+        """Stop clocks and pending bot moves."""
+        await self.timers.stop()
+        for task in list(self._background):
+            task.cancel()
+
+    # ----- creating and joining
+
+    async def create(
+        self,
+        *,
+        user: User,
+        spec: TableSpec,
+        bot_level: str | None = None,
+        client_seed: str | None = None,
+        rematch_of: str | None = None,
+    ) -> TableState:
+        """A new table with ``user`` in seat 0; with ``bot_level`` the bot takes seat 1 and play begins."""
+        table_id = secrets.token_urlsafe(12)
+        state = initial_state(table_id, spec)
+        if bot_level is not None:
+            self._bot_factory(bot_level)
+        now = self._clock.now()
+        row = GameTable(
+            id=table_id, variant=spec.variant, match_length=spec.match_length, options=spec.options_dict(),
+            move_seconds=spec.move_seconds, rated=spec.rated and bot_level is None, private=spec.private,
+            invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
+            created_at=now, status="waiting", version=0, bot_seat=1 if bot_level else None, bot_level=bot_level,
+            rematch_of=rematch_of,
+        )
+        with self._sessions() as db:
+            db.add(row)
+            db.commit()
+        live = LiveTable(state=state, seeds={})
+        self._live[table_id] = live
+        seats = [self._seat_event(0, user.id, user.username, None, client_seed)]
+        if bot_level is not None:
+            seats.append(self._seat_event(1, None, f"Computer ({bot_level})", bot_level, None))
+        async with live.lock:
+            await self._commit(live, seats, action_id=None)
+        return live.state
+
+    async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> TableState:
+        """Seat ``user`` in the free seat; when both are taken the match begins."""
+        live = await self._load(table_id)
+        async with live.lock:
+            await self._refresh(live)
+            state = live.state
+            if state.status != "waiting":
+                raise ActionError("not_open", "this table is not waiting for a player")
+            if state.seat_of(user.id) is not None:
+                return state
+            free = [i for i, seat in enumerate(state.seats) if seat is None]
+            if not free:
+                raise ActionError("table_full", "both seats are taken")
+            event = self._seat_event(free[0], user.id, user.username, None, client_seed)
+            await self._commit(live, [event], action_id=None)
+            return live.state
+
+    def _seat_event(self, seat: int, user_id: int | None, name: str, bot: str | None, seed: str | None) -> NewEvent:
+        return NewEvent("seated", seat, {
+            "seat": seat, "user_id": user_id, "name": name, "bot": bot,
+            "client_seed": seed or secrets.token_hex(16),
+        })
+
+    # ----- actions
+
+    async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
+        """Apply a player's action; returns the table version after it. Raises ActionError."""
+        live = await self._load(table_id)
+        seat = live.state.seat_of(user_id)
+        if seat is None:
+            raise ActionError("not_seated", "only the two players of this table can act on it")
+        return await self._act_as(live, seat, action, action_id)
+
+    async def _act_as(self, live: LiveTable, seat: int, action: dict[str, Any], action_id: str) -> int:
+        async with live.lock:
+            for _attempt in range(3):
+                await self._refresh(live)
+                with self._sessions() as db:
+                    done = tables_repo.action_version(db, live.state.id, action_id)
+                if done is not None:
+                    return done
+                events = decide(live.state, seat, action, self._roller(live))
+                try:
+                    await self._commit(live, events, action_id=action_id)
+                except VersionConflict:
+                    continue
+                return live.state.version
+        raise ActionError("busy", "the table is busy; try again")
+
+    async def on_deadline(self, table_id: str, deadline: datetime) -> None:
+        """The clock ran out for the table's actor: time them out (004) if the deadline still stands."""
+        live = await self._load(table_id)
+        async with live.lock:
+            await self._refresh(live)
+            state = live.state
+            seat = state.actor()
+            if seat is None or state.deadline != deadline or self._clock.now() < deadline:
+                return
+            timed_out = NewEvent("timed_out", seat)
+            after = apply_event(state, timed_out, self._clock.now())
+            events = [timed_out]
+            if after.match is not None and not after.match.is_over:
+                events.extend(forced_events(after, seat, self._random, self._roller(live)))
+            try:
+                await self._commit(live, events, action_id=None)
+            except VersionConflict:
+                log.info("table %s moved on before its timeout was recorded", table_id)
+
+    # ----- reading
+
+    async def current(self, table_id: str) -> TableState:
+        """The table's state, loaded if needed and refreshed from the database."""
+        live = await self._load(table_id)
+        async with live.lock:
+            await self._refresh(live)
+            return live.state
+
+    def view_of(self, state: TableState) -> dict[str, Any]:
+        """The client view of ``state`` now."""
+        return view(state, now=self._clock.now())
+
+    def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]:
+        """The public events after ``version``, as sent to clients."""
+        with self._sessions() as db:
+            return [event_message(e) for e in tables_repo.events_after(db, table_id, version)]
+
+    # ----- internals
+
+    async def _load(self, table_id: str) -> LiveTable:
+        live = self._live.get(table_id)
+        if live is not None:
+            return live
+        with self._sessions() as db:
+            row = tables_repo.get_table(db, table_id)
+            if row is None:
+                raise ActionError("no_such_table", f"there is no table {table_id!r}")
+            spec = spec_from_row(row)
+            events = tables_repo.events_after(db, table_id, 0)
+            seeds = tables_repo.seeds_of(db, table_id)
+        state = TableState(table_id, spec)
+        for stored in events:
+            state = apply_event(state, NewEvent(stored.kind, stored.seat, stored.payload), stored.at)
+        live = self._live.setdefault(table_id, LiveTable(state=state, seeds=seeds))
+        return live
+
+    async def _refresh(self, live: LiveTable) -> None:
+        """Fold in events another server process appended since we last looked."""
+        with self._sessions() as db:
+            version = tables_repo.table_version(db, live.state.id)
+            if version is None or version <= live.state.version:
+                return
+            events = tables_repo.events_after(db, live.state.id, live.state.version)
+            live.seeds = tables_repo.seeds_of(db, live.state.id)
+        for stored in events:
+            live.state = apply_event(live.state, NewEvent(stored.kind, stored.seat, stored.payload), stored.at)
+
+    def _roller(self, live: LiveTable) -> Roller:
+        state = live.state
+
+        def roll(number: int) -> tuple[int, int]:
+            seed = live.seeds[state.game_number]
+            seeds = tuple(s.client_seed if s is not None else "" for s in state.seats)
+            return self._dice.roll(seed, (seeds[0], seeds[1]), number)
+
+        return roll
+
+    async def _commit(self, live: LiveTable, events: list[NewEvent], *, action_id: str | None) -> None:
+        """Fold, add follow-ups, store everything in one transaction, then publish and arm clocks."""
+        now = self._clock.now()
+        start = live.state
+        state = start
+        stored: list[StoredEvent] = []
+        new_seeds: list[GameSeed] = []
+        finished: list[FinishedGame] = []
+        seeds = dict(live.seeds)
+        pending = list(events)
+        while pending:
+            event = pending.pop(0)
+            state = apply_event(state, event, now)
+            stored.append(StoredEvent(state.version, event.kind, event.seat, event.payload, now, action_id))
+            action_id = None
+            if event.kind == "game_ended":
+                finished.append(self._finished_row(state, event, now))
+            follow = self._follow_up(state, seeds, new_seeds)
+            if follow is not None:
+                pending.append(follow)
+        with self._sessions() as db:
+            tables_repo.append(
+                db, table_id=state.id, expected_version=start.version, events=stored,
+                summary=_summary(state, now), seeds=new_seeds, finished=finished,
+            )
+        live.state = state
+        live.seeds = seeds
+        await self._publish(state, stored)
+        self._after_commit(live)
+
+    def _follow_up(self, state: TableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
+        """The next event the server adds by itself, if any."""
+        match = state.match
+        if state.status == "waiting":
+            if all(seat is not None for seat in state.seats):
+                return NewEvent("match_started", None)
+            return None
+        if match is None:
+            return None
+        if len(match.results) > state.games_announced:
+            number = state.games_announced + 1
+            result = match.results[number - 1]
+            return NewEvent("game_ended", None, {
+                "number": number,
+                "white": state.whites[number - 1],
+                "result": {"winner": result.winner, "kind": result.kind.value, "points": result.points,
+                           "reason": result.reason},
+                "seed": seeds.get(number),
+                "commitment": commitment(seeds[number]) if number in seeds else None,
+                "client_seeds": [s.client_seed if s is not None else "" for s in state.seats],
+            })
+        if match.is_over:
+            if state.status == "playing":
+                return NewEvent("match_ended", None, {
+                    "winner": match.winner, "reason": match.ended_by, "score": list(match.score),
+                })
+            return None
+        number = len(match.results) + 1
+        if state.game_number < number:
+            seed = self._dice.new_seed()
+            seeds[number] = seed
+            new_seeds.append(GameSeed(table_id=state.id, number=number, seed=seed, commitment=commitment(seed)))
+            return NewEvent("game_started", None, {"number": number, "commitment": commitment(seed)})
+        if match.game.phase is Phase.OPENING:
+            client = tuple(s.client_seed if s is not None else "" for s in state.seats)
+            dice = self._dice.roll(seeds[number], (client[0], client[1]), state.roll_number)
+            return NewEvent("opening_rolled", None, {"dice": list(dice), "number": state.roll_number})
+        return None
+
+    def _finished_row(self, state: TableState, event: NewEvent, now: datetime) -> FinishedGame:
+        data = event.payload
+        white = data["white"]
+        users = [s.user_id if s is not None else None for s in state.seats]
+        return FinishedGame(
+            table_id=state.id, number=data["number"], variant=state.spec.variant,
+            white_id=users[white], black_id=users[1 - white],
+            winner_colour="white" if data["result"]["winner"] == white else "black",
+            kind=data["result"]["kind"], points=data["result"]["points"], reason=data["result"]["reason"],
+            finished_at=now,
+        )
+
+    async def _publish(self, state: TableState, stored: list[StoredEvent]) -> None:
+        message = {
+            "t": "events",
+            "table": state.id,
+            "from_version": stored[0].version,
+            "version": state.version,
+            "events": [event_message(e) for e in stored],
+            "state": self.view_of(state),
+        }
+        await self._pubsub.publish(table_channel(state.id), json.dumps(message))
+
+    def _after_commit(self, live: LiveTable) -> None:
+        state = live.state
+        self.timers.arm(state.id, state.deadline)
+        actor = state.actor()
+        if actor is not None and state.seats[actor] is not None and state.seats[actor].bot:  # type: ignore[union-attr]
+            task = asyncio.create_task(self._bot_turn(live, actor, state.version))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+        if state.status == "finished" and state.rematch_offers == {0, 1} and state.rematch_table is None:
+            task = asyncio.create_task(self._create_rematch(live))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _bot_turn(self, live: LiveTable, seat: int, version: int) -> None:
+        state = live.state
+        seat_info = state.seats[seat]
+        if seat_info is None or seat_info.bot is None or state.version != version:
+            return
+        bot = self._bot_factory(seat_info.bot)
+        action = await asyncio.get_running_loop().run_in_executor(None, _bot_action, bot, state, seat)
+        try:
+            await self._act_as(live, seat, action, f"bot-{version}")
+        except ActionError as error:
+            log.warning("bot action %s on table %s refused: %s", action, state.id, error)
+
+    async def _create_rematch(self, live: LiveTable) -> None:
+        state = live.state
+        players = list(state.seats)
+        creator = players[0]
+        if creator is None or creator.user_id is None:
+            return
+        with self._sessions() as db:
+            user = db.get(User, creator.user_id)
+        if user is None:
+            return
+        bot_level = players[1].bot if players[1] is not None else None
+        new = await self.create(user=user, spec=state.spec, bot_level=bot_level, rematch_of=state.id)
+        if bot_level is None and players[1] is not None and players[1].user_id is not None:
+            with self._sessions() as db:
+                other = db.get(User, players[1].user_id)
+            if other is not None:
+                await self.join(new.id, user=other)
+        async with live.lock:
+            await self._refresh(live)
+            if live.state.rematch_table is None:
+                await self._commit(live, [NewEvent("rematch_created", None, {"table": new.id})], action_id=None)
+
+
+def _summary(state: TableState, now: datetime) -> dict[str, Any]:
+    """The table row's columns that follow from the state."""
+    seats = state.seats
+    match = state.match
+    summary: dict[str, Any] = {
+        "status": state.status,
+        "deadline_at": state.deadline,
+        "player0_id": seats[0].user_id if seats[0] is not None else None,
+        "player1_id": seats[1].user_id if seats[1] is not None else None,
+    }
+    if match is not None:
+        summary["score"] = {"score": list(match.score), "games": len(match.results)}
+        summary["winner"] = match.winner
+        if state.status == "finished":
+            summary["finished_at"] = now
+    return summary
+
+
+def event_message(event: StoredEvent) -> dict[str, Any]:
+    """One stored event as clients receive it."""
+    return {
+        "version": event.version,
+        "kind": event.kind,
+        "seat": event.seat,
+        "payload": event.payload,
+        "at": event.at.isoformat(),
+    }
+
+
+def _bot_action(bot: Bot, state: TableState, seat: int) -> dict[str, Any]:
+    """What the bot in ``seat`` does now, as a protocol action."""
+    game = state.game
+    assert game is not None
+    if game.phase is Phase.ROLLING:
+        if game.can_double(seat) and bot.wants_to_double(game, seat):
+            return {"t": "double"}
+        return {"t": "roll"}
+    if game.phase is Phase.DOUBLED:
+        return {"t": "take" if bot.accepts_double(game, seat) else "drop"}
+    if game.phase is Phase.RESIGNATION:
+        return {"t": "accept_resignation"}
+    assert game.dice is not None
+    play = bot.choose_play(game.position, game.dice)
+    assert play is not None
+    return {"t": "move", "steps": [step_dict(s) for s in play.steps]}

@@ -1,0 +1,1 @@
+"""The WebSocket edge: typed messages in and out, connections, versioned resync."""

@@ -1,0 +1,108 @@
+"""Who watches which table in this process, and the fan-out of published events to them.
+
+One publish/subscribe subscription per watched table per process forwards
+each published message, already serialised, to every local watcher's queue.
+A watcher too slow to keep up is disconnected; on reconnect it resyncs from
+the version it last saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from nardy.server.pubsub import PubSub, SubscriptionOverflow
+from nardy.server.services.tables import table_channel
+
+log = logging.getLogger(__name__)
+
+QUEUE_LIMIT = 256
+
+
+class Watcher:
+    """One connection's outgoing queue; ``closed`` is set when it fell too far behind."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
+        self.overflowed = asyncio.Event()
+
+    def deliver(self, message: str) -> None:
+        """Queue a message, or mark the watcher as overflowed."""
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed.set()
+
+
+class Hub:
+    """Local watchers per table, fed from the publish/subscribe layer."""
+
+    def __init__(self, pubsub: PubSub) -> None:
+        self._pubsub = pubsub
+        self._watchers: dict[str, set[Watcher]] = {}
+        self._feeds: dict[str, asyncio.Task[None]] = {}
+
+    async def watch(self, table_id: str, watcher: Watcher) -> None:
+        """Start sending ``table_id``'s events to ``watcher``."""
+        watchers = self._watchers.setdefault(table_id, set())
+        watchers.add(watcher)
+        if table_id not in self._feeds:
+            ready = asyncio.Event()
+            self._feeds[table_id] = asyncio.create_task(self._feed(table_id, ready), name=f"feed-{table_id}")
+            await ready.wait()
+
+    def unwatch(self, table_id: str, watcher: Watcher) -> None:
+        """Stop sending ``table_id``'s events to ``watcher``; drop the feed when nobody watches."""
+        watchers = self._watchers.get(table_id)
+        if watchers is None:
+            return
+        watchers.discard(watcher)
+        if not watchers:
+            del self._watchers[table_id]
+            feed = self._feeds.pop(table_id, None)
+            if feed is not None:
+                feed.cancel()
+
+    def unwatch_all(self, watcher: Watcher) -> None:
+        """Forget ``watcher`` everywhere (its connection closed)."""
+        for table_id in [t for t, ws in self._watchers.items() if watcher in ws]:
+            self.unwatch(table_id, watcher)
+
+    async def close(self) -> None:
+        """Stop every feed."""
+        for feed in self._feeds.values():
+            feed.cancel()
+        for feed in list(self._feeds.values()):
+            with contextlib.suppress(asyncio.CancelledError):
+                await feed
+        self._feeds.clear()
+
+    async def _feed(self, table_id: str, ready: asyncio.Event) -> None:
+        try:
+            async with self._pubsub.subscribe(table_channel(table_id)) as subscription:
+                ready.set()
+                while True:
+                    try:
+                        message = await anext(subscription)
+                    except SubscriptionOverflow:
+                        self._resync_all(table_id)
+                        continue
+                    except StopAsyncIteration:
+                        break
+                    for watcher in list(self._watchers.get(table_id, ())):
+                        watcher.deliver(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("feed of table %s failed; its watchers must resync", table_id)
+            self._resync_all(table_id)
+        finally:
+            ready.set()
+            if self._feeds.get(table_id) is asyncio.current_task():
+                del self._feeds[table_id]
+
+    def _resync_all(self, table_id: str) -> None:
+        """Messages were lost: make every watcher of the table reconnect and resync."""
+        for watcher in list(self._watchers.get(table_id, ())):
+            watcher.overflowed.set()

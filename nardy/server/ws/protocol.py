@@ -1,0 +1,141 @@
+"""The messages a client may send, parsed once at the edge into typed objects.
+
+Every inbound message is a JSON object with a ``t`` field naming its type;
+unknown fields, wrong types and out-of-range values are refused with an
+error naming them. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+TableId = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
+ActionId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Subscribe(_Message):
+    """Watch a table; ``since`` asks for the events after that version (resync), else a full state."""
+
+    t: Literal["subscribe"]
+    table: TableId
+    since: Annotated[int, Field(ge=0)] | None = None
+
+
+class Unsubscribe(_Message):
+    t: Literal["unsubscribe"]
+    table: TableId
+
+
+class Ping(_Message):
+    t: Literal["ping"]
+
+
+class _Action(_Message):
+    table: TableId
+    action_id: ActionId
+
+
+class Roll(_Action):
+    t: Literal["roll"]
+
+
+class StepAction(_Action):
+    """Move one checker from ``source`` (25 = bar) by ``die``; the server finds the target."""
+
+    t: Literal["step"]
+    source: Annotated[int, Field(ge=1, le=25)]
+    die: Annotated[int, Field(ge=1, le=6)]
+
+
+class Undo(_Action):
+    t: Literal["undo"]
+
+
+class Confirm(_Action):
+    t: Literal["confirm"]
+
+
+class StepSpec(_Message):
+    source: Annotated[int, Field(ge=1, le=25)]
+    target: Annotated[int, Field(ge=0, le=24)]
+    die: Annotated[int, Field(ge=1, le=6)]
+    hit: bool = False
+
+
+class Move(_Action):
+    """A whole play at once (bots, scripts): the steps of one legal order."""
+
+    t: Literal["move"]
+    steps: Annotated[list[StepSpec], Field(min_length=1, max_length=4)]
+
+
+class Double(_Action):
+    t: Literal["double"]
+
+
+class Take(_Action):
+    t: Literal["take"]
+
+
+class Drop(_Action):
+    t: Literal["drop"]
+
+
+class Beaver(_Action):
+    t: Literal["beaver"]
+
+
+class Resign(_Action):
+    t: Literal["resign"]
+    kind: Literal["single", "gammon", "backgammon"] | None = None
+
+
+class AcceptResignation(_Action):
+    t: Literal["accept_resignation"]
+
+
+class DeclineResignation(_Action):
+    t: Literal["decline_resignation"]
+
+
+class Rematch(_Action):
+    t: Literal["rematch"]
+
+
+class Leave(_Action):
+    t: Literal["leave"]
+
+
+Action = (
+    Roll | StepAction | Undo | Confirm | Move | Double | Take | Drop | Beaver | Resign
+    | AcceptResignation | DeclineResignation | Rematch | Leave
+)
+Inbound = Annotated[Subscribe | Unsubscribe | Ping | Action, Field(discriminator="t")]
+
+_INBOUND: TypeAdapter[Any] = TypeAdapter(Inbound)
+
+
+class ProtocolError(ValueError):
+    """A message that is not valid; the message names the first problem."""
+
+
+def parse_message(text: str | bytes) -> Subscribe | Unsubscribe | Ping | Action:
+    """Parse and validate one inbound message, or raise :class:`ProtocolError` naming the problem."""
+    try:
+        parsed: Subscribe | Unsubscribe | Ping | Action = _INBOUND.validate_json(text)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "message"
+        raise ProtocolError(f"{where}: {first['msg']}") from None
+    return parsed
+
+
+def action_payload(action: Action) -> dict[str, Any]:
+    """The action as the table service takes it (no table or action id)."""
+    return action.model_dump(exclude={"table", "action_id"}, exclude_none=True)

@@ -1,0 +1,172 @@
+"""Queries about tables and their event logs; the service never writes SQL itself."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from nardy.store.models import FinishedGame, GameSeed, GameTable, TableEvent
+
+
+class VersionConflict(RuntimeError):
+    """Another process appended to the table first; reload and try again."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as stored: version, kind, seat, payload, time, and the client's action id."""
+
+    version: int
+    kind: str
+    seat: int | None
+    payload: dict[str, Any]
+    at: datetime
+    action_id: str | None
+
+
+def _stored(row: TableEvent) -> StoredEvent:
+    return StoredEvent(row.version, row.kind, row.seat, row.payload, row.created_at, row.action_id)
+
+
+def get_table(db: Session, table_id: str) -> GameTable | None:
+    """The table row, or None."""
+    return db.get(GameTable, table_id)
+
+
+def table_version(db: Session, table_id: str) -> int | None:
+    """The table's last event version, without loading anything else."""
+    return db.scalar(select(GameTable.version).where(GameTable.id == table_id))
+
+
+def events_after(db: Session, table_id: str, version: int = 0) -> list[StoredEvent]:
+    """The table's events after ``version``, in order."""
+    rows = db.scalars(
+        select(TableEvent).where(TableEvent.table_id == table_id, TableEvent.version > version).order_by(TableEvent.version)
+    )
+    return [_stored(row) for row in rows]
+
+
+def action_version(db: Session, table_id: str, action_id: str) -> int | None:
+    """The version at which ``action_id`` was applied, if it was."""
+    return db.scalar(
+        select(func.max(TableEvent.version)).where(TableEvent.table_id == table_id, TableEvent.action_id == action_id)
+    )
+
+
+def seeds_of(db: Session, table_id: str) -> dict[int, str]:
+    """The secret dice seeds of the table's games, by game number."""
+    rows = db.scalars(select(GameSeed).where(GameSeed.table_id == table_id))
+    return {row.number: row.seed for row in rows}
+
+
+def append(
+    db: Session,
+    *,
+    table_id: str,
+    expected_version: int,
+    events: Sequence[StoredEvent],
+    summary: dict[str, Any],
+    seeds: Sequence[GameSeed] = (),
+    finished: Sequence[FinishedGame] = (),
+) -> None:
+    """Append ``events`` after ``expected_version`` in one transaction, with the table's summary columns.
+
+    Raises :class:`VersionConflict` if another writer got there first; nothing is written then.
+    """
+    try:
+        moved = db.execute(
+            update(GameTable)
+            .where(GameTable.id == table_id, GameTable.version == expected_version)
+            .values(version=expected_version + len(events), **summary)
+        )
+        if moved.rowcount != 1:  # type: ignore[attr-defined]
+            raise VersionConflict(table_id)
+        db.add_all(seeds)
+        db.add_all(
+            TableEvent(
+                table_id=table_id, version=e.version, kind=e.kind, seat=e.seat,
+                action_id=e.action_id, payload=e.payload, created_at=e.at,
+            )
+            for e in events
+        )
+        db.add_all(finished)
+        db.commit()
+    except IntegrityError:
+        db.rollback()
+        raise VersionConflict(table_id) from None
+    except VersionConflict:
+        db.rollback()
+        raise
+
+
+def tables_with_deadlines(db: Session) -> list[tuple[str, datetime]]:
+    """Running tables whose move clock is set: what a restarted server re-arms."""
+    rows = db.execute(
+        select(GameTable.id, GameTable.deadline_at).where(GameTable.status == "playing", GameTable.deadline_at.is_not(None))
+    )
+    return [(table_id, deadline) for table_id, deadline in rows if deadline is not None]
+
+
+def tables_waiting_for_bots(db: Session) -> list[str]:
+    """Running tables with a bot seat, which a restarted server must look at."""
+    return list(db.scalars(select(GameTable.id).where(GameTable.status == "playing", GameTable.bot_seat.is_not(None))))
+
+
+def lobby(db: Session, *, limit: int = 100) -> tuple[list[GameTable], list[GameTable]]:
+    """Public tables waiting for an opponent, and public matches being played."""
+    waiting = db.scalars(
+        select(GameTable).where(GameTable.status == "waiting", GameTable.private.is_(False))
+        .order_by(GameTable.created_at.desc()).limit(limit)
+    )
+    playing = db.scalars(
+        select(GameTable).where(GameTable.status == "playing", GameTable.private.is_(False))
+        .order_by(GameTable.created_at.desc()).limit(limit)
+    )
+    return list(waiting), list(playing)
+
+
+def tables_of_user(db: Session, user_id: int, *, status: str | None = None, limit: int = 100) -> list[GameTable]:
+    """A player's tables, newest first."""
+    query = select(GameTable).where(or_(GameTable.player0_id == user_id, GameTable.player1_id == user_id))
+    if status is not None:
+        query = query.where(GameTable.status == status)
+    return list(db.scalars(query.order_by(GameTable.created_at.desc()).limit(limit)))
+
+
+def table_by_invite(db: Session, token: str) -> GameTable | None:
+    """The private table an invite token opens."""
+    return db.scalar(select(GameTable).where(GameTable.invite_token == token))
+
+
+def colour_statistics(db: Session) -> list[tuple[str, str, int]]:
+    """(variant, winning colour, count) over every finished game (003's statistics by colour)."""
+    rows = db.execute(
+        select(FinishedGame.variant, FinishedGame.winner_colour, func.count())
+        .group_by(FinishedGame.variant, FinishedGame.winner_colour)
+    )
+    return [(variant, colour, count) for variant, colour, count in rows]
+
+
+def rolls_of_user(db: Session, user_id: int) -> list[list[int]]:
+    """Every two-dice roll the user made (not opening rolls), for the public dice statistics."""
+    seat_tables = db.execute(
+        select(GameTable.id, GameTable.player0_id, GameTable.player1_id).where(
+            or_(GameTable.player0_id == user_id, GameTable.player1_id == user_id)
+        )
+    ).all()
+    rolls: list[list[int]] = []
+    for table_id, player0, player1 in seat_tables:
+        seats = [seat for seat, player in ((0, player0), (1, player1)) if player == user_id]
+        rows = db.scalars(
+            select(TableEvent.payload).where(
+                TableEvent.table_id == table_id, TableEvent.kind == "rolled", TableEvent.seat.in_(seats)
+            )
+        )
+        rolls.extend(list(payload["dice"]) for payload in rows)
+    return rolls

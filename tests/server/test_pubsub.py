@@ -1,0 +1,293 @@
+"""Publish/subscribe: the same behaviour in-process and through Redis.
+
+The Redis cases run against ``redis://127.0.0.1:6379/0`` and are skipped when
+nothing answers there. Each test uses channel names of its own, so runs that
+share the Redis server do not see each other's messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+
+import pytest
+import redis
+import redis.asyncio as aioredis
+
+from nardy.server.pubsub import (
+    REDIS_PREFIX,
+    InProcessPubSub,
+    PubSub,
+    RedisPubSub,
+    Subscription,
+    SubscriptionOverflow,
+    make_pubsub,
+)
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+TIMEOUT = 5.0
+
+Factory = Callable[..., PubSub]
+
+
+def redis_unreachable() -> str | None:
+    """Why Redis cannot be used here, or ``None`` when it answers."""
+    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
+    try:
+        client.ping()
+    except redis.RedisError as error:
+        return f"Redis is not reachable at {REDIS_URL}: {error}"
+    finally:
+        client.close()
+    return None
+
+
+@pytest.fixture(scope="session")
+def redis_available() -> None:
+    reason = redis_unreachable()
+    if reason is not None:
+        pytest.skip(reason)
+
+
+@pytest.fixture(params=["in-process", "redis"])
+def make(request: pytest.FixtureRequest) -> Factory:
+    """A factory of pubsubs of one kind; each test builds its own inside its event loop."""
+    if request.param == "redis":
+        request.getfixturevalue("redis_available")
+        return lambda **options: RedisPubSub(REDIS_URL, **options)
+    return lambda **options: InProcessPubSub(**options)
+
+
+@pytest.fixture
+def channel() -> Iterator[Callable[[str], str]]:
+    """Channel names unique to this test."""
+    prefix = uuid.uuid4().hex
+    yield lambda name: f"test:{prefix}:{name}"
+
+
+@asynccontextmanager
+async def opened(factory: Factory, **options: int) -> AsyncIterator[PubSub]:
+    pubsub = factory(**options)
+    try:
+        yield pubsub
+    finally:
+        await pubsub.aclose()
+
+
+async def receive(subscription: Subscription) -> str:
+    return await asyncio.wait_for(anext(subscription), TIMEOUT)
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(scenario(), 4 * TIMEOUT))
+
+
+def test_messages_arrive_in_order(make: Factory, channel: Callable[[str], str]) -> None:
+    async def scenario() -> None:
+        async with opened(make) as pubsub, pubsub.subscribe(channel("game")) as subscription:
+            for number in range(200):
+                await pubsub.publish(channel("game"), f"event {number}")
+            assert [await receive(subscription) for _ in range(200)] == [f"event {n}" for n in range(200)]
+
+    run(scenario)
+
+
+def test_every_subscriber_gets_every_message(make: Factory, channel: Callable[[str], str]) -> None:
+    async def scenario() -> None:
+        async with opened(make) as pubsub:
+            async with pubsub.subscribe(channel("game")) as first, pubsub.subscribe(channel("game")) as second:
+                assert pubsub.subscriber_count(channel("game")) == 2
+                await pubsub.publish(channel("game"), "a")
+                await pubsub.publish(channel("game"), "b")
+                assert [await receive(first), await receive(first)] == ["a", "b"]
+                assert [await receive(second), await receive(second)] == ["a", "b"]
+
+    run(scenario)
+
+
+def test_leaving_the_context_unsubscribes(make: Factory, channel: Callable[[str], str]) -> None:
+    async def scenario() -> None:
+        async with opened(make) as pubsub:
+            async with pubsub.subscribe(channel("game")) as staying:
+                async with pubsub.subscribe(channel("game")) as leaving:
+                    await pubsub.publish(channel("game"), "both")
+                    assert await receive(leaving) == "both"
+                assert pubsub.subscriber_count(channel("game")) == 1
+                await pubsub.publish(channel("game"), "one")
+                assert [await receive(staying), await receive(staying)] == ["both", "one"]
+                with pytest.raises(StopAsyncIteration):
+                    await anext(leaving)
+            assert pubsub.subscriber_count(channel("game")) == 0
+            await pubsub.publish(channel("game"), "nobody listens")
+
+    run(scenario)
+
+
+def test_channels_are_isolated(make: Factory, channel: Callable[[str], str]) -> None:
+    async def scenario() -> None:
+        async with opened(make) as pubsub, pubsub.subscribe(channel("one")) as one:
+            async with pubsub.subscribe(channel("two")) as two:
+                await pubsub.publish(channel("two"), "for two")
+                await pubsub.publish(channel("one"), "for one")
+                assert await receive(one) == "for one"
+                assert await receive(two) == "for two"
+
+    run(scenario)
+
+
+def test_a_slow_subscriber_is_told_to_resync(make: Factory, channel: Callable[[str], str]) -> None:
+    """Past its queue size the subscriber gets SubscriptionOverflow once, then new messages as usual."""
+
+    async def scenario() -> None:
+        async with opened(make, queue_size=3) as pubsub:
+            async with pubsub.subscribe(channel("slow")) as slow, pubsub.subscribe(channel("sync")) as sync:
+                for number in range(10):
+                    await pubsub.publish(channel("slow"), f"event {number}")
+                # One connection delivers in order: once "sync" arrives, all ten reached "slow".
+                await pubsub.publish(channel("sync"), "done")
+                assert await receive(sync) == "done"
+                with pytest.raises(SubscriptionOverflow) as overflow:
+                    await receive(slow)
+                assert overflow.value.channel == channel("slow")
+                await pubsub.publish(channel("slow"), "after the resync")
+                assert await receive(slow) == "after the resync"
+
+    run(scenario)
+
+
+def test_iterating_ends_when_the_pubsub_closes(make: Factory, channel: Callable[[str], str]) -> None:
+    async def scenario() -> None:
+        pubsub = make()
+        subscription = pubsub.subscribe(channel("game"))
+        await subscription.open()
+        waiting = asyncio.create_task(anext(subscription))
+        await asyncio.sleep(0)
+        await pubsub.aclose()
+        with pytest.raises(StopAsyncIteration):
+            await asyncio.wait_for(waiting, TIMEOUT)
+        await subscription.close()
+        with pytest.raises(RuntimeError, match="closed"):
+            pubsub.subscribe(channel("game"))
+
+    run(scenario)
+
+
+def test_closing_while_a_subscription_opens(make: Factory, channel: Callable[[str], str]) -> None:
+    """Shutting down never leaves an opening subscription waiting (with Redis, for a confirmation)."""
+
+    async def scenario() -> None:
+        pubsub = make()
+        subscription = pubsub.subscribe(channel("game"))
+        opening = asyncio.create_task(subscription.open())
+        await asyncio.sleep(0)
+        await pubsub.aclose()
+        try:
+            await asyncio.wait_for(opening, TIMEOUT)
+        except RuntimeError as error:
+            assert "closed" in str(error)
+        with pytest.raises(StopAsyncIteration):
+            await asyncio.wait_for(anext(subscription), TIMEOUT)
+
+    run(scenario)
+
+
+def test_async_for_opens_the_subscription(make: Factory, channel: Callable[[str], str]) -> None:
+    async def scenario() -> None:
+        async with opened(make) as pubsub:
+            subscription = pubsub.subscribe(channel("game"))
+            received: list[str] = []
+
+            async def consume() -> None:
+                async for message in subscription:
+                    received.append(message)
+                    if message == "last":
+                        await subscription.close()
+
+            consumer = asyncio.create_task(consume())
+            while pubsub.subscriber_count(channel("game")) == 0:
+                await asyncio.sleep(0.01)
+            await pubsub.publish(channel("game"), "first")
+            await pubsub.publish(channel("game"), "last")
+            await asyncio.wait_for(consumer, TIMEOUT)
+            assert received == ["first", "last"]
+
+    run(scenario)
+
+
+def test_make_pubsub_chooses_by_url() -> None:
+    async def scenario() -> None:
+        in_process = make_pubsub(None)
+        assert isinstance(in_process, InProcessPubSub)
+        await in_process.aclose()
+        remote = make_pubsub(REDIS_URL)
+        assert isinstance(remote, RedisPubSub)
+        await remote.aclose()
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_two_processes_see_each_others_messages(channel: Callable[[str], str]) -> None:
+    """Two RedisPubSub objects stand for two server processes sharing one Redis."""
+
+    async def scenario() -> None:
+        async with opened(lambda: RedisPubSub(REDIS_URL)) as first, opened(lambda: RedisPubSub(REDIS_URL)) as second:
+            async with first.subscribe(channel("game")) as on_first, second.subscribe(channel("game")) as on_second:
+                await first.publish(channel("game"), "from the first")
+                await second.publish(channel("game"), "from the second")
+                for subscription in (on_first, on_second):
+                    assert {await receive(subscription), await receive(subscription)} == {
+                        "from the first",
+                        "from the second",
+                    }
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_one_redis_subscription_per_channel_and_prefixed_names(channel: Callable[[str], str]) -> None:
+    """However many local subscribers, Redis sees one subscriber connection on ``nardy:<channel>``."""
+
+    async def scenario() -> None:
+        observer = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
+        name = REDIS_PREFIX + channel("game")
+        try:
+            async with opened(lambda: RedisPubSub(REDIS_URL)) as pubsub:
+                async with pubsub.subscribe(channel("game")), pubsub.subscribe(channel("game")):
+                    async with pubsub.subscribe(channel("game")):
+                        assert await observer.pubsub_numsub(name) == [(name, 1)]
+                assert await observer.pubsub_numsub(name) == [(name, 0)]
+        finally:
+            await observer.aclose()
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_a_lost_redis_connection_asks_for_a_resync(channel: Callable[[str], str]) -> None:
+    """After the subscriber connection is killed, subscribers hear of it and messages flow again."""
+
+    async def scenario() -> None:
+        admin = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
+        try:
+            before = await subscriber_connections(admin)
+            async with opened(lambda: RedisPubSub(REDIS_URL)) as pubsub, pubsub.subscribe(channel("game")) as sub:
+                [ours] = await subscriber_connections(admin) - before
+                await admin.client_kill_filter(_id=ours)
+                with pytest.raises(SubscriptionOverflow):
+                    await receive(sub)
+                await pubsub.publish(channel("game"), "after the reconnect")
+                assert await receive(sub) == "after the reconnect"
+        finally:
+            await admin.aclose()
+
+    run(scenario)
+
+
+async def subscriber_connections(admin: aioredis.Redis) -> set[str]:
+    """The ids of this process's RedisPubSub subscriber connections, told apart by their client name."""
+    name = f"nardy:pubsub:{os.getpid()}"
+    return {client["id"] for client in await admin.client_list() if client.get("name") == name}

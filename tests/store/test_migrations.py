@@ -1,0 +1,183 @@
+"""The migrations build exactly the models' schema, on SQLite and PostgreSQL, and rerun harmlessly.
+
+PostgreSQL is the server at ``NARDY_TEST_POSTGRES_URL`` (default
+``postgresql+psycopg://postgres@127.0.0.1:5432/test``); each test gets a fresh
+database there, dropped afterwards. Without a server those tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy.exc import OperationalError
+
+from nardy.store.db import make_engine
+from nardy.store.migrate import alembic_config, current_revision, head_revision, upgrade
+from nardy.store.models import Base
+
+POSTGRES_URL = os.environ.get("NARDY_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'nardy.sqlite3'}"
+
+
+@pytest.fixture
+def postgresql_url() -> Iterator[str]:
+    """A fresh, empty database ``nardy_test_<random>`` on the test server, dropped afterwards."""
+    admin = create_engine(POSTGRES_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
+    name = f"nardy_test_{uuid.uuid4().hex[:12]}"
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    except OperationalError as error:
+        admin.dispose()
+        pytest.skip(f"PostgreSQL not reachable at {POSTGRES_URL}: {error.orig}")
+    try:
+        yield make_url(POSTGRES_URL).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest) -> str:
+    """An empty database of each kind."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    return url
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+def _differences(engine: Engine) -> list[object]:
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return list(compare_metadata(context, Base.metadata))
+
+
+def test_upgrade_of_an_empty_database_matches_the_models(engine: Engine) -> None:
+    assert current_revision(engine) is None
+    upgrade(engine)
+    assert current_revision(engine) == head_revision()
+    assert _differences(engine) == []
+
+
+def test_upgrade_from_a_url(database_url: str) -> None:
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    try:
+        assert current_revision(engine) == head_revision()
+    finally:
+        engine.dispose()
+
+
+def test_second_upgrade_changes_nothing(engine: Engine) -> None:
+    upgrade(engine)
+    with engine.begin() as connection:
+        connection.execute(
+            Base.metadata.tables["users"].insert(),
+            {"username": "ann", "is_guest": False, "language": "en", "preferences": {}, "created_at": datetime.now(UTC)},
+        )
+    statements: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+
+    upgrade(engine)
+
+    writes = [s for s in statements if s.lstrip().split(None, 1)[0].upper() in {"CREATE", "ALTER", "DROP", "INSERT"}]
+    assert writes == []
+    assert current_revision(engine) == head_revision()
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT username FROM users")).scalars().all() == ["ann"]
+
+
+def test_every_constraint_is_named(engine: Engine) -> None:
+    """Batch mode on SQLite can only drop or alter a constraint it can name."""
+    upgrade(engine)
+    with engine.connect() as connection:
+        inspector = inspect(connection)
+        for table in Base.metadata.tables:
+            assert inspector.get_pk_constraint(table)["name"], table
+            assert all(fk["name"] for fk in inspector.get_foreign_keys(table)), table
+            assert all(uq["name"] for uq in inspector.get_unique_constraints(table)), table
+
+
+def test_downgrade_to_base_and_back(engine: Engine) -> None:
+    upgrade(engine)
+    with engine.begin() as connection:
+        command.downgrade(alembic_config(connection=connection), "base")
+    with engine.connect() as connection:
+        assert set(inspect(connection).get_table_names()) <= {"alembic_version"}
+    assert current_revision(engine) is None
+    upgrade(engine)
+    assert _differences(engine) == []
+
+
+def test_processes_upgrading_at_once(database_url: str) -> None:
+    """Four processes start the upgrade at the same instant: all succeed, none needs the retry."""
+    start_at = time.time() + 2
+    code = (
+        "import logging, sys, time\n"
+        "from nardy.store.migrate import upgrade\n"
+        "logging.basicConfig(level=logging.WARNING)\n"
+        "time.sleep(max(0.0, float(sys.argv[2]) - time.time()))\n"
+        "upgrade(sys.argv[1])\n"
+    )
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, database_url, str(start_at)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    results = [(worker.wait(timeout=120), worker.communicate()[1]) for worker in workers]
+    for returncode, stderr in results:
+        assert returncode == 0, stderr
+        assert "retrying" not in stderr, stderr
+    engine = make_engine(database_url)
+    try:
+        assert current_revision(engine) == head_revision()
+        assert _differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_sqlite_engine_uses_wal_and_foreign_keys(sqlite_url: str) -> None:
+    engine = make_engine(sqlite_url)
+    try:
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        engine.dispose()
+
+
+def test_sqlite_foreign_keys_are_back_on_after_upgrade(sqlite_url: str) -> None:
+    """The upgrade turns foreign keys off while it runs; pooled connections must get them back."""
+    engine = make_engine(sqlite_url)
+    try:
+        upgrade(engine)
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        engine.dispose()
