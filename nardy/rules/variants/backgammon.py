@@ -1,5 +1,7 @@
 """Classic backgammon (seed 000) and backgammon with *dave* (seed 003)."""
 
+from dataclasses import replace
+
 from nardy.rules.variant import ShortTopology, Variant, WinKind
 
 ODD_LENGTHS_TO_21 = tuple(range(1, 22, 2))
@@ -16,13 +18,14 @@ BACKGAMMON = Variant(
 
 # 003: "The match can be defined as a 3, 5, ... 21 points match"; the three
 # cube restrictions and oin/mars/koks scoring multiplied by the cube.
-DAVE = Variant(
+DAVE = replace(
+    BACKGAMMON,
     name="dave",
     title="Backgammon with dave",
-    topology=ShortTopology(),
-    cube_allowed=True,
     cube_required=True,
     dave_restrictions=True,
     match_lengths=ODD_LENGTHS_TO_21[1:],
+    money_play=False,
+    resignation_offers=False,
     kinds=(WinKind.OIN, WinKind.MARS, WinKind.KOKS),
 )

@@ -8,6 +8,8 @@ bolshie (seed 001 §1.2, §1.11, §1.12): one checker from the head, no exceptio
 a six-point block is banned while any opposing checker is outside its home.
 """
 
+from dataclasses import replace
+
 from nardy.rules.variant import LongTopology, Variant, WinKind
 
 _LONG_KINDS = (WinKind.OIN, WinKind.MARS, WinKind.MARS)
@@ -25,28 +27,17 @@ LONG_TRADITIONAL = Variant(
     kinds=_LONG_KINDS,
 )
 
-LONG_TOURNAMENT = Variant(
+LONG_TOURNAMENT = replace(
+    LONG_TRADITIONAL,
     name="long-tournament",
     title="Long nardy (tournament)",
-    topology=LongTopology(),
-    hitting=False,
-    head_limit=1,
-    head_exception_doubles=frozenset({3, 4, 6}),
-    block_rule="ahead",
     block_each_step=True,
-    money_play=True,
-    previous_winner_starts=True,
-    kinds=_LONG_KINDS,
 )
 
-LONG_BOLSHIE = Variant(
+LONG_BOLSHIE = replace(
+    LONG_TRADITIONAL,
     name="long-bolshie",
     title="Long nardy (Bolshie nardy regulation)",
-    topology=LongTopology(),
-    hitting=False,
-    head_limit=1,
+    head_exception_doubles=frozenset(),
     block_rule="outside-home",
-    money_play=True,
-    previous_winner_starts=True,
-    kinds=_LONG_KINDS,
 )
