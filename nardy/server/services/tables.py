@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -185,7 +185,8 @@ class TableService:
             raise ActionError("not_seated", "only the two players of this table can act on it")
         return await self._act_as(live, seat, action, action_id)
 
-    async def _act_as(self, live: LiveTable, seat: int, action: dict[str, Any], action_id: str) -> int:
+    async def _act_as(self, live: LiveTable, seat: int, action: dict[str, Any], client_action_id: str) -> int:
+        action_id = f"{seat}:{client_action_id}"
         async with live.lock:
             for _attempt in range(3):
                 await self._refresh(live)
@@ -291,13 +292,15 @@ class TableService:
         while pending:
             event = pending.pop(0)
             state = apply_event(state, event, now)
-            stored.append(StoredEvent(state.version, event.kind, event.seat, event.payload, now, action_id))
-            action_id = None
+            stored.append(StoredEvent(state.version, event.kind, event.seat, event.payload, now, None))
             if event.kind == "game_ended":
                 finished.append(self._finished_row(state, event, now))
             follow = self._follow_up(state, seeds, new_seeds)
             if follow is not None:
                 pending.append(follow)
+        if action_id is not None:
+            # The action id marks the last event of its batch: a repeat is acked with that version.
+            stored[-1] = replace(stored[-1], action_id=action_id)
         with self._sessions() as db:
             tables_repo.append(
                 db, table_id=state.id, expected_version=start.version, events=stored,
@@ -374,11 +377,14 @@ class TableService:
         state = live.state
         self.timers.arm(state.id, state.deadline)
         actor = state.actor()
-        if actor is not None and state.seats[actor] is not None and state.seats[actor].bot:  # type: ignore[union-attr]
+        acting = state.seats[actor] if actor is not None else None
+        if actor is not None and acting is not None and acting.bot:
             task = asyncio.create_task(self._bot_turn(live, actor, state.version))
             self._background.add(task)
             task.add_done_callback(self._background.discard)
-        if state.status == "finished" and state.rematch_offers == {0, 1} and state.rematch_table is None:
+        bots = {seat for seat, info in enumerate(state.seats) if info is not None and info.bot}
+        wanted = state.rematch_offers and (state.rematch_offers | bots) == {0, 1}
+        if state.status == "finished" and wanted and state.rematch_table is None:
             task = asyncio.create_task(self._create_rematch(live))
             self._background.add(task)
             task.add_done_callback(self._background.discard)

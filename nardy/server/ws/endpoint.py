@@ -3,7 +3,8 @@
 Inbound limits: a message larger than ``max_message_bytes`` or beyond the
 per-connection rate (a token bucket) is answered with an error and dropped;
 a message that does not parse is answered with an error naming the problem.
-None of these changes anything. Actions need a signed-in user (or guest);
+None of these changes anything. Actions need a signed-in user (or guest),
+checked again at every action so a logout ends a socket's rights at once;
 watching needs nothing.
 """
 
@@ -13,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -73,12 +75,18 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     if not _origin_allowed(websocket, settings):
         await websocket.close(code=1008, reason="origin not allowed")
         return
-    with app.state.db() as db:
-        found = session_from_cookie_header(db, websocket.headers.get("cookie"))
-    user_id = found[0].id if found is not None else None
-    username = found[0].username if found is not None else None
+    cookie = websocket.headers.get("cookie")
+
+    def signed_in() -> tuple[int, str] | None:
+        with app.state.db() as db:
+            found = session_from_cookie_header(db, cookie)
+        return None if found is None else (found[0].id, found[0].username)
+
+    user = signed_in()
+    user_id = user[0] if user is not None else None
+    username = user[1] if user is not None else None
     await websocket.accept()
-    connection = Connection(websocket, app.state.tables, app.state.hub, settings, user_id)
+    connection = Connection(websocket, app.state.tables, app.state.hub, settings, user_id, signed_in)
     await connection.send({"t": "hello", "user": None if user_id is None else {"id": user_id, "username": username}})
     await connection.serve()
 
@@ -86,7 +94,16 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 class Connection:
     """One client: a reader loop and a writer task draining the watcher queue."""
 
-    def __init__(self, websocket: WebSocket, tables: TableService, hub: Hub, settings: Settings, user_id: int | None):
+    def __init__(
+        self,
+        websocket: WebSocket,
+        tables: TableService,
+        hub: Hub,
+        settings: Settings,
+        user_id: int | None,
+        signed_in: Callable[[], tuple[int, str] | None],
+    ) -> None:
+        self._signed_in = signed_in
         self._websocket = websocket
         self._tables = tables
         self._hub = hub
@@ -186,7 +203,8 @@ class Connection:
                          "state": self._tables.view_of(state)})
 
     async def _act(self, table_id: str, action_id: str, action: dict[str, Any]) -> None:
-        if self._user_id is None:
+        current = self._signed_in() if self._user_id is not None else None
+        if current is None or current[0] != self._user_id:
             await self.send({"t": "error", "action_id": action_id, "code": "not_signed_in",
                              "message": "sign in or continue as a guest to play"})
             return

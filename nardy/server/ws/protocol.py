@@ -12,7 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
-ActionId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+ActionId = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.:-]+$")]
+"""A client's id for one action; the server de-duplicates per seat, so players cannot collide."""
 
 
 class _Message(BaseModel):

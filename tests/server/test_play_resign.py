@@ -1,0 +1,118 @@
+"""Resignation through the real app.
+
+Backgammon resigns by offer (single, gammon or backgammon) that the opponent
+accepts or declines; Georgian and long nardy end the game at once, scored
+from the position as it stands (RULES.md §6, ``Game.resign``).
+"""
+
+from __future__ import annotations
+
+OPENING_MOVE = [
+    {"source": 8, "target": 5, "die": 3, "hit": False},
+    {"source": 6, "target": 5, "die": 1, "hit": False},
+]
+
+
+def test_backgammon_offer_declined_then_gammon_accepted(server):
+    table, (alice, bob) = server.match("backgammon", 5, opening=[(3, 1)])
+    moving = alice.state()
+
+    alice.ok("resign")  # a single by default
+    offered = alice.state()
+    assert offered["game"]["phase"] == "resignation"
+    assert offered["game"]["resignation"] == {"seat": 0, "kind": "single"}
+    assert offered["actor"] == 1
+    assert alice.refused("accept_resignation")["code"] == "illegal"  # not one's own offer
+    assert alice.refused("move", steps=OPENING_MOVE)["code"] == "not_your_turn"
+    assert alice.refused("resign")["code"] == "illegal"  # one offer at a time
+
+    bob.catch_up(alice.version())
+    bob.ok("decline_resignation")
+    resumed = bob.state()
+    assert resumed["game"]["phase"] == "moving"
+    assert resumed["actor"] == 0
+    assert resumed["game"]["dice"] == [3, 1]
+    assert resumed["game"]["resignation"] is None
+    assert resumed["game"]["boards"] == moving["game"]["boards"]
+    assert resumed["game"]["legal"] == moving["game"]["legal"]
+    assert [e["kind"] for e in bob.events[table]] == ["resigned", "resignation_declined"]
+    assert bob.refused("accept_resignation")["code"] == "illegal"  # nothing offered now
+
+    alice.catch_up(bob.version())
+    alice.ok("resign", kind="gammon")
+    assert alice.state()["game"]["resignation"] == {"seat": 0, "kind": "gammon"}
+    bob.catch_up(alice.version())
+    server.push((1, 3))  # the next game's opening
+    bob.ok("accept_resignation")
+    after = bob.state()
+    assert after["last_result"] == {"winner": 1, "kind": "gammon", "points": 2, "reason": "resigned"}
+    assert after["match"]["score"] == [0, 2]
+    assert after["status"] == "playing"
+    assert after["game_number"] == 2
+    ended = [e for e in bob.events[table] if e["kind"] == "game_ended"]
+    assert ended[-1]["payload"]["result"] == after["last_result"]
+    assert ended[-1]["payload"]["number"] == 1
+
+
+def test_backgammon_resignation_during_the_opponents_turn_and_by_backgammon(server):
+    table, (alice, bob) = server.match("backgammon", 3, opening=[(3, 1)])
+    # Bob may resign while alice is to move; alice answers.
+    bob.ok("resign", kind="backgammon")
+    alice.catch_up(bob.version())
+    assert alice.state()["actor"] == 0 and alice.state()["game"]["phase"] == "resignation"
+    server.push((3, 1))
+    alice.ok("accept_resignation")
+    final = alice.state()
+    assert final["last_result"] == {"winner": 0, "kind": "backgammon", "points": 3, "reason": "resigned"}
+    assert final["status"] == "finished"
+    assert final["match"]["winner"] == 0 and final["match"]["ended_by"] == "score"
+    assert final["actor"] is None
+    assert alice.refused("resign")["code"] == "not_playing"
+
+
+def test_georgian_resignation_ends_the_game_at_once_scored_from_the_position(server):
+    table, (alice, bob) = server.match("georgian", 5, opening=[(3, 1)])
+    refused = alice.refused("resign", kind="single")
+    assert refused["code"] == "illegal" and "scored from the position" in refused["message"]
+    assert alice.refused("resign", kind="oin")["code"] == "bad_message"  # kinds offered are backgammon's
+    # Nothing borne off and checkers still in the winner's home: koks, 3 points (002).
+    server.push((3, 1))
+    alice.ok("resign")
+    after = alice.state()
+    assert after["last_result"] == {"winner": 1, "kind": "koks", "points": 3, "reason": "resigned"}
+    assert after["match"]["score"] == [0, 3]
+    assert after["status"] == "playing"
+    assert after["game_number"] == 2
+    assert [e["kind"] for e in alice.events[table]] == [
+        "resigned", "game_ended", "game_started", "opening_rolled",
+    ]
+    bob.catch_up(alice.version())
+    assert bob.state() == after | {"server_time": bob.state()["server_time"]}
+
+
+def test_long_nardy_resignation_is_a_mars_and_the_winner_starts_the_next_game(server):
+    table, (alice, bob) = server.match("long-traditional", 3, opening=[(6, 2)])
+    state = alice.state()
+    assert state["actor"] == 0 and state["game"]["phase"] == "rolling"  # white rolls both dice
+    bob.ok("resign")
+    alice.catch_up(bob.version())
+    after = alice.state()
+    assert after["last_result"] == {"winner": 0, "kind": "mars", "points": 2, "reason": "resigned"}
+    assert after["match"]["score"] == [2, 0]
+    # 004: in a match the winner of the previous game starts the next one, with no opening roll.
+    assert after["game_number"] == 2
+    assert after["game"]["phase"] == "rolling"
+    assert after["game"]["turn"] == 0 and after["game"]["white"] == 0 and after["actor"] == 0
+    assert [e["kind"] for e in alice.events[table]] == ["resigned", "game_ended", "game_started"]
+
+
+def test_leaving_a_match_in_play_forfeits_it(server):
+    table, (alice, bob) = server.match("georgian", 3, opening=[(3, 1)])
+    bob.ok("leave")
+    alice.catch_up(bob.version())
+    final = alice.state()
+    assert final["status"] == "finished"
+    assert final["match"]["winner"] == 0 and final["match"]["ended_by"] == "forfeit"
+    assert [e["kind"] for e in alice.events[table]] == ["forfeited", "match_ended"]
+    assert alice.refused("leave")["code"] == "illegal"  # nothing left to leave
+    assert alice.refused("move", steps=OPENING_MOVE)["code"] == "not_playing"
