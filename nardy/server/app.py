@@ -8,10 +8,13 @@ hub. Tests pass their own dice and clock.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI
+from starlette.staticfiles import StaticFiles
 
 from nardy.server.api import accounts, tables, testing
 from nardy.server.api.security import CSRFMiddleware
@@ -24,6 +27,9 @@ from nardy.server.ws import endpoint
 from nardy.server.ws.hub import Hub
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The browser client (``nardy/web``): static files, no build step."""
 
 
 def create_app(settings: Settings | None = None, *, dice: DiceSource | None = None, clock: Clock | None = None) -> FastAPI:
@@ -42,6 +48,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         app.state.tables = service
         app.state.hub = Hub(pubsub)
         await service.start()
+        gc.freeze()  # start-up objects live for the whole process: keep them out of every collection
         try:
             yield
         finally:
@@ -62,4 +69,6 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(endpoint.router)
     if config.testing:
         app.include_router(testing.router)
+    # Last, so the API and WebSocket routes above take precedence: the browser client at /.
+    app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app

@@ -88,8 +88,8 @@ def test_double_take_redouble_drop(server):
     assert after["game_number"] == 2
     assert after["game"]["cube"] == {"value": 1, "owner": None}
     assert after["game"]["phase"] == "moving" and after["game"]["dice"] == [3, 1]
-    tail = [e["kind"] for e in bob.events[table]][-4:]
-    assert tail == ["dropped", "game_ended", "game_started", "opening_rolled"]
+    tail = [e["kind"] for e in bob.events[table]][-5:]
+    assert tail == ["dropped", "game_ended", "game_started", "seed_committed", "opening_rolled"]
 
 
 def test_beaver_in_money_play(server):

@@ -84,7 +84,7 @@ def test_georgian_resignation_ends_the_game_at_once_scored_from_the_position(ser
     assert after["status"] == "playing"
     assert after["game_number"] == 2
     assert [e["kind"] for e in alice.events[table]] == [
-        "resigned", "game_ended", "game_started", "opening_rolled",
+        "resigned", "game_ended", "game_started", "seed_committed", "opening_rolled",
     ]
     bob.catch_up(alice.version())
     assert bob.state() == after | {"server_time": bob.state()["server_time"]}
@@ -103,7 +103,7 @@ def test_long_nardy_resignation_is_a_mars_and_the_winner_starts_the_next_game(se
     assert after["game_number"] == 2
     assert after["game"]["phase"] == "rolling"
     assert after["game"]["turn"] == 0 and after["game"]["white"] == 0 and after["actor"] == 0
-    assert [e["kind"] for e in alice.events[table]] == ["resigned", "game_ended", "game_started"]
+    assert [e["kind"] for e in alice.events[table]] == ["resigned", "game_ended", "game_started", "seed_committed"]
 
 
 def test_leaving_a_match_in_play_forfeits_it(server):

@@ -57,9 +57,9 @@ def test_a_repeated_id_from_a_new_connection_is_still_recognised(server):
 def test_a_repeated_game_ending_action_names_the_same_version(server):
     table, (alice, bob) = server.match("georgian", 5, opening=[(3, 1), (4, 2)])
     first = alice.ok("resign", action_id="resign-1")
-    # resigned, game_ended, game_started, opening_rolled: four events for one action.
-    assert [e["kind"] for e in alice.events[table]][-4:] == [
-        "resigned", "game_ended", "game_started", "opening_rolled",
+    # resigned, game_ended, game_started, seed_committed (game 3), opening_rolled: five events for one action.
+    assert [e["kind"] for e in alice.events[table]][-5:] == [
+        "resigned", "game_ended", "game_started", "seed_committed", "opening_rolled",
     ]
     again = alice.act("resign", action_id="resign-1")
     assert server.view(table)["version"] == first["version"]  # applied once: this part holds

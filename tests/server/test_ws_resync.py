@@ -75,8 +75,10 @@ def test_since_zero_replays_the_whole_log(server):
     reply = watcher.subscribe(table, since=0)
     assert reply["t"] == "events" and reply["from_version"] == 1
     assert reply["events"] == server.record(table)["events"]
-    kinds = [e["kind"] for e in reply["events"]][:5]
-    assert kinds == ["seated", "seated", "match_started", "game_started", "opening_rolled"]
+    kinds = [e["kind"] for e in reply["events"]][:7]
+    assert kinds == [
+        "seated", "seed_committed", "seated", "match_started", "game_started", "seed_committed", "opening_rolled",
+    ]
 
 
 def test_too_far_behind_gets_a_sync_instead(make_server):

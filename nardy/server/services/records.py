@@ -19,7 +19,7 @@ def dice_record(events: Sequence[StoredEvent]) -> dict[str, Any]:
         if event.kind == "game_started":
             games.append({
                 "number": event.payload["number"], "seed": None, "seed_hash": event.payload["commitment"],
-                "client_seeds": None, "rolls": [],
+                "client_seeds": event.payload["client_seeds"], "rolls": [],
             })
         elif event.kind in _ROLL_KINDS and games:
             games[-1]["rolls"].append(
@@ -29,20 +29,7 @@ def dice_record(events: Sequence[StoredEvent]) -> dict[str, Any]:
             for game in games:
                 if game["number"] == event.payload["number"]:
                     game["seed"] = event.payload["seed"]
-                    game["client_seeds"] = event.payload["client_seeds"]
-    seats = _client_seeds(events)
-    for game in games:
-        if game["client_seeds"] is None:
-            game["client_seeds"] = seats
     return {"games": games}
-
-
-def _client_seeds(events: Sequence[StoredEvent]) -> list[str]:
-    seeds = ["", ""]
-    for event in events:
-        if event.kind == "seated":
-            seeds[event.payload["seat"]] = event.payload["client_seed"]
-    return seeds
 
 
 def replay(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> list[dict[str, Any]]:

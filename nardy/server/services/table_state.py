@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from nardy.notation import format_steps, position_to_dict
+from nardy.server.services.dice import check_client_seed
 from nardy.rules import (
     Game,
     GameOptions,
@@ -92,6 +93,10 @@ class TableState:
     pending: tuple[Step, ...] = ()
     game_number: int = 0
     commitment: str | None = None
+    next_commitment: tuple[int, str] | None = None
+    """The game number and seed commitment published ahead of that game (before its client seeds are fixed)."""
+    game_client_seeds: tuple[str, str] = ("", "")
+    """The client seeds in force for the current game, fixed when it started."""
     roll_number: int = 0
     games_announced: int = 0
     last_move: dict[str, Any] | None = None
@@ -167,8 +172,20 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
         spec = state.spec
         match = Match.new(spec.variant, length=spec.match_length, options=spec.options)
         state = replace(state, match=match, status="playing")
+    elif kind == "seed_committed":
+        state = replace(state, next_commitment=(data["number"], data["commitment"]))
+    elif kind == "client_seed_set":
+        seats = list(state.seats)
+        current = seats[data["seat"]]
+        assert current is not None
+        seats[data["seat"]] = replace(current, client_seed=data["client_seed"])
+        state = replace(state, seats=(seats[0], seats[1]))
     elif kind == "game_started":
-        state = replace(state, game_number=data["number"], commitment=data["commitment"], roll_number=0, pending=())
+        seeds = data["client_seeds"]
+        state = replace(
+            state, game_number=data["number"], commitment=data["commitment"], roll_number=0, pending=(),
+            game_client_seeds=(seeds[0], seeds[1]),
+        )
     elif kind == "opening_rolled":
         state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.opening_roll(data["dice"]))
     elif kind == "rolled":
@@ -249,6 +266,8 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
     ``{"t": "step", "source": 13, "die": 5}``, ``{"t": "move", "steps": [...]}``, ...
     """
     kind = action["t"]
+    if kind == "client_seed":
+        return _decide_client_seed(state, seat, action["seed"])
     if kind == "rematch":
         return _decide_rematch(state, seat)
     if kind == "leave":
@@ -319,6 +338,17 @@ def _whole_play(game: Game, steps: tuple[Step, ...]) -> tuple[Step, ...]:
     raise ActionError("illegal", "that is not a legal play of the dice")
 
 
+def _decide_client_seed(state: TableState, seat: int, seed: str) -> list[NewEvent]:
+    """A player's own contribution to the dice of every game not yet started (see dice.py)."""
+    if state.status == "finished":
+        raise ActionError("illegal", "the match is over")
+    try:
+        check_client_seed(seed)
+    except ValueError as error:
+        raise ActionError("bad_client_seed", str(error)) from None
+    return [NewEvent("client_seed_set", seat, {"seat": seat, "client_seed": seed})]
+
+
 def _decide_rematch(state: TableState, seat: int) -> list[NewEvent]:
     if state.status != "finished":
         raise ActionError("illegal", "a rematch is offered after the match ends")
@@ -381,13 +411,19 @@ def view(state: TableState, *, now: datetime) -> dict[str, Any]:
         "private": spec.private,
         "status": state.status,
         "seats": [
-            None if s is None else {"user_id": s.user_id, "name": s.name, "bot": s.bot} for s in state.seats
+            None if s is None else {"user_id": s.user_id, "name": s.name, "bot": s.bot, "client_seed": s.client_seed}
+            for s in state.seats
         ],
         "server_time": now.isoformat(),
         "deadline": state.deadline.isoformat() if state.deadline else None,
         "actor": state.actor(),
         "game_number": state.game_number,
         "commitment": state.commitment,
+        "client_seeds": list(state.game_client_seeds),
+        "next_commitment": (
+            None if state.next_commitment is None
+            else {"game": state.next_commitment[0], "commitment": state.next_commitment[1]}
+        ),
         "last_move": state.last_move,
         "last_result": state.last_result,
         "rematch": {"offers": sorted(state.rematch_offers), "table": state.rematch_table},

@@ -72,6 +72,14 @@ class LiveTable:
     state: TableState
     seeds: dict[int, str]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    acted: dict[str, int] = field(default_factory=dict)
+    """Applied action ids (``seat:client id``) and the version each was acknowledged with."""
+
+    def fold(self, stored: StoredEvent) -> None:
+        """Apply one stored event to the cached state."""
+        self.state = apply_event(self.state, NewEvent(stored.kind, stored.seat, stored.payload), stored.at)
+        if stored.action_id is not None:
+            self.acted[stored.action_id] = stored.version
 
 
 class TableService:
@@ -186,21 +194,43 @@ class TableService:
         return await self._act_as(live, seat, action, action_id)
 
     async def _act_as(self, live: LiveTable, seat: int, action: dict[str, Any], client_action_id: str) -> int:
+        """Decide on the cached state and commit; the database is read again only when that fails.
+
+        A refusal may come from a copy another process has moved on from, and
+        a commit may lose a race with another process: both catch up from the
+        database and try again. Action ids are de-duplicated per seat.
+        """
         action_id = f"{seat}:{client_action_id}"
         async with live.lock:
-            for _attempt in range(3):
-                await self._refresh(live)
-                with self._sessions() as db:
-                    done = tables_repo.action_version(db, live.state.id, action_id)
+            for attempt in range(3):
+                done = live.acted.get(action_id)
                 if done is not None:
                     return done
-                events = decide(live.state, seat, action, self._roller(live))
+                try:
+                    events = decide(live.state, seat, action, self._roller(live))
+                except ActionError:
+                    if attempt == 0 and await self._catch_up(live, action_id):
+                        continue
+                    raise
                 try:
                     await self._commit(live, events, action_id=action_id)
                 except VersionConflict:
+                    await self._catch_up(live, action_id)
                     continue
                 return live.state.version
         raise ActionError("busy", "the table is busy; try again")
+
+    async def _catch_up(self, live: LiveTable, action_id: str) -> bool:
+        """Fold in what the database has that we lack; True if anything was new, or the action was done."""
+        moved = await self._refresh(live)
+        if action_id in live.acted:
+            return True
+        with self._sessions() as db:
+            done = tables_repo.action_version(db, live.state.id, action_id)
+        if done is not None:
+            live.acted[action_id] = done
+            return True
+        return moved
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out for the table's actor: time them out (004) if the deadline still stands."""
@@ -252,30 +282,28 @@ class TableService:
             spec = spec_from_row(row)
             events = tables_repo.events_after(db, table_id, 0)
             seeds = tables_repo.seeds_of(db, table_id)
-        state = TableState(table_id, spec)
+        loaded = LiveTable(state=TableState(table_id, spec), seeds=seeds)
         for stored in events:
-            state = apply_event(state, NewEvent(stored.kind, stored.seat, stored.payload), stored.at)
-        live = self._live.setdefault(table_id, LiveTable(state=state, seeds=seeds))
-        return live
+            loaded.fold(stored)
+        return self._live.setdefault(table_id, loaded)
 
-    async def _refresh(self, live: LiveTable) -> None:
-        """Fold in events another server process appended since we last looked."""
+    async def _refresh(self, live: LiveTable) -> bool:
+        """Fold in events another server process appended since we last looked; True if there were any."""
         with self._sessions() as db:
             version = tables_repo.table_version(db, live.state.id)
             if version is None or version <= live.state.version:
-                return
+                return False
             events = tables_repo.events_after(db, live.state.id, live.state.version)
             live.seeds = tables_repo.seeds_of(db, live.state.id)
         for stored in events:
-            live.state = apply_event(live.state, NewEvent(stored.kind, stored.seat, stored.payload), stored.at)
+            live.fold(stored)
+        return True
 
     def _roller(self, live: LiveTable) -> Roller:
         state = live.state
 
         def roll(number: int) -> tuple[int, int]:
-            seed = live.seeds[state.game_number]
-            seeds = tuple(s.client_seed if s is not None else "" for s in state.seats)
-            return self._dice.roll(seed, (seeds[0], seeds[1]), number)
+            return self._dice.roll(live.seeds[state.game_number], state.game_client_seeds, number)
 
         return roll
 
@@ -297,7 +325,7 @@ class TableService:
                 finished.append(self._finished_row(state, event, now))
             follow = self._follow_up(state, seeds, new_seeds)
             if follow is not None:
-                pending.append(follow)
+                pending.insert(0, follow)
         if action_id is not None:
             # The action id marks the last event of its batch: a repeat is acked with that version.
             stored[-1] = replace(stored[-1], action_id=action_id)
@@ -308,47 +336,71 @@ class TableService:
             )
         live.state = state
         live.seeds = seeds
+        if action_id is not None:
+            live.acted[action_id] = state.version
         await self._publish(state, stored)
         self._after_commit(live)
 
     def _follow_up(self, state: TableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
-        """The next event the server adds by itself, if any."""
+        """The next event the server adds by itself, if any.
+
+        A game's dice seed is committed before that game's client seeds are
+        fixed: game 1's when the table opens, game N+1's when game N starts,
+        so a player who sets a fresh client seed after seeing a commitment
+        knows the server could not have chosen its seed against it.
+        """
         match = state.match
+        if state.status == "finished" or (match is not None and match.is_over):
+            return self._match_end(state, seeds)
+        upcoming = state.game_number + 1
+        if state.next_commitment is None or state.next_commitment[0] < upcoming:
+            seed = self._dice.new_seed()
+            seeds[upcoming] = seed
+            new_seeds.append(GameSeed(table_id=state.id, number=upcoming, seed=seed, commitment=commitment(seed)))
+            return NewEvent("seed_committed", None, {"number": upcoming, "commitment": commitment(seed)})
         if state.status == "waiting":
             if all(seat is not None for seat in state.seats):
                 return NewEvent("match_started", None)
             return None
+        assert match is not None
+        if len(match.results) > state.games_announced:
+            return self._game_end(state, seeds)
+        if state.game_number < len(match.results) + 1:
+            return NewEvent("game_started", None, {
+                "number": upcoming,
+                "commitment": state.next_commitment[1],
+                "client_seeds": [s.client_seed if s is not None else "" for s in state.seats],
+            })
+        if match.game.phase is Phase.OPENING:
+            dice = self._dice.roll(seeds[state.game_number], state.game_client_seeds, state.roll_number)
+            return NewEvent("opening_rolled", None, {"dice": list(dice), "number": state.roll_number})
+        return None
+
+    def _match_end(self, state: TableState, seeds: dict[int, str]) -> NewEvent | None:
+        match = state.match
         if match is None:
             return None
         if len(match.results) > state.games_announced:
-            number = state.games_announced + 1
-            result = match.results[number - 1]
-            return NewEvent("game_ended", None, {
-                "number": number,
-                "white": state.whites[number - 1],
-                "result": {"winner": result.winner, "kind": result.kind.value, "points": result.points,
-                           "reason": result.reason},
-                "seed": seeds.get(number),
-                "commitment": commitment(seeds[number]) if number in seeds else None,
-                "client_seeds": [s.client_seed if s is not None else "" for s in state.seats],
+            return self._game_end(state, seeds)
+        if state.status == "playing":
+            return NewEvent("match_ended", None, {
+                "winner": match.winner, "reason": match.ended_by, "score": list(match.score),
             })
-        if match.is_over:
-            if state.status == "playing":
-                return NewEvent("match_ended", None, {
-                    "winner": match.winner, "reason": match.ended_by, "score": list(match.score),
-                })
-            return None
-        number = len(match.results) + 1
-        if state.game_number < number:
-            seed = self._dice.new_seed()
-            seeds[number] = seed
-            new_seeds.append(GameSeed(table_id=state.id, number=number, seed=seed, commitment=commitment(seed)))
-            return NewEvent("game_started", None, {"number": number, "commitment": commitment(seed)})
-        if match.game.phase is Phase.OPENING:
-            client = tuple(s.client_seed if s is not None else "" for s in state.seats)
-            dice = self._dice.roll(seeds[number], (client[0], client[1]), state.roll_number)
-            return NewEvent("opening_rolled", None, {"dice": list(dice), "number": state.roll_number})
         return None
+
+    def _game_end(self, state: TableState, seeds: dict[int, str]) -> NewEvent:
+        assert state.match is not None
+        number = state.games_announced + 1
+        result = state.match.results[number - 1]
+        return NewEvent("game_ended", None, {
+            "number": number,
+            "white": state.whites[number - 1],
+            "result": {"winner": result.winner, "kind": result.kind.value, "points": result.points,
+                       "reason": result.reason},
+            "seed": seeds.get(number),
+            "commitment": commitment(seeds[number]) if number in seeds else None,
+            "client_seeds": list(state.game_client_seeds),
+        })
 
     def _finished_row(self, state: TableState, event: NewEvent, now: datetime) -> FinishedGame:
         data = event.payload

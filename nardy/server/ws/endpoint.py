@@ -4,7 +4,7 @@ Inbound limits: a message larger than ``max_message_bytes`` or beyond the
 per-connection rate (a token bucket) is answered with an error and dropped;
 a message that does not parse is answered with an error naming the problem.
 None of these changes anything. Actions need a signed-in user (or guest),
-checked again at every action so a logout ends a socket's rights at once;
+checked again every few seconds so a logout soon ends a socket's rights;
 watching needs nothing.
 """
 
@@ -35,6 +35,9 @@ from nardy.server.ws.protocol import (
 )
 
 router = APIRouter()
+
+SESSION_RECHECK_SECONDS = 5.0
+"""How stale a connection's knowledge of its session may be: a logout takes effect within this."""
 
 
 class TokenBucket:
@@ -104,6 +107,7 @@ class Connection:
         signed_in: Callable[[], tuple[int, str] | None],
     ) -> None:
         self._signed_in = signed_in
+        self._session_checked_at = time.monotonic()
         self._websocket = websocket
         self._tables = tables
         self._hub = hub
@@ -202,9 +206,19 @@ class Connection:
         await self.send({"t": "sync", "table": message.table, "version": state.version,
                          "state": self._tables.view_of(state)})
 
-    async def _act(self, table_id: str, action_id: str, action: dict[str, Any]) -> None:
-        current = self._signed_in() if self._user_id is not None else None
+    def _still_signed_in(self) -> bool:
+        """Whether the connection's session still stands; looked up at most every few seconds."""
+        now = time.monotonic()
+        if now - self._session_checked_at < SESSION_RECHECK_SECONDS:
+            return True
+        current = self._signed_in()
         if current is None or current[0] != self._user_id:
+            return False
+        self._session_checked_at = now
+        return True
+
+    async def _act(self, table_id: str, action_id: str, action: dict[str, Any]) -> None:
+        if self._user_id is None or not self._still_signed_in():
             await self.send({"t": "error", "action_id": action_id, "code": "not_signed_in",
                              "message": "sign in or continue as a guest to play"})
             return

@@ -109,13 +109,20 @@ class Rematch(_Action):
     t: Literal["rematch"]
 
 
+class ClientSeed(_Action):
+    """The player's own contribution to the dice of every game not yet started."""
+
+    t: Literal["client_seed"]
+    seed: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class Leave(_Action):
     t: Literal["leave"]
 
 
 Action = (
     Roll | StepAction | Undo | Confirm | Move | Double | Take | Drop | Beaver | Resign
-    | AcceptResignation | DeclineResignation | Rematch | Leave
+    | AcceptResignation | DeclineResignation | Rematch | Leave | ClientSeed
 )
 Inbound = Annotated[Subscribe | Unsubscribe | Ping | Action, Field(discriminator="t")]
 

@@ -1,0 +1,1006 @@
+"""Load test of the game server: N concurrent games of simulated players over WebSocket.
+
+Run::
+
+    python -m benchmarks.load [--games 100 500 1000] [--think 2.0] [--duration 60]
+                              [--warmup 10] [--clients 1] [--variants ...] [--profile DIR]
+
+For each N in ``--games`` a fresh server is started as ONE process (the
+``nardy.server`` module run as ``__main__``, as ``python -m nardy.server`` does,
+behind a few lines that log its garbage collections; ``NARDY_ENVIRONMENT=testing``
+so no time controls are forced, a fresh temporary data directory, the default
+SQLite database, a free port on 127.0.0.1). The simulated players run in separate client
+processes (``--clients``, default 1), each an asyncio event loop with one
+``websockets`` connection per player. Only loopback traffic.
+
+Per level:
+
+1. *Setup* (not timed): 2N guest users via ``POST /api/guest``, N tables
+   (``POST /api/tables`` by the first player, ``POST /api/tables/{id}/join``
+   by the second; match length 1), 2N WebSocket connections, each
+   subscribed to its table. The guests are a pool: when a match ends, the
+   same two players open and join a new table of the same variant.
+2. *Play*: the player whose decision the table waits for (``state.actor``)
+   waits an exponential think time with mean ``--think`` seconds, then acts:
+   ``roll`` when the phase is rolling, else ``move`` with a uniformly random
+   legal play (``Position.legal_plays``, computed in the client process from
+   ``state.game.boards[seat]``). Every action, roll or move, gets its own
+   think time, so a turn is two actions and the offered load is about
+   N / think actions a second. Nobody doubles or resigns.
+3. *Measure*: after ``--warmup`` seconds, a window of ``--duration`` seconds:
+   accepted actions a second (acks received in the window), the round trip of
+   each action sent in the window (send to ``ack``), errors (any ``error``
+   message, a dropped connection, an action unanswered at the end, a failed
+   HTTP request), the server's CPU (utime + stime of the process, all
+   threads) and RSS (``VmRSS``), each client process's CPU, and the whole
+   machine's CPU (``/proc/stat``), so that other load on the machine shows.
+   Also the server's CPU per accepted action (what bounds a single process),
+   its garbage collections in the window and the objects its collector tracks.
+
+Tables: ``--variants``, by default 50 % backgammon, 20 % georgian and 30 %
+long-traditional (long nardy), match length 1. The client offers
+permessage-deflate, as browsers do (``--no-compression`` to turn it off).
+
+Every phase has a timeout and the run stops itself. ``--profile DIR`` attaches
+``py-spy record`` (``pip install py-spy``) to each server for the measured
+window and prints the functions where the server spent its time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import platform
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_VARIANTS = "backgammon=0.5,georgian=0.2,long-traditional=0.3"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+SERVER_START_TIMEOUT = 60.0
+DRAIN_TIMEOUT = 10.0
+CLIENT_STOP_TIMEOUT = 30.0
+HTTP_TIMEOUT = 30.0
+MAX_ERRORS_PER_PLAYER = 20
+
+
+# --------------------------------------------------------------------------- the server process
+
+
+# Runs the server in this interpreter after installing a gc callback that logs every
+# collection (wall-clock start, seconds, generation) as a line of a file (uvicorn
+# re-raises SIGTERM after shutting down, so nothing can be written at exit), and counts
+# the objects the collector tracks on SIGUSR1. With "freeze" (an experiment) it first
+# imports the app and calls gc.freeze(), so that the objects alive after the imports are
+# out of the collector's sight.
+SERVER_LAUNCHER = """
+import gc, runpy, signal, sys, time
+out, mode = open(sys.argv[1], "w", buffering=1), sys.argv[2]
+del sys.argv[1:3]
+started = {}
+def on_gc(phase, info):
+    if phase == "start":
+        started["t"], started["c"] = time.time(), time.perf_counter()
+    elif "t" in started:
+        out.write(f"{started['t']:.6f} {time.perf_counter() - started['c']:.6f} {info['generation']}\\n")
+gc.callbacks.append(on_gc)
+def count_objects(_signum, _frame):
+    counts = [len(gc.get_objects(generation)) for generation in range(3)]
+    out.write(f"objects {time.time():.6f} {' '.join(map(str, counts))} {gc.get_freeze_count()}\\n")
+signal.signal(signal.SIGUSR1, count_objects)
+if mode == "freeze":
+    import nardy.server.app
+    gc.collect()
+    gc.freeze()
+runpy.run_module("nardy.server", run_name="__main__", alter_sys=True)
+"""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nobody listens on now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def proc_cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid`` (all its threads)."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (all its threads)."""
+    return sum(proc_cpu_split(pid))
+
+
+def proc_rss_mib(pid: int) -> float:
+    """Resident memory of process ``pid`` in MiB (``VmRSS``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) jiffies of all CPUs together, from ``/proc/stat``."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    total = sum(values[:8])
+    return total - idle, total
+
+
+class Server:
+    """One ``python -m nardy.server`` process (optionally under py-spy) with a fresh data directory."""
+
+    def __init__(self, profile: Path | None, label: str, native: bool = False, gc_mode: str = "default") -> None:
+        self.native = native
+        self.gc_mode = gc_mode
+        self.port = free_port()
+        self.data_dir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
+        self.gc_path = self.data_dir / "gc.log"
+        self.log_path = self.data_dir / "server.log"
+        self.profile_path = profile / f"server-{label}.txt" if profile is not None else None
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._process: subprocess.Popen[bytes] | None = None
+        self.pid = 0
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NARDY_")}
+        env.update({
+            "NARDY_ENVIRONMENT": "testing",
+            "NARDY_DATA_DIR": str(self.data_dir),
+            "NARDY_HOST": "127.0.0.1",
+            "NARDY_PORT": str(self.port),
+            "PYTHONUNBUFFERED": "1",
+        })
+        command = [sys.executable, "-c", SERVER_LAUNCHER, str(self.gc_path), self.gc_mode]
+        log = self.log_path.open("wb")
+        self._process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"the server exited at start:\n{self.log_tail()}")
+            self.pid = self._process.pid
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                return
+            time.sleep(0.2)
+        raise RuntimeError(f"the server did not listen within {SERVER_START_TIMEOUT:.0f} s:\n{self.log_tail()}")
+
+    def start_profile(self, seconds: float) -> subprocess.Popen[bytes] | None:
+        """Attach ``py-spy record`` to the server for ``seconds`` (the measured window only)."""
+        if self.profile_path is None:
+            return None
+        spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        command = [spy, "record", "--pid", str(self.pid), "--duration", str(max(1, round(seconds))),
+                   "--rate", "200", *(["--native"] if self.native else ["--nonblocking"]),
+                   "--format", "raw", "-o", str(self.profile_path)]
+        return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+
+    def log_tail(self, lines: int = 30) -> str:
+        with contextlib.suppress(OSError):
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        return ""
+
+    def errors_logged(self) -> list[str]:
+        """Server log lines that report an error or a traceback."""
+        with contextlib.suppress(OSError):
+            text = self.log_path.read_text(errors="replace")
+            lines = text.splitlines()
+            return [line for i, line in enumerate(lines)
+                    if "ERROR" in line or "Traceback" in line or (i and "Traceback" in lines[i - 1])
+                    or (line and not line[0].isspace() and "Error" in line.split(":")[0])]
+        return []
+
+    def stop(self) -> None:
+        """SIGTERM (uvicorn shuts down cleanly), SIGKILL after 30 s."""
+        process = self._process
+        if process is None:
+            return
+        if process.poll() is None:
+            with contextlib.suppress(OSError):
+                process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+        self._process = None
+
+    def gc_pauses(self, start: float, end: float) -> list[tuple[float, float, int]]:
+        """The server's garbage collections (start, seconds, generation) that began in [start, end)."""
+        with contextlib.suppress(OSError, ValueError):
+            rows = [line.split() for line in self.gc_path.read_text().splitlines()]
+            return [(float(t), float(d), int(g)) for t, d, g in (r for r in rows if len(r) == 3)
+                    if start <= float(t) < end]
+        return []
+
+    def count_objects(self) -> None:
+        """Ask the server (SIGUSR1) to log how many objects its collector tracks."""
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGUSR1)
+
+    def tracked_objects(self) -> tuple[int, ...]:
+        """Objects the collector tracks (generations 0, 1, 2, frozen), as last logged."""
+        found: tuple[int, ...] = ()
+        with contextlib.suppress(OSError, ValueError):
+            for line in self.gc_path.read_text().splitlines():
+                parts = line.split()
+                if parts and parts[0] == "objects":
+                    found = tuple(int(p) for p in parts[2:])
+        return found
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- the client processes
+
+
+@dataclass
+class ClientConfig:
+    """What one client process plays: its share of the games and the timing."""
+
+    index: int
+    url: str
+    variants: list[str]
+    think: float
+    seed: int
+    compression: bool
+    setup_timeout: float
+
+
+@dataclass
+class ClientResult:
+    """What one client process measured."""
+
+    latencies_ms: list[float] = field(default_factory=list)
+    accepted: int = 0
+    accepted_total: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    error_samples: list[str] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+    games_finished: int = 0
+    tables_opened: int = 0
+    http_ms: list[float] = field(default_factory=list)
+    setup_seconds: float = 0.0
+    messages_in: int = 0
+    bytes_in: int = 0
+
+
+class Player:
+    """One guest with one WebSocket connection."""
+
+    def __init__(self, slot: Slot, index: int, cookie: str, csrf: str) -> None:
+        self.slot = slot
+        self.index = index
+        self.cookie = cookie
+        self.csrf = csrf
+        self.ws: Any = None
+        self.seat = index
+        self.state: dict[str, Any] | None = None
+        self.version = -1
+        self.acted_version = -1
+        self.changed = asyncio.Event()
+        self.synced = asyncio.Event()
+        self.errors = 0
+        self.closing = False
+
+
+class Slot:
+    """One game slot: two players and the table they are playing now."""
+
+    def __init__(self, index: int, variant: str) -> None:
+        self.index = index
+        self.variant = variant
+        self.table_id = ""
+        self.players: list[Player] = []
+        self.renewing = False
+        self.finished_tables: set[str] = set()
+
+
+class Client:
+    """All the players of one client process."""
+
+    def __init__(self, config: ClientConfig) -> None:
+        self.config = config
+        self.rng = random.Random(f"load:{config.seed}:{config.index}")
+        self.result = ClientResult()
+        self.slots = [Slot(i, v) for i, v in enumerate(config.variants)]
+        self.pending: dict[str, tuple[float, Player]] = {}
+        self.sequence = 0
+        self.playing = False
+        self.window = (float("inf"), float("inf"))
+        self.http: Any = None
+        self.tasks: list[asyncio.Task[None]] = []
+
+    # ----- errors
+
+    def error(self, kind: str, detail: str) -> None:
+        self.result.errors[kind] += 1
+        if len(self.result.error_samples) < 20:
+            self.result.error_samples.append(f"{kind}: {detail}"[:300])
+
+    # ----- HTTP
+
+    async def post(self, path: str, body: dict[str, Any] | None, player: Player | None) -> tuple[dict[str, Any], Any]:
+        headers = {}
+        if player is not None:
+            headers = {"Cookie": player.cookie, "X-CSRF-Token": player.csrf}
+        started = time.perf_counter()
+        response = await self.http.post(self.config.url + path, json=body or {}, headers=headers)
+        if self.playing:
+            self.result.http_ms.append((time.perf_counter() - started) * 1000)
+        if response.status_code >= 400:
+            raise RuntimeError(f"POST {path}: {response.status_code} {response.text[:200]}")
+        data: dict[str, Any] = response.json()
+        return data, response
+
+    async def new_guest(self, slot: Slot, index: int) -> Player:
+        _, response = await self.post("/api/guest", None, None)
+        cookie = SimpleCookie()
+        for header in response.headers.get_list("set-cookie"):
+            cookie.load(header)
+        session, csrf = cookie["nardy_session"].value, cookie["nardy_csrf"].value
+        return Player(slot, index, f"nardy_session={session}; nardy_csrf={csrf}", csrf)
+
+    async def open_table(self, slot: Slot) -> str:
+        creator, joiner = slot.players
+        data, _ = await self.post("/api/tables", {"variant": slot.variant, "match_length": 1, "opponent": "human"},
+                                  creator)
+        table_id: str = data["table"]["table"]
+        await self.post(f"/api/tables/{table_id}/join", {}, joiner)
+        return table_id
+
+    # ----- WebSocket
+
+    async def connect(self, player: Player) -> None:
+        from websockets.asyncio.client import connect
+
+        uri = self.config.url.replace("http://", "ws://") + "/ws"
+        player.ws = await connect(
+            uri, additional_headers={"Cookie": player.cookie}, open_timeout=60, close_timeout=5,
+            compression="deflate" if self.config.compression else None, max_size=2**20,
+        )
+        hello = json.loads(await asyncio.wait_for(player.ws.recv(), 60))
+        if hello.get("t") != "hello" or hello.get("user") is None:
+            raise RuntimeError(f"unexpected greeting {hello}")
+        self.tasks.append(asyncio.create_task(self.read(player)))
+
+    async def send(self, player: Player, message: dict[str, Any]) -> None:
+        try:
+            await player.ws.send(json.dumps(message))
+        except Exception as error:  # noqa: BLE001 - a dropped connection is a measured error
+            if not player.closing:
+                self.error("send_failed", repr(error))
+
+    async def subscribe(self, player: Player, table_id: str) -> None:
+        await self.send(player, {"t": "subscribe", "table": table_id})
+
+    async def read(self, player: Player) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        result = self.result
+        try:
+            async for raw in player.ws:
+                result.messages_in += 1
+                result.bytes_in += len(raw)
+                self.handle(player, json.loads(raw))
+        except ConnectionClosed as closed:
+            if not player.closing:
+                self.error("connection_dropped", f"player {player.slot.index}/{player.index}: {closed!r}")
+            return
+        if not player.closing:
+            self.error("connection_dropped", f"player {player.slot.index}/{player.index}: closed by the server")
+
+    def handle(self, player: Player, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "ack":
+            sent = self.pending.pop(message.get("action_id", ""), None)
+            if sent is not None:
+                now = time.perf_counter()
+                self.result.accepted_total += 1
+                if self.window[0] <= sent[0] < self.window[1]:
+                    self.result.latencies_ms.append((now - sent[0]) * 1000)
+                if self.window[0] <= now < self.window[1]:
+                    self.result.accepted += 1
+        elif kind in ("sync", "events"):
+            if message.get("table") != player.slot.table_id:
+                return
+            version = int(message["version"])
+            if version <= player.version:
+                return
+            player.version = version
+            player.state = message["state"]
+            player.synced.set()
+            player.changed.set()
+        elif kind == "error":
+            action_id = message.get("action_id")
+            self.pending.pop(action_id or "", None)
+            self.error(f"error:{message.get('code')}", json.dumps(message))
+            player.errors += 1
+            player.acted_version = -1
+            player.changed.set()
+
+    # ----- play
+
+    def choose(self, player: Player, state: dict[str, Any]) -> dict[str, Any] | None:
+        from nardy.notation import position_from_dict
+
+        game = state.get("game") or {}
+        phase = game.get("phase")
+        table = player.slot.table_id
+        if phase == "rolling":
+            return {"t": "roll", "table": table}
+        if phase == "moving":
+            plays = position_from_dict(game["boards"][player.seat]).legal_plays(game["dice"])
+            if not plays:
+                return None
+            play = self.rng.choice(plays)
+            steps = [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in play.steps]
+            return {"t": "move", "table": table, "steps": steps}
+        return None
+
+    async def play(self, player: Player) -> None:
+        think = self.config.think
+        while self.playing:
+            await player.changed.wait()
+            player.changed.clear()
+            state = player.state
+            if state is None or not self.playing:
+                continue
+            if state.get("status") == "finished":
+                if player.index == 0 and state["table"] not in player.slot.finished_tables:
+                    player.slot.finished_tables.add(state["table"])
+                    await self.renew(player.slot)
+                continue
+            if state.get("actor") != player.seat or player.acted_version >= player.version:
+                continue
+            if player.errors > MAX_ERRORS_PER_PLAYER:
+                return
+            await asyncio.sleep(self.rng.expovariate(1 / think) if think > 0 else 0)
+            state = player.state
+            if not self.playing or state is None or state.get("actor") != player.seat:
+                continue
+            if player.acted_version >= player.version:
+                continue
+            action = self.choose(player, state)
+            if action is None:
+                continue
+            self.sequence += 1
+            action_id = f"a{self.config.index}.{self.sequence}"
+            action["action_id"] = action_id
+            player.acted_version = player.version
+            self.pending[action_id] = (time.perf_counter(), player)
+            await self.send(player, action)
+
+    async def renew(self, slot: Slot) -> None:
+        """The match ended: the same two players open and join a new table."""
+        self.result.games_finished += 1
+        try:
+            table_id = await self.open_table(slot)
+        except Exception as error:  # noqa: BLE001 - measured
+            self.error("http_failed", repr(error))
+            return
+        old = slot.table_id
+        slot.table_id = table_id
+        self.result.tables_opened += 1
+        for player in slot.players:
+            player.version = -1
+            player.acted_version = -1
+            player.state = None
+            await self.send(player, {"t": "unsubscribe", "table": old})
+            await self.subscribe(player, table_id)
+
+    # ----- phases
+
+    async def setup(self) -> None:
+        import httpx
+        from http.cookiejar import CookieJar, DefaultCookiePolicy
+
+        started = time.monotonic()
+        jar = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))  # cookies are sent per player
+        self.http = httpx.AsyncClient(cookies=jar, timeout=HTTP_TIMEOUT,
+                                      limits=httpx.Limits(max_connections=16, max_keepalive_connections=16))
+        limit = asyncio.Semaphore(16)
+
+        async def prepare(slot: Slot) -> None:
+            async with limit:
+                slot.players = [await self.new_guest(slot, 0), await self.new_guest(slot, 1)]
+                slot.table_id = await self.open_table(slot)
+                for player in slot.players:
+                    await self.connect(player)
+                    await self.subscribe(player, slot.table_id)
+
+        await asyncio.gather(*(prepare(slot) for slot in self.slots))
+        for slot in self.slots:
+            for player in slot.players:
+                await asyncio.wait_for(player.synced.wait(), max(1.0, self.config.setup_timeout - (time.monotonic() - started)))
+        self.result.setup_seconds = time.monotonic() - started
+
+    async def run(self, go_at: float, window_start: float, window_end: float) -> None:
+        """Play from ``go_at`` (wall clock) and measure between the window's bounds."""
+        loop = asyncio.get_running_loop()
+        offset = time.perf_counter() - time.time()
+        await asyncio.sleep(max(0.0, go_at - time.time()))
+        self.window = (window_start + offset, window_end + offset)
+        self.playing = True
+        players = [p for slot in self.slots for p in slot.players]
+        for player in players:
+            player.changed.set()
+            self.tasks.append(asyncio.create_task(self.play(player)))
+        await asyncio.sleep(max(0.0, window_start - time.time()))
+        cpu_start = time.process_time()
+        await asyncio.sleep(max(0.0, window_end - time.time()))
+        self.result.cpu_seconds = time.process_time() - cpu_start
+        self.playing = False
+        for player in players:
+            player.changed.set()
+        drain_until = loop.time() + DRAIN_TIMEOUT
+        while self.pending and loop.time() < drain_until:
+            await asyncio.sleep(0.05)
+        for action_id, (_, player) in self.pending.items():
+            self.error("unanswered", f"{action_id} of player {player.slot.index}/{player.index}")
+
+    async def close(self) -> None:
+        players = [p for slot in self.slots for p in slot.players]
+        for player in players:
+            player.closing = True
+        self.playing = False
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+        async def close_one(player: Player) -> None:
+            if player.ws is not None:
+                with contextlib.suppress(Exception):
+                    await player.ws.close()
+
+        await asyncio.wait_for(asyncio.gather(*(close_one(p) for p in players), return_exceptions=True), 20)
+        if self.http is not None:
+            await self.http.aclose()
+
+
+def client_main(conn: multiprocessing.connection.Connection, config: ClientConfig) -> None:
+    """A client process: set up, report ready, wait for the start time, play, report the results."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+
+    async def main() -> None:
+        client = Client(config)
+        try:
+            try:
+                await asyncio.wait_for(client.setup(), config.setup_timeout)
+            except Exception as error:  # noqa: BLE001 - reported to the parent
+                conn.send(("failed", f"setup: {error!r}"))
+                return
+            conn.send(("ready", client.result.setup_seconds))
+            loop = asyncio.get_running_loop()
+            ready = asyncio.Event()
+            loop.add_reader(conn.fileno(), ready.set)
+            await asyncio.wait_for(ready.wait(), 600)
+            loop.remove_reader(conn.fileno())
+            command, go_at, window_start, window_end = conn.recv()
+            if command != "go":
+                return
+            await asyncio.wait_for(client.run(go_at, window_start, window_end),
+                                   window_end - time.time() + DRAIN_TIMEOUT + 30)
+        finally:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), CLIENT_STOP_TIMEOUT)
+        conn.send(("done", client.result))
+
+    asyncio.run(main())
+
+
+# --------------------------------------------------------------------------- one level
+
+
+@dataclass
+class Level:
+    """The measurements of one level of N concurrent games."""
+
+    games: int
+    duration: float
+    think: float
+    accepted: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: Counter[str] = field(default_factory=Counter)
+    error_samples: list[str] = field(default_factory=list)
+    server_cpu_pct: float = 0.0
+    server_cpu_max_1s: float = 0.0
+    server_sys_share: float = 0.0
+    rss_start: float = 0.0
+    rss_end: float = 0.0
+    rss_max: float = 0.0
+    rss_after_setup: float = 0.0
+    client_cpu_pct: list[float] = field(default_factory=list)
+    machine_cpu_pct: float = 0.0
+    machine_cpus: int = 0
+    load: tuple[float, float] = (0.0, 0.0)
+    setup_seconds: float = 0.0
+    games_finished: int = 0
+    http_ms: list[float] = field(default_factory=list)
+    server_log_errors: list[str] = field(default_factory=list)
+    failed: str | None = None
+    messages_in: int = 0
+    bytes_in: int = 0
+    gc: list[tuple[float, float, int]] = field(default_factory=list)
+    tracked: tuple[int, ...] = ()
+
+    def gc_summary(self) -> str:
+        by_generation: dict[int, list[float]] = {}
+        for _, seconds, generation in self.gc:
+            by_generation.setdefault(generation, []).append(seconds * 1000)
+        total = sum(sum(v) for v in by_generation.values())
+        parts = [f"gen{g}: {len(v)} × {statistics.mean(v):.1f} ms (max {max(v):.0f})"
+                 for g, v in sorted(by_generation.items())]
+        return f"{total / self.duration / 10:.1f} % of the window; " + "; ".join(parts) if parts else "none"
+
+    @property
+    def rate(self) -> float:
+        return self.accepted / self.duration
+
+    @property
+    def cpu_ms_per_action(self) -> float:
+        return self.server_cpu_pct * 10 * self.duration / self.accepted if self.accepted else float("nan")
+
+    @property
+    def error_count(self) -> int:
+        return sum(self.errors.values())
+
+    def percentile(self, q: float) -> float:
+        data = sorted(self.latencies_ms)
+        if not data:
+            return float("nan")
+        rank = min(len(data) - 1, max(0, round(q / 100 * len(data) + 0.5) - 1))
+        return data[rank]
+
+    @property
+    def holds(self) -> bool:
+        return self.failed is None and self.error_count == 0 and self.percentile(99) < P99_TARGET_MS
+
+
+P99_TARGET_MS = 100.0
+
+
+def pick_variants(weights: list[tuple[str, float]], games: int, seed: int) -> list[str]:
+    """``games`` variants in the given proportions (rounded), shuffled with a fixed seed."""
+    total = sum(w for _, w in weights)
+    counts = [round(games * w / total) for _, w in weights]
+    counts[0] += games - sum(counts)
+    chosen = [name for (name, _), count in zip(weights, counts, strict=True) for _ in range(count)]
+    random.Random(f"variants:{seed}:{games}").shuffle(chosen)
+    return chosen
+
+
+def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, float]]) -> Level:
+    level = Level(games=games, duration=args.duration, think=args.think, machine_cpus=os.cpu_count() or 1)
+    server = Server(args.profile, str(games), native=args.profile_native, gc_mode=args.server_gc)
+    contexts: list[tuple[multiprocessing.process.BaseProcess, multiprocessing.connection.Connection]] = []
+    context = multiprocessing.get_context("spawn")
+    setup_timeout = 120 + 0.2 * games
+    window_start = window_end = float("inf")
+    try:
+        server.start()
+        variants = pick_variants(weights, games, args.seed)
+        shares = [variants[i:: args.clients] for i in range(args.clients)]
+        for index, share in enumerate(shares):
+            parent_end, child_end = context.Pipe()
+            config = ClientConfig(index=index, url=server.url, variants=share, think=args.think, seed=args.seed,
+                                  compression=not args.no_compression, setup_timeout=setup_timeout)
+            spawned = context.Process(target=client_main, args=(child_end, config), daemon=True)
+            spawned.start()
+            child_end.close()
+            contexts.append((spawned, parent_end))
+        setups = []
+        for process, conn in contexts:
+            if not conn.poll(setup_timeout + 30):
+                raise RuntimeError(f"a client was not ready within {setup_timeout + 30:.0f} s")
+            status, value = conn.recv()
+            if status != "ready":
+                raise RuntimeError(f"a client failed: {value}")
+            setups.append(value)
+        level.setup_seconds = max(setups)
+        level.rss_after_setup = proc_rss_mib(server.pid)
+        go_at = time.time() + 1.0
+        window_start = go_at + args.warmup
+        window_end = window_start + args.duration
+        for _, conn in contexts:
+            conn.send(("go", go_at, window_start, window_end))
+        # sample the server and the machine
+        time.sleep(max(0.0, window_start - time.time()))
+        load_start = os.getloadavg()[0]
+        profiler = server.start_profile(args.duration)
+        split0 = proc_cpu_split(server.pid)
+        cpu0, busy0 = sum(split0), machine_cpu()
+        level.rss_start = level.rss_max = proc_rss_mib(server.pid)
+        previous, previous_at = cpu0, time.monotonic()
+        while time.time() < window_end:
+            time.sleep(min(1.0, max(0.0, window_end - time.time())))
+            cpu, at = proc_cpu_seconds(server.pid), time.monotonic()
+            if at - previous_at > 0.5:
+                level.server_cpu_max_1s = max(level.server_cpu_max_1s, (cpu - previous) / (at - previous_at) * 100)
+            previous, previous_at = cpu, at
+            level.rss_max = max(level.rss_max, proc_rss_mib(server.pid))
+        split1 = proc_cpu_split(server.pid)
+        cpu1, busy1 = sum(split1), machine_cpu()
+        level.server_sys_share = (split1[1] - split0[1]) / max(1e-9, cpu1 - cpu0) * 100
+        level.rss_end = proc_rss_mib(server.pid)
+        server.count_objects()  # after the window, so that it costs the window nothing
+        level.load = (load_start, os.getloadavg()[0])
+        level.server_cpu_pct = (cpu1 - cpu0) / args.duration * 100
+        level.machine_cpu_pct = (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * 100 * level.machine_cpus
+        if profiler is not None:
+            try:
+                _, spy_errors = profiler.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                profiler.kill()
+                _, spy_errors = profiler.communicate()
+            if profiler.returncode:
+                print(f"py-spy failed: {spy_errors.decode(errors='replace')[-500:]}")
+        for process, conn in contexts:
+            if not conn.poll(DRAIN_TIMEOUT + CLIENT_STOP_TIMEOUT + 60):
+                raise RuntimeError("a client did not report its results in time")
+            status, result = conn.recv()
+            if status != "done":
+                raise RuntimeError(f"a client failed: {result}")
+            level.accepted += result.accepted
+            level.latencies_ms.extend(result.latencies_ms)
+            level.errors.update(result.errors)
+            level.error_samples.extend(result.error_samples)
+            level.client_cpu_pct.append(result.cpu_seconds / args.duration * 100)
+            level.games_finished += result.games_finished
+            level.http_ms.extend(result.http_ms)
+            level.messages_in += result.messages_in
+            level.bytes_in += result.bytes_in
+            process.join(10)
+    except Exception as error:  # noqa: BLE001 - a failed level is reported, the run goes on
+        level.failed = str(error)
+    finally:
+        for process, _ in contexts:
+            if process.is_alive():
+                process.terminate()
+                process.join(5)
+            if process.is_alive():
+                process.kill()
+                process.join(5)
+        server.stop()
+        level.gc = server.gc_pauses(window_start, window_end)
+        level.tracked = server.tracked_objects()
+        level.server_log_errors = server.errors_logged()
+        if level.failed is not None:
+            level.failed += "\n--- server log tail ---\n" + server.log_tail()
+        server.cleanup()
+    if args.profile is not None and server.profile_path is not None and server.profile_path.exists():
+        print_profile(server.profile_path, games)
+    return level
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def machine_info() -> list[str]:
+    cpu = "unknown"
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    return [
+        f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M UTC}",
+        f"machine: {cpu}, nproc {os.cpu_count()}, {platform.system()} {platform.release()}",
+        f"python: {platform.python_implementation()} {platform.python_version()}",
+        f"load average at start: {' '.join(f'{v:.2f}' for v in os.getloadavg())}",
+    ]
+
+
+def print_level(level: Level) -> None:
+    n = level.games
+    print(f"\n### {n} concurrent games\n")
+    if level.failed is not None:
+        print(f"FAILED: {level.failed}")
+        for line in level.server_log_errors[:10]:
+            print(f"  server log: {line[:300]}")
+        return
+    offered = n / level.think if level.think > 0 else float("nan")
+    rows = [
+        ("accepted actions/s", f"{level.rate:,.1f} (offered ≈ {offered:,.0f})"),
+        ("round trip p50 / p95 / p99 / max (ms)",
+         " / ".join(f"{level.percentile(q):,.1f}" for q in (50, 95, 99)) + f" / {max(level.latencies_ms, default=float('nan')):,.1f}"),
+        ("actions timed", f"{len(level.latencies_ms):,}"),
+        ("errors", f"{level.error_count}" + (f" ({', '.join(f'{k}: {v}' for k, v in level.errors.most_common())})" if level.errors else "")),
+        ("server CPU % (window mean / max 1 s)", f"{level.server_cpu_pct:.0f} / {level.server_cpu_max_1s:.0f}"),
+        ("server CPU ms per accepted action (of which in the kernel)",
+         f"{level.cpu_ms_per_action:.2f} ({level.server_sys_share:.0f} %)"),
+        ("server RSS MiB (after setup / start / end / max)",
+         f"{level.rss_after_setup:.0f} / {level.rss_start:.0f} / {level.rss_end:.0f} / {level.rss_max:.0f}"),
+        ("client CPU % per process", ", ".join(f"{c:.0f}" for c in level.client_cpu_pct)),
+        ("machine CPU % (all processes, of " + f"{level.machine_cpus * 100})", f"{level.machine_cpu_pct:.0f}"),
+        ("load average (1 min) window start / end", f"{level.load[0]:.2f} / {level.load[1]:.2f}"),
+        ("messages received by clients", f"{level.messages_in:,} ({level.bytes_in / 1e6:,.1f} MB of JSON)"),
+        ("matches finished (new table opened)", f"{level.games_finished}"),
+        ("HTTP create+join during play p50 / max (ms)",
+         f"{statistics.median(level.http_ms):,.0f} / {max(level.http_ms):,.0f}" if level.http_ms else "-"),
+        ("setup (guests, tables, connections) s", f"{level.setup_seconds:.1f}"),
+        ("server garbage collections in the window", level.gc_summary()),
+        ("objects tracked by the server's gc after the window (gen0 / gen1 / gen2 / frozen)",
+         " / ".join(f"{n:,}" for n in level.tracked) or "-"),
+        ("server log errors", f"{len(level.server_log_errors)}"),
+    ]
+    print("| N = " + f"{n} | |\n| --- | --- |")
+    for name, value in rows:
+        print(f"| {name} | {value} |")
+    for sample in level.error_samples[:5]:
+        print(f"  error sample: {sample}")
+    for line in level.server_log_errors[:5]:
+        print(f"  server log: {line[:300]}")
+
+
+def print_summary(levels: list[Level]) -> None:
+    print("\n### Summary\n")
+    print("| games | accepted actions/s | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU % "
+          "| server CPU ms/action | server RSS MiB | client CPU % | machine CPU % |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for level in levels:
+        if level.failed is not None:
+            print(f"| {level.games} | failed | | | | | | | | | | |")
+            continue
+        print(f"| {level.games} | {level.rate:,.1f} | {level.percentile(50):,.1f} | {level.percentile(95):,.1f} | "
+              f"{level.percentile(99):,.1f} | {max(level.latencies_ms, default=float('nan')):,.1f} | {level.error_count} | "
+              f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | {level.rss_max:.0f} | "
+              f"{', '.join(f'{c:.0f}' for c in level.client_cpu_pct)} | {level.machine_cpu_pct:.0f} |")
+    costs = [level.cpu_ms_per_action for level in levels if level.failed is None and level.accepted]
+    if costs:
+        cost = statistics.median(costs)
+        print(f"\nAt the median {cost:.2f} ms of server CPU per action, one fully available core would serve at most "
+              f"{1000 / cost:,.0f} actions/s ≈ {1000 / cost * levels[0].think:,.0f} games at this think time, "
+              "at 100 % utilisation.")
+    holding = [level.games for level in levels if level.holds]
+    best = max(holding) if holding else None
+    print(f"\nLargest N with p99 < {P99_TARGET_MS:.0f} ms and no errors: {best if best is not None else 'none of those tried'}")
+
+
+def print_profile(path: Path, games: int, top: int = 25) -> None:
+    """Self and inclusive time per function from py-spy's raw (collapsed stack) output."""
+    own: Counter[str] = Counter()  # with --profile-native, C frames are named too
+    inclusive: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text(errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        total += count
+        frames = [_frame_name(f) for f in stack.split(";") if not f.startswith("process ") and not f.startswith("thread ")]
+        if not frames:
+            continue
+        own[frames[-1]] += count
+        for name in set(frames):
+            inclusive[name] += count
+    if not total:
+        return
+    print(f"\n#### py-spy profile of the server during the window, {games} games "
+          f"({total:,} non-idle samples at 200 Hz, {path})\n")
+    print("| own % | function |\n| ---: | --- |")
+    for name, count in own.most_common(top):
+        print(f"| {count / total * 100:.1f} | `{name}` |")
+    print("\n| inclusive % | function |\n| ---: | --- |")
+    for name, count in inclusive.most_common(top + 15):
+        print(f"| {count / total * 100:.1f} | `{name}` |")
+
+
+def _frame_name(frame: str) -> str:
+    """``function (path/to/file.py:123)`` → ``function (file.py)``, so lines of one function add up."""
+    name, _, where = frame.partition(" (")
+    where = where.rstrip(")")
+    file = where.rsplit(":", 1)[0]
+    parts = Path(file).parts
+    if "site-packages" in parts:
+        file = "/".join(parts[parts.index("site-packages") + 1 :])
+    elif "nardy" in parts:
+        file = "/".join(parts[parts.index("nardy") :])
+    else:
+        file = Path(file).name
+    return f"{name} ({file})"
+
+
+def parse_variants(text: str) -> list[tuple[str, float]]:
+    from nardy.rules import VARIANTS
+
+    weights = []
+    for part in text.split(","):
+        name, _, weight = part.partition("=")
+        if name not in VARIANTS:
+            raise SystemExit(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+        weights.append((name, float(weight or 1)))
+    return weights
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[100, 500, 1000], help="concurrent games per level")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time before each action, seconds")
+    parser.add_argument("--duration", type=float, default=60.0, help="measured window per level, seconds")
+    parser.add_argument("--warmup", type=float, default=10.0, help="play before the window, seconds")
+    parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument("--variants", default=DEFAULT_VARIANTS, help="variant=weight,... of the tables")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
+    parser.add_argument("--profile", type=Path, default=None, help="profile the server with py-spy during the window; write to DIR")
+    parser.add_argument("--profile-native", action="store_true",
+                        help="with --profile: include C frames (py-spy pauses the server for each sample)")
+    parser.add_argument("--server-gc", choices=("default", "freeze"), default="default",
+                        help="freeze: gc.freeze() in the server after importing the app (an experiment)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    weights = parse_variants(args.variants)
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    budget = sum(SERVER_START_TIMEOUT + 150 + 0.2 * n + args.warmup + args.duration + DRAIN_TIMEOUT
+                 + CLIENT_STOP_TIMEOUT + 100 for n in args.games)
+
+    def out_of_time(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"the whole run exceeded its {budget:.0f} s budget")
+
+    signal.signal(signal.SIGALRM, out_of_time)
+    signal.alarm(int(budget))
+    print("command: python -m benchmarks.load " + " ".join(sys.argv[1:] if argv is None else argv))
+    for line in machine_info():
+        print(line)
+    share = ", ".join(f"{name} {w / sum(x for _, x in weights):.0%}" for name, w in weights)
+    print(f"tables: {share}; match length 1; think time exponential, mean {args.think} s, before every action; "
+          f"warm-up {args.warmup:.0f} s, window {args.duration:.0f} s; {args.clients} client process(es); "
+          f"permessage-deflate {'off' if args.no_compression else 'offered'}; server gc {args.server_gc}")
+    levels: list[Level] = []
+    try:
+        for games in args.games:
+            started = time.monotonic()
+            level = run_level(games, args, weights)
+            levels.append(level)
+            print_level(level)
+            print(f"\n(level took {time.monotonic() - started:.0f} s)", flush=True)
+    finally:
+        signal.alarm(0)
+    print_summary(levels)
+    if args.json is not None:
+        args.json.write_text(json.dumps([{
+            "games": lv.games, "failed": lv.failed, "accepted_per_s": lv.rate,
+            "p50_ms": lv.percentile(50), "p95_ms": lv.percentile(95), "p99_ms": lv.percentile(99),
+            "max_ms": max(lv.latencies_ms, default=None), "errors": dict(lv.errors),
+            "server_cpu_pct": lv.server_cpu_pct, "server_cpu_ms_per_action": lv.cpu_ms_per_action,
+            "server_sys_share_pct": lv.server_sys_share, "server_rss_max_mib": lv.rss_max,
+            "client_cpu_pct": lv.client_cpu_pct, "machine_cpu_pct": lv.machine_cpu_pct, "load": lv.load,
+        } for lv in levels], indent=2))
+    return 0 if levels and all(level.failed is None for level in levels) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

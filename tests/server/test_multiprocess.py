@@ -1,0 +1,179 @@
+"""Two server processes sharing one database and one Redis: a match played across them.
+
+Player 0 is connected to process A and player 1 to process B. Every action is
+committed by the process that received it, and the other player must see it
+live, as an ``events`` message relayed through Redis publish/subscribe, with
+no gap and no resync. Both processes must end with the same version and state.
+
+The shared database is a SQLite file in WAL mode, or a fresh PostgreSQL
+database (``postgresql+psycopg://postgres@127.0.0.1:5432``, created as
+``nardy_<random>`` and dropped afterwards). Redis is ``redis://127.0.0.1:6379``.
+A case is skipped, with the reason, when its service does not answer. (One
+process on PostgreSQL playing a whole match, with restarts, is in
+``test_restart.py``.)
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live_server import (
+    FAST_CLIENT_ENV,
+    REDIS_URL,
+    HttpUser,
+    LiveServer,
+    WsClient,
+    comparable,
+    connected,
+    fresh_postgres_database,
+    play,
+    postgres_unreachable,
+    redis_unreachable,
+    unique_name,
+)
+
+from nardy.server.services.dice import verify_record
+
+Json = dict[str, Any]
+
+
+@pytest.fixture
+def redis_url() -> str:
+    reason = redis_unreachable()
+    if reason is not None:
+        pytest.skip(reason)
+    return REDIS_URL
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'shared' / 'nardy.sqlite3'}"
+        return
+    reason = postgres_unreachable()
+    if reason is not None:
+        pytest.skip(reason)
+    with fresh_postgres_database() as url:
+        yield url
+
+
+@pytest.fixture
+def servers(tmp_path: Path, database_url: str, redis_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Processes A and B on one database and one Redis, started together (both migrate at once)."""
+    pair = tuple(
+        LiveServer(tmp_path / name, database_url=database_url, redis_url=redis_url, env=FAST_CLIENT_ENV)
+        for name in ("a", "b")
+    )
+    try:
+        for server in pair:
+            server.launch()
+        for server in pair:
+            server.wait_ready()
+        yield pair[0], pair[1]
+    finally:
+        for server in pair:
+            server.kill()
+
+
+def _same_time(clients: list[WsClient], messages: list[Json]) -> list[Json]:
+    """Send one message on each connection at (nearly) the same moment; the replies naming them."""
+    barrier = threading.Barrier(len(clients))
+    replies: list[Json | None] = [None] * len(clients)
+
+    def go(index: int) -> None:
+        barrier.wait()
+        clients[index].send(messages[index])
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(len(clients))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for index, client in enumerate(clients):
+        replies[index] = client.wait_for(_answer_to(messages[index]["action_id"]))
+    return [r for r in replies if r is not None]
+
+
+def _answer_to(action_id: str) -> Callable[[Json], bool]:
+    return lambda message: message.get("t") in ("ack", "error") and message.get("action_id") == action_id
+
+
+def test_a_match_across_two_processes(servers: tuple[LiveServer, LiveServer]) -> None:
+    a, b = servers
+    alice, bob = HttpUser(a.base_url), HttpUser(b.base_url)
+    alice.signup(unique_name("alice"))
+    bob.signup(unique_name("bob"))
+    created = alice.post("/api/tables", {"variant": "georgian", "match_length": 3})
+    assert created.status_code == 201, created.text
+    table = created.json()["table"]["table"]
+    assert bob.get(f"/api/tables/{table}").json()["status"] == "waiting", "B does not see A's new table"
+
+    ca = connected(a, alice)
+    cb = connected(b, bob)
+    assert ca.subscribe(table)["t"] == "sync"
+    assert cb.subscribe(table)["t"] == "sync"
+    subscribed_at = {id(c): c.feeds[table].version for c in (ca, cb)}
+    # Bob joins through B over HTTP: Alice, on A, hears of it live.
+    joined = bob.post(f"/api/tables/{table}/join")
+    assert joined.status_code == 200, joined.text
+    start = joined.json()
+    assert start["status"] == "playing"
+    ca.wait_version(table, start["version"])
+    assert comparable(ca.state(table)) == comparable(cb.wait_version(table, start["version"]))
+
+    clients = (ca, cb)
+    users = (alice, bob)
+    home = (a, b)
+
+    # The same action (same action_id) through both processes at once: applied once, acked twice alike.
+    state = play(table, clients, until=lambda s: s["game"]["phase"] == "rolling")
+    actor = state["actor"]
+    twin = connected(home[1 - actor], users[actor])
+    assert twin.subscribe(table)["t"] == "sync"
+    same = {"t": "roll", "table": table, "action_id": f"twin-{uuid.uuid4().hex}"}
+    replies = _same_time([clients[actor], twin], [same, same])
+    assert [r["t"] for r in replies] == ["ack", "ack"], replies
+    assert replies[0]["version"] == replies[1]["version"] == state["version"] + 1
+    for client in clients:
+        client.wait_version(table, state["version"] + 1)
+    # Two different rolls of one seat through both processes at once: exactly one is accepted.
+    state = play(table, clients, until=lambda s: s["game"]["phase"] == "rolling" and s["actor"] == actor)
+    first = {"t": "roll", "table": table, "action_id": f"one-{uuid.uuid4().hex}"}
+    second = {"t": "roll", "table": table, "action_id": f"two-{uuid.uuid4().hex}"}
+    replies = _same_time([clients[actor], twin], [first, second])
+    assert sorted(r["t"] for r in replies) == ["ack", "error"], replies
+    refused = next(r for r in replies if r["t"] == "error")
+    assert refused["code"] in ("illegal", "not_your_turn"), refused
+    assert next(r for r in replies if r["t"] == "ack")["version"] == state["version"] + 1
+    twin.close()
+    for client in clients:
+        client.wait_version(table, state["version"] + 1)
+
+    final = play(table, clients)
+    assert final["status"] == "finished" and max(final["match"]["score"]) >= 3
+
+    # Both players saw every event live, in order, without a gap or a resync, and agree on the end.
+    for client in clients:
+        feed = client.feeds[table]
+        assert feed.gaps == [] and feed.syncs == 1
+        assert sorted(feed.events) == list(range(subscribed_at[id(client)] + 1, final["version"] + 1))
+    assert comparable(ca.state(table)) == comparable(cb.state(table))
+    assert ca.state(table)["version"] == cb.state(table)["version"] == final["version"]
+    views = [comparable(user.table(table)) for user in users]
+    assert views[0] == views[1] == comparable(final)
+
+    record = alice.record(table)
+    assert [e["version"] for e in record["events"]] == list(range(1, final["version"] + 1))
+    assert record == bob.record(table)
+    assert verify_record(record) == []
+    stored = {e["version"]: e for e in record["events"]}
+    for client in clients:
+        for version, event in client.feeds[table].events.items():
+            assert event == stored[version], f"event {version} seen live differs from the stored one"
+        client.close()
+
