@@ -4,13 +4,18 @@ This docstring is the public specification players verify their games with.
 
 The scheme
 ----------
-1. At the start of each game the server draws a secret **seed** of 32 random
-   bytes, written as 64 hex digits, and publishes its **commitment**
-   ``seed_hash = SHA-256(bytes.fromhex(seed))`` as 64 lowercase hex digits.
-2. Each player then supplies a **client seed**: 1 to 64 printable ASCII
+1. Before a game's client seeds are fixed, the server draws that game's
+   secret **seed** of 32 random bytes, written as 64 hex digits, and
+   publishes its **commitment** ``seed_hash = SHA-256(bytes.fromhex(seed))``
+   as 64 lowercase hex digits (game 1's when the table opens, game N+1's
+   when game N starts).
+2. Each player supplies a **client seed**: 1 to 64 printable ASCII
    characters (space to ``~``) other than ``:``. Player 0's comes first.
-   Because the seed is fixed before the client seeds are known, and the client
-   seeds are chosen without knowing the seed, neither side can steer the dice.
+   A player may set a fresh one at any time; the seeds in force when a game
+   starts are the ones its rolls use. A client seed chosen after the
+   commitment was published cannot have been ground against by the server,
+   and the seed cannot change after its commitment, so neither side can
+   steer the dice.
 3. The rolls of a game are numbered 0, 1, 2, ... in the order they are made,
    with no number skipped or repeated (a gap could hide a discarded roll).
    Roll ``number`` is::
