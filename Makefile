@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench install typecheck clean
+.PHONY: run test bench install browser typecheck clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,9 +21,20 @@ install: $(STAMP)
 run: install
 	$(PY) -m nardy.server
 
-test: install
+test: install browser
 	$(PY) -m mypy
 	$(PY) -m pytest -n 2 -p no:cacheprovider
+
+# The browser tests drive Debian's chromium through Playwright (never a downloaded
+# browser); install it when it is missing and apt-get is there to do it.
+browser:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-dejavu-core; \
+		else \
+			echo "chromium is missing and this is not root: the browser tests will be skipped (apt-get install chromium)"; \
+		fi; \
+	fi
 
 bench: install
 	$(PY) -m benchmarks.movegen

@@ -1,0 +1,90 @@
+// The page: language, session, the header, toasts and hash routing.
+//   #/                lobby          #/table/ID    game        #/replay/ID  replay
+//   #/profile/NAME    profile        #/settings    settings    #/login      sign in
+//   #/invite/TOKEN    join a private table by its invite link
+import { h, fill } from "./dom.js";
+import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
+import { Socket } from "./socket.js";
+import { currentUser, loadUser, onUserChange } from "./session.js";
+import { getSettings, renderSettings } from "./settings.js";
+import { mountLobby, mountInvite } from "./lobby.js";
+import { mountGame } from "./game.js";
+import { mountReplay } from "./replay.js";
+import { mountProfile } from "./profile.js";
+import { mountLogin } from "./auth.js";
+
+const view = document.getElementById("view");
+const toasts = document.getElementById("toasts");
+let unmount = () => {};
+let socket = null;
+
+export function toast(text, kind = "info") {
+  const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  toasts.append(el);
+  setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
+}
+
+function navigate(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function route() {
+  unmount();
+  unmount = () => {};
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page, ...rest] = hash.split("/");
+  const arg = decodeURIComponent(rest.join("/"));
+  const context = { socket, toast, navigate };
+  document.body.dataset.page = page || "lobby";
+  let result;
+  if (page === "table" && arg) result = mountGame(view, arg, context);
+  else if (page === "replay" && arg) result = mountReplay(view, arg, context);
+  else if (page === "profile" && arg) result = mountProfile(view, arg, context);
+  else if (page === "settings") result = renderSettings(view);
+  else if (page === "login") result = mountLogin(view, context);
+  else if (page === "invite" && arg) result = mountInvite(view, arg, context);
+  else if (page === "profile") {
+    const user = currentUser();
+    if (user) { navigate(`#/profile/${encodeURIComponent(user.username)}`); return; }
+    navigate("#/login");
+    return;
+  } else result = mountLobby(view, context);
+  if (typeof result === "function") unmount = result;
+  view.focus({ preventScroll: true });
+  updateNav();
+}
+
+function updateNav() {
+  const user = currentUser();
+  const account = document.getElementById("nav-account");
+  fill(account, user
+    ? [h("a", { href: `#/profile/${encodeURIComponent(user.username)}`, class: "user", "data-user": user.username },
+      user.guest ? t("nav.guest", { name: user.username }) : user.username)]
+    : [h("a", { href: "#/login" }, t("nav.login"))]);
+  const page = document.body.dataset.page;
+  for (const link of document.querySelectorAll("[data-nav]")) {
+    link.classList.toggle("active", link.dataset.nav === page);
+  }
+}
+
+function connectionBadge(connected) {
+  const badge = document.getElementById("connection");
+  badge.hidden = connected;
+  badge.textContent = connected ? "" : t("common.reconnecting");
+}
+
+async function boot() {
+  await setLanguage(getSettings().language);
+  try { await loadUser(); } catch { /* offline: continue as nobody */ }
+  socket = new Socket();
+  socket.onStatus(connectionBadge);
+  setTimeout(() => connectionBadge(socket.connected), 2000);
+  onUserChange(updateNav);
+  onLanguageChange(() => { translate(document); route(); });
+  window.addEventListener("hashchange", route);
+  route();
+  window.nardy = { socket, version: 1 };
+}
+
+boot();

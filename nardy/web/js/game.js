@@ -1,0 +1,850 @@
+// The game page (#/table/ID): players, clocks, score, the board, the controls and the move list.
+//
+// Everything legal comes from the server: the points a checker may reach are the
+// targets of `state.game.legal.steps` from its point; a click sends one step and
+// the server answers with the new state.
+import { h, fill } from "./dom.js";
+import { t } from "./i18n.js";
+import { Board, fromOpponent } from "./board.js";
+import { get, post, errorText } from "./api.js";
+import { currentUser, ensureUser, onUserChange } from "./session.js";
+import { getSettings, saveSettings, swappedSide, onSettingsChange } from "./settings.js";
+import {
+  variantName, isLong, kindName, reasonName, matchLengthName, timeControlName,
+  formatRemaining, formatSteps, formatDice, seatName,
+} from "./names.js";
+import { playSound } from "./sound.js";
+
+export const AUTO_CONFIRM_MS = 2500;
+const MESSAGE_MS = 5000;
+
+export function mountGame(view, tableId, context) {
+  const page = new GamePage(view, tableId, context);
+  return () => page.destroy();
+}
+
+class GamePage {
+  constructor(view, tableId, { socket, toast, navigate }) {
+    this.view = view;
+    this.tableId = tableId;
+    this.socket = socket;
+    this.toast = toast;
+    this.navigate = navigate;
+    this.state = null;
+    this.skew = 0;
+    this.selected = null;
+    this.swap = false;
+    this.busy = false;
+    this.log = [];
+    this.logVersion = 0;
+    this.recordLoaded = false;
+    this.early = [];
+    this.names = {};
+    this.gameNo = 0;
+    this.pendingRoll = null;
+    this.openingDice = null;
+    this.lastRolls = [null, null];
+    this.lastMoveGame = null;
+    this.message = null;
+    this.autoKey = null;
+    this.autoTimer = null;
+    this.endOverlay = null;
+    this.dismissedFinal = false;
+    this.resignMenu = false;
+    this.build();
+    this.board = new Board(this.boardHost, { onPoint: (p) => this.clickPoint(p), onRoll: () => this.roll() });
+    this.unwatch = socket.watch(tableId, (update) => this.update(update));
+    this.tick = setInterval(() => this.renderClocks(), 250);
+    this.unsettings = onSettingsChange(() => this.render());
+    this.unuser = onUserChange(() => this.render());
+    this.onKey = (event) => this.key(event);
+    document.addEventListener("keydown", this.onKey);
+    this.loadRecord();
+  }
+
+  /** Backspace undoes the last step; Enter confirms unless it activates the focused control. */
+  key(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    const inside = (selector) => !!(target && target.closest && target.closest(selector));
+    if (inside("input, select, textarea")) return;
+    const g = this.state && this.state.game;
+    const legal = g && g.legal;
+    if (!legal || this.state.actor !== this.mySeat()) return;
+    if (event.key === "Backspace" && legal.can_undo) {
+      event.preventDefault();
+      this.undo();
+    } else if (event.key === "Enter" && legal.can_confirm && !inside("button, a, [data-point], [data-roll]")) {
+      event.preventDefault();
+      this.confirm();
+    }
+  }
+
+  destroy() {
+    this.destroyed = true;
+    document.removeEventListener("keydown", this.onKey);
+    this.unwatch();
+    clearInterval(this.tick);
+    clearTimeout(this.autoTimer);
+    this.unsettings();
+    this.unuser();
+  }
+
+  // ----- layout
+
+  build() {
+    this.topPlayer = h("div", { class: "player top", "data-player": "opponent" });
+    this.bottomPlayer = h("div", { class: "player bottom", "data-player": "me" });
+    this.boardHost = this.boardHost || h("div", { class: "board-wrap" });
+    this.info = h("div", { class: "match-info" });
+    this.sidePlayers = h("div", { class: "side-players" });
+    this.messageBox = h("div", { class: "message", role: "status", "aria-live": "polite", id: "game-message" });
+    this.controls = h("div", { class: "controls", role: "group", "aria-label": t("game.controls") });
+    this.autoBar = h("div", { class: "auto-confirm", hidden: true }, h("div", { class: "auto-confirm-fill" }));
+    this.logBox = h("ol", { class: "move-list", "aria-label": t("game.moves") });
+    this.extras = h("div", { class: "table-actions" });
+    this.overlay = h("div", { class: "overlay", hidden: true });
+    this.section = h("section", { class: "game-page" },
+      h("div", { class: "game-main" }, this.topPlayer, this.boardHost, this.bottomPlayer),
+      h("aside", { class: "game-side" },
+        this.info, this.sidePlayers, this.messageBox, this.controls, this.autoBar,
+        h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras),
+      this.overlay,
+    );
+    fill(this.view, this.section);
+    if (this.board) this.render();
+  }
+
+  // ----- data
+
+  async loadRecord() {
+    try {
+      const record = await get(`/api/tables/${encodeURIComponent(this.tableId)}/record`);
+      if (this.destroyed) return;
+      this.absorb(record.events, false);
+    } catch {
+      /* the table may not exist; the socket reports that */
+    }
+    if (this.destroyed) return;
+    this.recordLoaded = true;
+    const early = this.early;
+    this.early = [];
+    for (const events of early) this.absorb(events, true);
+    this.checkPass(false);
+    this.renderLog();
+    if (this.state) this.render();
+  }
+
+  update(update) {
+    if (update.kind === "error") {
+      const m = update.message;
+      if (m.code !== "no_such_table") {
+        this.toast(t("error.refused", { message: m.message || m.code }), "error");
+        return;
+      }
+      fill(this.view, h("section", { class: "page" }, h("h1", {}, t("game.not_found")), h("p", {}, m.message || ""),
+        h("a", { href: "#/" }, t("nav.lobby"))));
+      return;
+    }
+    const state = update.state;
+    const previousGame = this.state && this.state.game;
+    this.state = state;
+    this.skew = Date.parse(state.server_time) - Date.now();
+    if (!state.game || state.game.phase !== "moving") this.swap = false;
+    if (previousGame && state.game && (previousGame.phase !== state.game.phase || previousGame.turn !== state.game.turn)) this.selected = null;
+    if (update.kind === "events") {
+      if (this.recordLoaded) this.absorb(update.events, true);
+      else this.early.push(update.events);
+    } else if (state.version > this.logVersion && this.recordLoaded) {
+      this.loadRecord();
+    }
+    this.checkPass(update.kind === "events");
+    if (state.rematch && state.rematch.table && this.rematchAsked) {
+      this.rematchAsked = false;
+      this.navigate(`#/table/${state.rematch.table}`);
+      return;
+    }
+    this.render();
+  }
+
+  name(seat) {
+    if (this.state && this.state.seats[seat]) return seatName(this.state.seats[seat]);
+    return this.names[seat] || t("game.player_n", { n: seat + 1 });
+  }
+
+  mySeat() {
+    const user = currentUser();
+    if (!user || !this.state) return null;
+    const index = this.state.seats.findIndex((s) => s && s.user_id === user.id);
+    return index >= 0 ? index : null;
+  }
+
+  absorb(events, live) {
+    for (const event of events) {
+      if (event.version <= this.logVersion) continue;
+      this.logVersion = event.version;
+      this.absorbOne(event, live);
+    }
+    this.renderLog();
+  }
+
+  absorbOne(event, live) {
+    const { kind, seat, payload } = event;
+    if (this.pendingRoll && seat !== this.pendingRoll.seat && (kind === "rolled" || kind === "doubled")) this.concludePass(live);
+    switch (kind) {
+      case "seated":
+        this.names[payload.seat] = seatName(payload);
+        break;
+      case "game_started":
+        this.gameNo = payload.number;
+        this.pendingRoll = null;
+        this.lastRolls = [null, null];
+        this.log.push({ type: "game", number: payload.number });
+        break;
+      case "opening_rolled": {
+        const dice = payload.dice;
+        this.log.push({ type: "opening", dice });
+        if (dice[0] !== dice[1]) {
+          const first = dice[0] > dice[1] ? 0 : 1;
+          this.openingDice = { seat: first, dice: [dice[first], dice[1 - first]] };
+        }
+        if (live) playSound("dice");
+        break;
+      }
+      case "rolled":
+        this.pendingRoll = { seat, dice: payload.dice, game: this.gameNo };
+        this.lastRolls[seat] = payload.dice;
+        if (live) playSound("dice");
+        break;
+      case "stepped":
+      case "undone":
+        if (live) playSound("move");
+        break;
+      case "moved": {
+        let dice = null;
+        if (this.pendingRoll && this.pendingRoll.seat === seat) dice = this.pendingRoll.dice;
+        else if (this.openingDice && this.openingDice.seat === seat) dice = this.openingDice.dice;
+        this.log.push({ type: "move", seat, dice, steps: payload.steps });
+        this.pendingRoll = null;
+        this.openingDice = null;
+        this.lastMoveGame = this.gameNo;
+        if (live) playSound("move");
+        break;
+      }
+      case "doubled":
+      case "took":
+      case "beavered":
+      case "dropped":
+      case "resignation_accepted":
+      case "resignation_declined":
+      case "timed_out":
+      case "forfeited":
+      case "rematch_offered":
+      case "left":
+        this.log.push({ type: kind, seat });
+        break;
+      case "resigned":
+        this.log.push({ type: kind, seat, kind: payload.kind });
+        break;
+      case "game_ended":
+        this.pendingRoll = null;
+        this.log.push({ type: "result", number: payload.number, result: payload.result });
+        if (live) {
+          playSound("end");
+          this.message = null;
+          this.endOverlay = { number: payload.number, result: payload.result };
+          const settings = getSettings();
+          if (settings.autoSwap) {
+            saveSettings({ home: swappedSide(settings.home) });
+            this.flash(t("game.sides_swapped"));
+          }
+        }
+        break;
+      case "match_ended":
+        this.log.push({ type: "match", winner: payload.winner, reason: payload.reason, score: payload.score });
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** A roll followed by the other side's turn, with no move in between, was a pass. */
+  checkPass(live) {
+    const s = this.state;
+    const roll = this.pendingRoll;
+    if (!roll || !s || !s.game || !this.recordLoaded || this.logVersion < s.version) return;
+    const g = s.game;
+    if (s.game_number === roll.game && g.phase !== "resignation" && (g.turn !== roll.seat || g.phase !== "moving")) {
+      this.concludePass(live);
+    }
+  }
+
+  concludePass(live) {
+    const roll = this.pendingRoll;
+    this.pendingRoll = null;
+    if (!roll) return;
+    this.log.push({ type: "pass", seat: roll.seat, dice: roll.dice });
+    this.renderLog();
+    if (live) {
+      const mine = roll.seat === this.mySeat();
+      this.flash(mine ? t("game.no_moves_you", { dice: formatDice(roll.dice) })
+        : t("game.no_moves_other", { name: this.name(roll.seat), dice: formatDice(roll.dice) }), "pass");
+    }
+  }
+
+  flash(text, kind = "info") {
+    this.message = { text, kind, until: Date.now() + MESSAGE_MS };
+    this.renderMessage();
+    setTimeout(() => this.renderMessage(), MESSAGE_MS + 50);
+  }
+
+  // ----- actions
+
+  async act(t_, fields = {}) {
+    if (this.busy) return null;
+    this.busy = true;
+    try {
+      return await this.socket.act(this.tableId, t_, fields);
+    } catch (error) {
+      this.toast(t("error.refused", { message: error.message || String(error) }), "error");
+      return null;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  canMove() {
+    const s = this.state;
+    const me = this.mySeat();
+    return !!(s && s.game && me !== null && s.actor === me && s.game.phase === "moving" && s.game.legal && s.game.legal.steps);
+  }
+
+  roll() {
+    const s = this.state;
+    if (!s || !s.game || s.actor !== this.mySeat() || s.game.phase !== "rolling") return;
+    this.act("roll");
+  }
+
+  preferredDie(steps) {
+    const dice = steps.map((s) => s.die);
+    return this.swap ? Math.min(...dice) : Math.max(...dice);
+  }
+
+  clickPoint(p) {
+    if (!this.canMove() || this.busy) return;
+    const steps = this.state.game.legal.steps;
+    const from = (q) => steps.filter((s) => s.source === q);
+    if (this.selected !== null) {
+      if (p === this.selected) {
+        const options = from(p);
+        if (options.length) {
+          this.step(p, this.preferredDie(options));
+          return;
+        }
+      } else {
+        const onto = from(this.selected).filter((s) => s.target === p);
+        if (onto.length) {
+          this.step(this.selected, Math.min(...onto.map((s) => s.die)));
+          return;
+        }
+      }
+    }
+    const options = from(p);
+    if (!options.length) {
+      this.selected = null;
+      this.render();
+      return;
+    }
+    if (options.every((s) => s.target === 0)) {
+      this.step(p, Math.min(...options.map((s) => s.die)));
+      return;
+    }
+    this.selected = p;
+    this.render();
+  }
+
+  async step(source, die) {
+    this.selected = null;
+    await this.act("step", { source, die });
+  }
+
+  async undo() {
+    this.selected = null;
+    await this.act("undo");
+  }
+
+  async confirm() {
+    clearTimeout(this.autoTimer);
+    this.autoKey = null;
+    this.selected = null;
+    await this.act("confirm");
+  }
+
+  /** Against the computer: a rematch (the computer agrees at once), or a new table like this one. */
+  async playAgain() {
+    this.rematchAsked = true;
+    if (await this.act("rematch")) return;
+    this.rematchAsked = false;
+    const s = this.state;
+    const body = {
+      variant: s.variant, match_length: s.match_length, options: s.options, rated: false, private: false,
+      opponent: "computer", bot_level: s.seats.find((x) => x && x.bot)?.bot || "random",
+    };
+    if (s.move_seconds && s.move_seconds % 86400 === 0) body.correspondence_days = s.move_seconds / 86400;
+    else if (s.move_seconds) body.move_seconds = s.move_seconds;
+    try {
+      await ensureUser();
+      const created = await post("/api/tables", body);
+      this.navigate(`#/table/${created.table.table}`);
+    } catch (error) {
+      this.toast(errorText(error), "error");
+    }
+  }
+
+  async join() {
+    try {
+      await ensureUser();
+      this.socket.reconnect();
+      await post(`/api/tables/${encodeURIComponent(this.tableId)}/join`, {});
+    } catch (error) {
+      this.toast(errorText(error), "error");
+    }
+  }
+
+  // ----- rendering
+
+  render() {
+    const s = this.state;
+    if (this.destroyed) return;
+    if (!s) {
+      fill(this.messageBox, t("common.loading"));
+      return;
+    }
+    const section = this.section;
+    if (section) {
+      section.dataset.version = String(s.version);
+      section.dataset.status = s.status;
+      section.dataset.phase = s.game ? s.game.phase : "";
+      section.dataset.myTurn = String(this.mySeat() !== null && s.actor === this.mySeat());
+    }
+    this.renderInfo();
+    this.renderPlayers();
+    this.renderSidePlayers();
+    this.renderBoard();
+    this.renderMessage();
+    this.renderControls();
+    this.renderAutoConfirm();
+    this.renderExtras();
+    this.renderOverlay();
+    this.renderClocks();
+  }
+
+  viewSeat() {
+    const me = this.mySeat();
+    return me === null ? 0 : me;
+  }
+
+  colourOf(seat) {
+    const g = this.state.game;
+    if (!g) return seat === 0 ? "white" : "black";
+    return seat === g.white ? "white" : "black";
+  }
+
+  renderInfo() {
+    const s = this.state;
+    const parts = [h("span", { class: "variant" }, variantName(s.variant)), h("span", {}, matchLengthName(s.match_length))];
+    if (s.move_seconds) parts.push(h("span", {}, timeControlName(s.move_seconds)));
+    if (s.rated) parts.push(h("span", { class: "badge" }, t("lobby.rated")));
+    if (s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
+    if (this.mySeat() === null && s.status !== "waiting") parts.push(h("span", { class: "badge" }, t("game.watching")));
+    fill(this.info, parts);
+  }
+
+  renderPlayers() {
+    const s = this.state;
+    const me = this.viewSeat();
+    for (const [el, seat] of [[this.bottomPlayer, me], [this.topPlayer, 1 - me]]) {
+      const g = s.game;
+      const score = s.match ? s.match.score[seat] : 0;
+      const toMove = s.actor === seat;
+      el.classList.toggle("to-move", toMove);
+      el.dataset.seat = String(seat);
+      const timeouts = s.match && s.match.timeouts[seat] ? h("span", { class: "timeouts", title: t("game.timeouts_hint") }, `⏱×${s.match.timeouts[seat]}`) : null;
+      fill(el,
+        h("span", { class: `chip ${this.colourOf(seat)}`, "aria-hidden": "true" }),
+        h("span", { class: "name" }, this.name(seat)),
+        h("span", { class: "score", title: t("game.score") }, String(score)),
+        g ? h("span", { class: "pip-count", title: t("board.pips") }, `${t("board.pips")} ${g.pips[seat]}`) : null,
+        timeouts,
+        h("span", { class: "clock", "data-clock": String(seat) }),
+      );
+    }
+  }
+
+  renderSidePlayers() {
+    const s = this.state;
+    const me = this.viewSeat();
+    fill(this.sidePlayers, [1 - me, me].map((seat) => h("div", { class: `side-player${s.actor === seat ? " to-move" : ""}` },
+      h("span", { class: `chip ${this.colourOf(seat)}`, "aria-hidden": "true" }),
+      h("span", { class: "name" }, this.name(seat)),
+      h("span", { class: "score" }, String(s.match ? s.match.score[seat] : 0)),
+      h("span", { class: "clock", "data-clock": String(seat) }))));
+  }
+
+  renderClocks() {
+    const s = this.state;
+    if (!s) return;
+    for (const el of this.view.querySelectorAll("[data-clock]")) {
+      const seat = Number(el.dataset.clock);
+      if (s.deadline && s.actor === seat) {
+        const left = Date.parse(s.deadline) - (Date.now() + this.skew);
+        el.textContent = formatRemaining(left);
+        el.classList.toggle("low", left < 10000);
+        el.hidden = false;
+      } else {
+        el.textContent = "";
+        el.hidden = true;
+      }
+    }
+    if (this.message && Date.now() > this.message.until) {
+      this.message = null;
+      this.renderMessage();
+    }
+  }
+
+  diceView() {
+    const g = this.state.game;
+    if (!g || !g.dice || g.phase === "finished") return null;
+    const [a, b] = g.dice;
+    const values = a === b ? [a, a, a, a] : (this.swap ? [Math.min(a, b), Math.max(a, b)] : [Math.max(a, b), Math.min(a, b)]);
+    const used = values.map(() => false);
+    for (const step of g.pending || []) {
+      const i = values.findIndex((v, k) => v === step.die && !used[k]);
+      if (i >= 0) used[i] = true;
+    }
+    return { values, used, mine: g.turn === this.viewSeat() };
+  }
+
+  renderBoard() {
+    const s = this.state;
+    const g = s.game;
+    const me = this.viewSeat();
+    const opp = 1 - me;
+    const settings = getSettings();
+    const long = isLong(s.variant);
+    if (!g) {
+      this.board.render({ orientation: settings.home, points: new Array(24).fill(0), bar: [0, 0], off: [0, 0] });
+      return;
+    }
+    const board = g.boards[me];
+    const canMove = this.canMove();
+    const steps = canMove ? g.legal.steps : [];
+    const movable = new Set(steps.map((x) => x.source));
+    if (this.selected !== null && !movable.has(this.selected)) this.selected = null;
+    const targets = new Set(this.selected !== null ? steps.filter((x) => x.source === this.selected).map((x) => x.target) : []);
+    const convert = (steps_, seat, pending) => steps_.map((x) => ({
+      from: seat === me ? x.source : fromOpponent(x.source, long),
+      to: seat === me ? x.target : fromOpponent(x.target, long),
+      mine: seat === me,
+      pending,
+    }));
+    let arrows = [];
+    if (g.pending && g.pending.length) arrows = convert(g.pending, g.turn, true);
+    else if (s.last_move && this.lastMoveGame === s.game_number && g.phase !== "finished") arrows = convert(s.last_move.steps, s.last_move.seat, false);
+    else if (s.last_move && g.phase === "finished") arrows = convert(s.last_move.steps, s.last_move.seat, false);
+    let oppLast = this.lastRolls[opp];
+    if (!oppLast && s.last_move && s.last_move.seat === opp) oppLast = s.last_move.dice;
+    this.board.render({
+      orientation: settings.home,
+      points: board.points,
+      bar: board.bar,
+      off: board.off,
+      colours: { me: this.colourOf(me), opp: this.colourOf(opp) },
+      dice: this.diceView(),
+      rollable: this.mySeat() !== null && s.actor === me && g.phase === "rolling",
+      oppLastDice: g.turn === me || g.phase === "finished" ? oppLast : null,
+      cube: s.options.cube ? {
+        value: g.cube.value,
+        owner: g.cube.owner === null || g.cube.owner === undefined ? null : g.cube.owner === me ? "me" : "opp",
+        offered: g.phase === "doubled",
+      } : null,
+      pips: [g.pips[me], g.pips[opp]],
+      movable,
+      selected: this.selected,
+      targets,
+      arrows,
+    });
+  }
+
+  statusText() {
+    const s = this.state;
+    const g = s.game;
+    const me = this.mySeat();
+    if (s.status === "waiting") return me !== null ? t("game.waiting_opponent") : t("game.waiting_table");
+    if (s.status === "finished") return t("game.match_over");
+    if (!g) return "";
+    const actor = s.actor;
+    const other = actor === null ? "" : this.name(actor);
+    if (g.phase === "opening") return t("game.opening");
+    if (actor === null) return "";
+    if (me !== null && actor === me) {
+      if (g.phase === "rolling") return g.legal && g.legal.can_double ? t("game.your_turn_roll_or_double") : t("game.your_turn_roll");
+      if (g.phase === "moving") {
+        if (g.legal && g.legal.can_confirm) return t("game.confirm_or_undo");
+        if (this.selected !== null) return t("game.pick_target");
+        return g.pending && g.pending.length ? t("game.play_rest") : t("game.your_move", { dice: formatDice(g.dice) });
+      }
+      if (g.phase === "doubled") return t("game.double_offered", { name: this.name(1 - me), value: g.cube.value * 2 });
+      if (g.phase === "resignation" && g.resignation) {
+        return t("game.resignation_offered", { name: this.name(g.resignation.seat), kind: kindName(g.resignation.kind) });
+      }
+    }
+    if (g.phase === "doubled") return t("game.waiting_double_answer", { name: other });
+    if (g.phase === "resignation") return t("game.waiting_resignation_answer", { name: other });
+    if (g.phase === "moving" && g.dice) return t("game.other_moving", { name: other, dice: formatDice(g.dice) });
+    return t("game.other_to_play", { name: other });
+  }
+
+  renderMessage() {
+    if (!this.state) return;
+    const transient = this.message && Date.now() <= this.message.until ? this.message : null;
+    this.messageBox.className = `message${transient ? ` flash ${transient.kind}` : ""}`;
+    this.messageBox.dataset.kind = transient ? transient.kind : "status";
+    fill(this.messageBox, transient ? transient.text : this.statusText());
+  }
+
+  button(label, onclick, props = {}) {
+    return h("button", { type: "button", onclick, ...props }, label);
+  }
+
+  renderControls() {
+    const s = this.state;
+    const g = s.game;
+    const me = this.mySeat();
+    const out = [];
+    if (s.status === "waiting") {
+      if (me === null) out.push(this.button(t("game.join"), () => this.join(), { class: "primary", "data-action": "join" }));
+      else out.push(this.button(t("game.leave_table"), () => this.act("leave"), { "data-action": "leave" }));
+    } else if (s.status === "playing" && g && me !== null) {
+      const mine = s.actor === me;
+      const legal = g.legal || {};
+      if (mine && g.phase === "rolling") {
+        out.push(this.button(`🎲 ${t("game.roll")}`, () => this.roll(), { class: "primary", "data-action": "roll" }));
+        if (legal.can_double) {
+          const now = g.cube.value;
+          out.push(h("div", { class: "cube-offer" },
+            this.button(t("game.double", { value: now * 2 }), () => this.act("double"), { "data-action": "double" }),
+            h("small", { class: "hint" }, t("game.double_explain", { next: now * 2, now }))));
+        }
+      } else if (mine && g.phase === "moving") {
+        const twoDice = g.dice && g.dice[0] !== g.dice[1] && !(g.pending && g.pending.length);
+        out.push(this.button(`↶ ${t("game.undo")}`, () => this.undo(), { disabled: !legal.can_undo, "data-action": "undo", "aria-keyshortcuts": "Backspace" }));
+        out.push(this.button(`✓ ${t("game.confirm")}`, () => this.confirm(), { class: legal.can_confirm ? "primary" : "", disabled: !legal.can_confirm, "data-action": "confirm", "aria-keyshortcuts": "Enter" }));
+        if (twoDice) {
+          out.push(this.button(`⇄ ${t("game.swap_dice")}`, () => { this.swap = !this.swap; this.render(); },
+            { "data-action": "swap", title: t("game.swap_dice_hint"), "aria-pressed": this.swap ? "true" : "false" }));
+        }
+      } else if (mine && g.phase === "doubled") {
+        const now = g.cube.value;
+        out.push(h("p", { class: "hint" }, t("game.take_explain", { next: now * 2, now })));
+        out.push(this.button(t("game.take"), () => this.act("take"), { class: "primary", "data-action": "take" }));
+        out.push(this.button(t("game.drop"), () => this.act("drop"), { "data-action": "drop" }));
+        if (legal.can_beaver) {
+          out.push(this.button(t("game.beaver", { value: now * 4 }), () => this.act("beaver"), { "data-action": "beaver", title: t("game.beaver_hint") }));
+        }
+      } else if (mine && g.phase === "resignation") {
+        out.push(this.button(t("game.accept"), () => this.act("accept_resignation"), { class: "primary", "data-action": "accept-resignation" }));
+        out.push(this.button(t("game.decline"), () => this.act("decline_resignation"), { "data-action": "decline-resignation" }));
+      }
+    }
+    fill(this.controls, out);
+  }
+
+  renderAutoConfirm() {
+    const s = this.state;
+    const g = s.game;
+    const on = getSettings().autoConfirm && g && s.actor === this.mySeat() && this.mySeat() !== null
+      && g.phase === "moving" && g.legal && g.legal.can_confirm;
+    const key = on ? `${s.version}` : null;
+    if (key === this.autoKey) return;
+    clearTimeout(this.autoTimer);
+    this.autoKey = key;
+    this.autoBar.hidden = !on;
+    if (!on) return;
+    const fillBar = this.autoBar.firstChild;
+    fillBar.style.animation = "none";
+    void fillBar.offsetWidth;
+    fillBar.style.animation = `auto-confirm ${AUTO_CONFIRM_MS}ms linear forwards`;
+    this.autoTimer = setTimeout(() => {
+      if (this.autoKey === key) this.confirm();
+    }, AUTO_CONFIRM_MS);
+  }
+
+  renderExtras() {
+    const s = this.state;
+    const me = this.mySeat();
+    const out = [];
+    const invite = sessionStorage.getItem(`nardy.invite.${this.tableId}`);
+    if (s.status === "waiting" && invite && me !== null) {
+      const link = `${location.origin}${location.pathname}#/invite/${invite}`;
+      out.push(h("div", { class: "invite" },
+        h("label", {}, t("game.invite_link"), h("input", { type: "text", readonly: true, value: link, "data-invite": link, onfocus: (e) => e.target.select() })),
+        this.button(t("game.copy"), () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => this.toast(t("game.copied"))))));
+    }
+    if (s.status === "playing" && me !== null && s.game && s.game.phase !== "resignation" && s.game.phase !== "finished") {
+      if (s.variant === "backgammon") {
+        out.push(this.button(`⚑ ${t("game.resign")}`, () => { this.resignMenu = !this.resignMenu; this.renderExtras(); },
+          { "data-action": "resign", "aria-expanded": this.resignMenu ? "true" : "false" }));
+        if (this.resignMenu) {
+          out.push(h("div", { class: "resign-menu" },
+            h("small", { class: "hint" }, t("game.resign_offer_hint")),
+            ["single", "gammon", "backgammon"].map((kind) => this.button(kindName(kind), () => {
+              this.resignMenu = false;
+              this.act("resign", { kind });
+            }, { "data-resign": kind }))));
+        }
+      } else {
+        out.push(this.button(`⚑ ${t("game.resign")}`, () => {
+          if (confirm(t("game.resign_confirm"))) this.act("resign");
+        }, { "data-action": "resign" }));
+      }
+      out.push(this.button(t("game.leave_match"), () => {
+        if (confirm(t("game.leave_confirm"))) this.act("leave");
+      }, { "data-action": "forfeit", class: "subtle" }));
+    }
+    if (s.status === "finished") {
+      out.push(h("a", { href: `#/replay/${this.tableId}`, class: "button" }, t("game.replay")));
+    }
+    if (me !== null && s.status !== "finished") out.push(this.seedBox());
+    const icon = h("span", { class: "icon", "aria-hidden": "true" });
+    icon.innerHTML = '<svg viewBox="0 0 24 24" width="18" height="18"><path d="M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
+    out.push(this.button([icon, h("span", { class: "label" }, t("game.fullscreen"))], () => toggleFullscreen(), { class: "subtle fullscreen", title: t("game.fullscreen") }));
+    fill(this.extras, out);
+  }
+
+  /** Provably fair dice: the next game's committed seed hash, and a fresh client seed of one's own. */
+  seedBox() {
+    const s = this.state;
+    const input = h("input", { type: "text", name: "client_seed", maxlength: "64", autocomplete: "off", spellcheck: "false" });
+    const next = s.next_commitment;
+    return h("details", { class: "seed-box" },
+      h("summary", {}, t("game.fair_dice")),
+      h("p", { class: "hint" }, t("game.fair_dice_hint")),
+      next && next.commitment ? h("p", { class: "hint commitment" }, t("game.next_commitment", { n: next.game }), " ", h("code", {}, next.commitment.slice(0, 16) + "…")) : null,
+      h("form", {
+        class: "row",
+        onsubmit: async (event) => {
+          event.preventDefault();
+          const seed = input.value.trim();
+          if (seed && await this.act("client_seed", { seed })) {
+            input.value = "";
+            this.toast(t("game.seed_set"));
+          }
+        },
+      }, h("label", { class: "field" }, h("span", {}, t("lobby.dice_seed_label")), input),
+      h("button", { type: "submit" }, t("game.set_seed"))));
+  }
+
+  renderLog() {
+    if (!this.logBox) return;
+    const items = this.log.map((entry) => {
+      const who = entry.seat !== undefined && entry.seat !== null ? this.name(entry.seat) : "";
+      switch (entry.type) {
+        case "game": return h("li", { class: "log-game" }, t("log.game", { n: entry.number }));
+        case "opening": return h("li", {}, entry.dice[0] === entry.dice[1]
+          ? t("log.opening_tie", { dice: formatDice(entry.dice) })
+          : t("log.opening", { a: this.name(0), da: entry.dice[0], b: this.name(1), db: entry.dice[1] }));
+        case "move": return h("li", { class: "log-move" }, h("b", {}, who), " ", entry.dice ? h("span", { class: "log-dice" }, formatDice(entry.dice)) : null, " ", formatSteps(entry.steps));
+        case "pass": return h("li", { class: "log-move pass" }, h("b", {}, who), " ", h("span", { class: "log-dice" }, formatDice(entry.dice)), " ", t("log.pass"));
+        case "doubled": return h("li", {}, t("log.doubled", { name: who }));
+        case "took": return h("li", {}, t("log.took", { name: who }));
+        case "beavered": return h("li", {}, t("log.beavered", { name: who }));
+        case "dropped": return h("li", {}, t("log.dropped", { name: who }));
+        case "resigned": return h("li", {}, entry.kind ? t("log.resigned_kind", { name: who, kind: kindName(entry.kind) }) : t("log.resigned", { name: who }));
+        case "resignation_accepted": return h("li", {}, t("log.resignation_accepted", { name: who }));
+        case "resignation_declined": return h("li", {}, t("log.resignation_declined", { name: who }));
+        case "timed_out": return h("li", {}, t("log.timed_out", { name: who }));
+        case "forfeited": return h("li", {}, t("log.forfeited", { name: who }));
+        case "left": return h("li", {}, t("log.left", { name: who }));
+        case "rematch_offered": return h("li", {}, t("log.rematch_offered", { name: who }));
+        case "result": return h("li", { class: "log-result" }, t("log.result", {
+          n: entry.number, name: this.name(entry.result.winner), points: entry.result.points, kind: kindName(entry.result.kind),
+        }));
+        case "match": return h("li", { class: "log-result" }, t("log.match", { name: this.name(entry.winner), score: entry.score.join(" : ") }));
+        default: return null;
+      }
+    });
+    fill(this.logBox, items);
+    this.logBox.scrollTop = this.logBox.scrollHeight;
+  }
+
+  resultLines(result) {
+    const me = this.mySeat();
+    const title = me === null ? t("end.wins", { name: this.name(result.winner) })
+      : result.winner === me ? t("end.you_won") : t("end.you_lost");
+    const detail = t("end.detail", { kind: kindName(result.kind), points: result.points, reason: reasonName(result.reason) });
+    return { title, detail };
+  }
+
+  renderOverlay() {
+    const s = this.state;
+    const me = this.mySeat();
+    let content = null;
+    if (s.status === "finished" && !this.dismissedFinal) {
+      const match = s.match;
+      const result = s.last_result;
+      const won = me !== null && match && match.winner === me;
+      const title = me === null ? t("end.match_wins", { name: this.name(match ? match.winner : 0) })
+        : won ? t("end.you_won_match") : t("end.you_lost_match");
+      const lines = [];
+      if (result && match && match.ended_by === "score") lines.push(this.resultLines(result).detail);
+      if (match && match.ended_by !== "score") lines.push(reasonName(match.ended_by));
+      if (match) lines.push(t("end.final_score", { a: this.name(me ?? 0), b: this.name(1 - (me ?? 0)), sa: match.score[me ?? 0], sb: match.score[1 - (me ?? 0)] }));
+      const buttons = [];
+      const bot = s.seats.some((x) => x && x.bot);
+      if (me !== null) {
+        if (s.rematch.table) buttons.push(this.button(t("end.go_rematch"), () => this.navigate(`#/table/${s.rematch.table}`), { class: "primary", "data-action": "go-rematch" }));
+        else if (bot) buttons.push(this.button(t("end.play_again"), () => this.playAgain(), { class: "primary", "data-action": "play-again" }));
+        else if (s.rematch.table) buttons.push(this.button(t("end.go_rematch"), () => this.navigate(`#/table/${s.rematch.table}`), { class: "primary", "data-action": "go-rematch" }));
+        else if (s.rematch.offers.includes(me)) buttons.push(h("p", { class: "hint" }, t("end.rematch_waiting")));
+        else {
+          const offered = s.rematch.offers.length > 0;
+          buttons.push(this.button(offered ? t("end.accept_rematch") : t("end.rematch"), () => { this.rematchAsked = true; this.act("rematch"); },
+            { class: "primary", "data-action": "rematch" }));
+          if (offered) buttons.push(h("p", { class: "hint" }, t("end.rematch_offered", { name: this.name(1 - me) })));
+        }
+      }
+      buttons.push(h("a", { href: `#/replay/${this.tableId}`, class: "button", "data-action": "replay" }, t("game.replay")));
+      buttons.push(h("a", { href: "#/", class: "button", "data-action": "lobby" }, t("end.lobby")));
+      buttons.push(this.button(t("end.close"), () => { this.dismissedFinal = true; this.renderOverlay(); }, { class: "subtle", "data-action": "close" }));
+      content = [h("h2", { id: "end-title" }, title), lines.map((line) => h("p", {}, line)), h("div", { class: "end-buttons" }, buttons)];
+      this.overlay.dataset.end = "match";
+      this.overlay.classList.toggle("won", !!won);
+    } else if (this.endOverlay && s.status === "playing") {
+      const { title, detail } = this.resultLines(this.endOverlay.result);
+      const match = s.match;
+      content = [
+        h("h2", { id: "end-title" }, title),
+        h("p", {}, detail),
+        match ? h("p", {}, t("end.score_now", { a: this.name(this.viewSeat()), b: this.name(1 - this.viewSeat()), sa: match.score[this.viewSeat()], sb: match.score[1 - this.viewSeat()] })) : null,
+        h("div", { class: "end-buttons" }, this.button(t("end.next_game"), () => { this.endOverlay = null; this.renderOverlay(); }, { class: "primary", "data-action": "next-game" })),
+      ];
+      this.overlay.dataset.end = "game";
+      this.overlay.classList.toggle("won", this.endOverlay.result.winner === me);
+    }
+    this.overlay.hidden = !content;
+    if (content) {
+      fill(this.overlay, h("div", { class: "end-card", role: "dialog", "aria-modal": "false", "aria-labelledby": "end-title" }, content));
+    } else {
+      this.overlay.replaceChildren();
+    }
+  }
+}
+
+function toggleFullscreen() {
+  const root = document.documentElement;
+  if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+  else if (root.requestFullscreen) root.requestFullscreen().then(() => {
+    if (screen.orientation && screen.orientation.lock) screen.orientation.lock("landscape").catch(() => {});
+  }).catch(() => {});
+}

@@ -1,0 +1,263 @@
+// The lobby (#/): play the computer at once, create a table with every option, join open tables, watch games.
+import { h, fill } from "./dom.js";
+import { t } from "./i18n.js";
+import { get, post, errorText } from "./api.js";
+import { currentUser, ensureUser } from "./session.js";
+import {
+  VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, botLevelName, playerName,
+} from "./names.js";
+
+const TIME_CONTROLS = [
+  { value: "", seconds: null },
+  { value: "s30", seconds: 30 },
+  { value: "s60", seconds: 60 },
+  { value: "s90", seconds: 90 },
+  { value: "s120", seconds: 120 },
+  { value: "d1", days: 1 },
+  { value: "d3", days: 3 },
+  { value: "d7", days: 7 },
+];
+const BOT_LEVELS = ["random", "beginner", "intermediate", "advanced", "expert"];
+const REFRESH_MS = 5000;
+
+export function mountLobby(view, { socket, toast, navigate }) {
+  let timer = null;
+  const openList = h("div", { class: "table-list", id: "open-tables" });
+  const liveList = h("div", { class: "table-list", id: "live-tables" });
+
+  async function start(body) {
+    try {
+      const hadUser = !!currentUser();
+      await ensureUser();
+      if (!hadUser) socket.reconnect();
+      const created = await post("/api/tables", body);
+      if (created.invite) sessionStorage.setItem(`nardy.invite.${created.table.table}`, created.invite);
+      navigate(`#/table/${created.table.table}`);
+    } catch (error) {
+      toast(errorText(error), "error");
+    }
+  }
+
+  // ----- quick play against the computer
+  const quickVariant = h("select", { name: "quick-variant", "aria-label": t("lobby.variant") },
+    VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+  const quick = h("section", { class: "card quick" },
+    h("h2", {}, t("lobby.quick_title")),
+    h("p", { class: "hint" }, t("lobby.quick_hint")),
+    h("div", { class: "row" }, quickVariant,
+      h("button", {
+        type: "button", class: "primary big", "data-action": "quick-play",
+        onclick: () => {
+          const variant = quickVariant.value;
+          start({ variant, match_length: variant === "dave" ? 3 : 1, opponent: "computer", bot_level: "random",
+            options: variant === "backgammon" ? { cube: true } : {} });
+        },
+      }, t("lobby.play_computer"))),
+  );
+
+  // ----- the create form
+  const form = createForm(start);
+
+  // ----- lists
+  async function refresh() {
+    try {
+      const lobby = await get("/api/tables");
+      const me = currentUser();
+      fill(openList, lobby.waiting.length ? lobby.waiting.map((row) => tableRow(row, "join", me)) : h("p", { class: "hint" }, t("lobby.no_open_tables")));
+      fill(liveList, lobby.playing.length ? lobby.playing.map((row) => tableRow(row, "watch", me)) : h("p", { class: "hint" }, t("lobby.no_live_games")));
+    } catch (error) {
+      fill(openList, h("p", { class: "error" }, errorText(error)));
+    }
+  }
+
+  async function joinTable(id) {
+    try {
+      const hadUser = !!currentUser();
+      await ensureUser();
+      if (!hadUser) socket.reconnect();
+      await post(`/api/tables/${encodeURIComponent(id)}/join`, {});
+      navigate(`#/table/${id}`);
+    } catch (error) {
+      toast(errorText(error), "error");
+    }
+  }
+
+  function tableRow(row, kind, me) {
+    const players = row.players.map(playerName).join(" – ");
+    const mine = me && row.players.includes(me.username);
+    const action = kind === "join" && !mine
+      ? h("button", { type: "button", class: "primary", "data-join": row.table, onclick: () => joinTable(row.table) }, t("lobby.join"))
+      : h("a", { href: `#/table/${row.table}`, class: "button", "data-watch": row.table }, mine ? t("lobby.open") : t("lobby.watch"));
+    const score = row.score && row.score.score ? row.score.score.join(" : ") : "";
+    return h("div", { class: "table-row", "data-table": row.table },
+      h("span", { class: "variant" }, variantName(row.variant)),
+      h("span", {}, matchLengthName(row.match_length)),
+      h("span", {}, timeControlName(row.move_seconds)),
+      row.rated ? h("span", { class: "badge" }, t("lobby.rated")) : null,
+      h("span", { class: "players" }, players),
+      score ? h("span", { class: "score" }, score) : null,
+      action);
+  }
+
+  fill(view, h("section", { class: "page lobby" },
+    h("div", { class: "lobby-grid" },
+      h("div", {}, quick, form),
+      h("div", {},
+        h("section", { class: "card" }, h("h2", {}, t("lobby.open_tables")), openList),
+        h("section", { class: "card" }, h("h2", {}, t("lobby.live_games")), liveList)))));
+  refresh();
+  timer = setInterval(refresh, REFRESH_MS);
+  return () => clearInterval(timer);
+}
+
+function createForm(start) {
+  const variant = h("select", { name: "variant" }, VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+  const variantNote = h("small", { class: "hint" });
+  const lengthSlot = h("span", { class: "length-slot" });
+  const time = h("select", { name: "time" }, TIME_CONTROLS.map((c) => h("option", { value: c.value },
+    c.seconds ? timeControlName(c.seconds) : c.days ? timeControlName(c.days * 86400) : t("time.none"))));
+  const opponent = h("select", { name: "opponent" },
+    h("option", { value: "human" }, t("lobby.opponent_human")),
+    h("option", { value: "computer" }, t("lobby.opponent_computer")));
+  const botLevel = h("select", { name: "bot_level" }, BOT_LEVELS.map((l) => h("option", { value: l }, botLevelName(l))));
+  const rated = h("input", { type: "checkbox", name: "rated" });
+  const privateBox = h("input", { type: "checkbox", name: "private" });
+  const cube = h("input", { type: "checkbox", name: "cube", checked: true });
+  const jacoby = h("input", { type: "checkbox", name: "jacoby" });
+  const autoDoubles = h("select", { name: "automatic_doubles" }, [0, 1, 2, 3, 4, 5, 6].map((n) => h("option", { value: String(n) }, n === 0 ? t("lobby.off") : String(n))));
+  const bgValue = h("select", { name: "backgammon_value" },
+    h("option", { value: "3" }, t("lobby.backgammon_three")),
+    h("option", { value: "2" }, t("lobby.backgammon_two")));
+  const beavers = h("input", { type: "checkbox", name: "beavers" });
+  const seed = h("input", { type: "text", name: "client_seed", maxlength: "64", autocomplete: "off", spellcheck: "false" });
+  let length = null;
+
+  const labelled = (text, control, extra) => h("label", { class: "field" }, h("span", {}, text), control, extra || null);
+  const check = (text, control, hint) => h("label", { class: "toggle" }, control, h("span", {}, text), hint ? h("small", { class: "hint" }, hint) : null);
+  const cubeBox = h("fieldset", { class: "cube-options" },
+    h("legend", {}, t("lobby.cube_options")),
+    check(t("lobby.cube"), cube, t("lobby.cube_hint")),
+    check(t("lobby.jacoby"), jacoby, t("lobby.jacoby_hint")),
+    labelled(t("lobby.automatic_doubles"), autoDoubles, h("small", { class: "hint" }, t("lobby.automatic_doubles_hint"))),
+    labelled(t("lobby.backgammon_value"), bgValue),
+    check(t("lobby.beavers"), beavers, t("lobby.beavers_hint")));
+
+  function update() {
+    const v = variant.value;
+    variantNote.textContent = variantHint(v);
+    const lengths = matchLengths(v);
+    const previous = length ? Number(length.value) : 1;
+    if (lengths) {
+      length = h("select", { name: "match_length" }, lengths.map((n) => h("option", { value: String(n) }, matchLengthName(n))));
+      length.value = String(lengths.includes(previous) ? previous : lengths[0] === 0 ? 1 : lengths[0]);
+    } else {
+      length = h("input", { type: "number", name: "match_length", min: "0", max: "99", step: "1", value: String(previous), "aria-describedby": "length-hint" });
+    }
+    length.addEventListener("change", refreshOptions);
+    fill(lengthSlot, length, lengths ? null : h("small", { class: "hint", id: "length-hint" }, t("lobby.long_length_hint")));
+    refreshOptions();
+  }
+
+  function refreshOptions() {
+    const v = variant.value;
+    const money = Number(length.value) === 0;
+    cubeBox.hidden = !cubeVariant(v);
+    if (v === "dave") { cube.checked = true; cube.disabled = true; } else cube.disabled = false;
+    const withCube = cube.checked;
+    jacoby.disabled = !money || !withCube;
+    autoDoubles.disabled = !money || !withCube;
+    if (jacoby.disabled) jacoby.checked = false;
+    if (autoDoubles.disabled) autoDoubles.value = "0";
+    beavers.disabled = !withCube;
+    if (beavers.disabled) beavers.checked = false;
+    bgValue.closest("label").hidden = v !== "backgammon";
+    const computer = opponent.value === "computer";
+    rated.disabled = computer;
+    if (computer) rated.checked = false;
+    privateBox.disabled = computer;
+    if (computer) privateBox.checked = false;
+    botLevel.closest("label").hidden = !computer;
+  }
+
+  variant.addEventListener("change", update);
+  cube.addEventListener("change", refreshOptions);
+  opponent.addEventListener("change", refreshOptions);
+
+  const form = h("form", {
+    class: "card create", "aria-labelledby": "create-title",
+    onsubmit: (event) => {
+      event.preventDefault();
+      const v = variant.value;
+      const body = {
+        variant: v,
+        match_length: Number(length.value),
+        rated: rated.checked,
+        private: privateBox.checked,
+        opponent: opponent.value,
+      };
+      if (opponent.value === "computer") body.bot_level = botLevel.value;
+      if (seed.value.trim()) body.client_seed = seed.value.trim();
+      const control = TIME_CONTROLS.find((c) => c.value === time.value);
+      if (control && control.seconds) body.move_seconds = control.seconds;
+      if (control && control.days) body.correspondence_days = control.days;
+      if (cubeVariant(v)) {
+        body.options = {
+          cube: cube.checked, jacoby: jacoby.checked, automatic_doubles: Number(autoDoubles.value),
+          backgammon_value: Number(bgValue.value), beavers: beavers.checked,
+        };
+      }
+      start(body);
+    },
+  },
+  h("h2", { id: "create-title" }, t("lobby.create_title")),
+  labelled(t("lobby.variant"), variant, variantNote),
+  h("label", { class: "field" }, h("span", {}, t("lobby.match_length")), lengthSlot),
+  labelled(t("lobby.time_control"), time),
+  cubeBox,
+  labelled(t("lobby.opponent"), opponent),
+  labelled(t("lobby.bot_level"), botLevel),
+  check(t("lobby.rated"), rated, t("lobby.rated_hint")),
+  check(t("lobby.private"), privateBox, t("lobby.private_hint")),
+  h("details", { class: "advanced" },
+    h("summary", {}, t("lobby.dice_seed")),
+    labelled(t("lobby.dice_seed_label"), seed, h("small", { class: "hint" }, t("lobby.dice_seed_hint")))),
+  h("button", { type: "submit", class: "primary", "data-action": "create" }, t("lobby.create")));
+  update();
+  return form;
+}
+
+/** #/invite/TOKEN: find the private table and take its free seat. */
+export function mountInvite(view, token, { socket, toast, navigate }) {
+  fill(view, h("section", { class: "page" }, h("p", {}, t("common.loading"))));
+  (async () => {
+    let tableId;
+    try {
+      tableId = (await get(`/api/invites/${encodeURIComponent(token)}`)).table;
+    } catch (error) {
+      fill(view, h("section", { class: "page" }, h("h1", {}, t("invite.invalid")), h("a", { href: "#/" }, t("nav.lobby"))));
+      return;
+    }
+    let table;
+    try { table = await get(`/api/tables/${encodeURIComponent(tableId)}`); } catch (error) { toast(errorText(error), "error"); return; }
+    const host = table.seats.find((s) => s);
+    const join = async () => {
+      try {
+        const hadUser = !!currentUser();
+        await ensureUser();
+        if (!hadUser) socket.reconnect();
+        await post(`/api/tables/${encodeURIComponent(tableId)}/join`, {});
+        navigate(`#/table/${tableId}`);
+      } catch (error) {
+        toast(errorText(error), "error");
+      }
+    };
+    fill(view, h("section", { class: "page invite card" },
+      h("h1", {}, t("invite.title", { name: host ? host.name : "?" })),
+      h("p", {}, `${variantName(table.variant)} · ${matchLengthName(table.match_length)} · ${timeControlName(table.move_seconds)}`),
+      table.status === "waiting"
+        ? h("button", { type: "button", class: "primary big", "data-action": "accept-invite", onclick: join }, t("invite.join"))
+        : h("a", { href: `#/table/${tableId}`, class: "button" }, t("lobby.watch")),
+      currentUser() ? null : h("p", { class: "hint" }, t("invite.guest_hint"))));
+  })();
+  return () => {};
+}

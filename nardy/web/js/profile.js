@@ -1,0 +1,101 @@
+// A player's page (#/profile/NAME): finished matches and results, dice statistics, wins by colour.
+import { h, fill } from "./dom.js";
+import { t } from "./i18n.js";
+import { get, errorText } from "./api.js";
+import { variantName, matchLengthName, formatDate, playerName } from "./names.js";
+
+export function mountProfile(view, username) {
+  const games = h("div", { class: "card", id: "profile-games" }, h("p", {}, t("common.loading")));
+  const dice = h("div", { class: "card", id: "profile-dice" });
+  const colours = h("div", { class: "card", id: "colour-stats" });
+  fill(view, h("section", { class: "page profile" },
+    h("h1", {}, t("profile.title", { name: username })),
+    h("div", { class: "profile-grid" }, games, h("div", {}, dice, colours))));
+
+  (async () => {
+    try {
+      const data = await get(`/api/users/${encodeURIComponent(username)}/games`);
+      renderGames(games, data);
+    } catch (error) {
+      fill(games, h("p", { class: "error" }, errorText(error)));
+    }
+  })();
+  (async () => {
+    try {
+      const data = await get(`/api/users/${encodeURIComponent(username)}/dice`);
+      renderDice(dice, data.statistics);
+    } catch (error) {
+      fill(dice, h("p", { class: "error" }, errorText(error)));
+    }
+  })();
+  (async () => {
+    try {
+      renderColours(colours, await get("/api/stats/colours"));
+    } catch (error) {
+      fill(colours, h("p", { class: "error" }, errorText(error)));
+    }
+  })();
+  return () => {};
+}
+
+function renderGames(el, data) {
+  const rows = data.tables;
+  let wins = 0;
+  const body = rows.map((row) => {
+    const seat = row.players.findIndex((p) => p && p.toLowerCase() === data.user.toLowerCase());
+    const won = row.winner !== null && row.winner === seat;
+    if (won) wins += 1;
+    const opponent = playerName(row.players[1 - seat]);
+    const score = row.score && row.score.score ? (seat === 1 ? [...row.score.score].reverse() : row.score.score).join(" : ") : "";
+    return h("tr", { "data-table": row.table },
+      h("td", {}, formatDate(row.finished_at)),
+      h("td", {}, variantName(row.variant)),
+      h("td", {}, matchLengthName(row.match_length)),
+      h("td", {}, opponent),
+      h("td", {}, score),
+      h("td", { class: won ? "won" : "lost" }, won ? t("profile.won") : t("profile.lost")),
+      h("td", {}, h("a", { href: `#/replay/${row.table}` }, t("game.replay"))));
+  });
+  fill(el,
+    h("h2", {}, t("profile.games")),
+    rows.length ? h("p", {}, t("profile.summary", { games: rows.length, wins, losses: rows.length - wins })) : null,
+    rows.length
+      ? h("table", { class: "data" },
+        h("thead", {}, h("tr", {}, [t("profile.date"), t("lobby.variant"), t("lobby.match_length"), t("profile.opponent"), t("game.score"), t("profile.result"), ""].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, body))
+      : h("p", { class: "hint" }, t("profile.no_games")));
+}
+
+function renderDice(el, stats) {
+  const faces = stats.faces || {};
+  const max = Math.max(1, ...Object.values(faces), stats.expected_face || 0);
+  const bars = [1, 2, 3, 4, 5, 6].map((face) => {
+    const n = faces[face] ?? faces[String(face)] ?? 0;
+    return h("div", { class: "bar-row" },
+      h("span", { class: "bar-label" }, String(face)),
+      h("span", { class: "bar-track" },
+        h("span", { class: "bar-fill", style: `width:${(100 * n) / max}%` }),
+        h("span", { class: "bar-expected", style: `left:${(100 * (stats.expected_face || 0)) / max}%`, title: t("profile.expected") })),
+      h("span", { class: "bar-value" }, String(n)));
+  });
+  fill(el,
+    h("h2", {}, t("profile.dice")),
+    h("p", {}, t("profile.dice_summary", { rolls: stats.rolls, doubles: stats.doubles, expected: (stats.expected_doubles || 0).toFixed(1) })),
+    h("div", { class: "bars", role: "img", "aria-label": t("profile.faces") }, bars),
+    h("p", { class: "hint" }, t("profile.chi_square", { value: (stats.chi_square || 0).toFixed(2) })));
+}
+
+function renderColours(el, data) {
+  const variants = Object.entries(data.variants || {});
+  fill(el,
+    h("h2", {}, t("profile.colours")),
+    variants.length
+      ? h("table", { class: "data" },
+        h("thead", {}, h("tr", {}, [t("lobby.variant"), t("profile.white"), t("profile.black")].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, variants.map(([variant, counts]) => {
+          const total = counts.white + counts.black || 1;
+          const pct = (n) => `${n} (${((100 * n) / total).toFixed(1)} %)`;
+          return h("tr", { "data-variant": variant }, h("td", {}, variantName(variant)), h("td", {}, pct(counts.white)), h("td", {}, pct(counts.black)));
+        })))
+      : h("p", { class: "hint" }, t("profile.no_colour_stats")));
+}

@@ -1,0 +1,143 @@
+// Replay (#/replay/ID): step through a table's frames (board from seat 0, dice, cube, score).
+import { h, fill } from "./dom.js";
+import { t } from "./i18n.js";
+import { get, errorText } from "./api.js";
+import { Board } from "./board.js";
+import { getSettings, onSettingsChange } from "./settings.js";
+import { variantName, kindName, formatDice, seatName } from "./names.js";
+
+const SHOWN = new Set([
+  "game_started", "opening_rolled", "rolled", "moved", "doubled", "took", "beavered", "dropped", "resigned",
+  "resignation_accepted", "resignation_declined", "timed_out", "forfeited", "game_ended", "match_ended",
+]);
+
+export function mountReplay(view, tableId) {
+  let frames = [];
+  let index = 0;
+  let table = null;
+  const whites = {};
+  let board = null;
+  const boardHost = h("div", { class: "board-wrap" });
+  const caption = h("div", { class: "replay-caption", role: "status", "aria-live": "polite" });
+  const counter = h("span", { class: "replay-counter" });
+  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": t("replay.jump"), name: "frame" });
+  const title = h("h1", {}, t("replay.title"));
+
+  const name = (seat) => (table && table.seats[seat] ? seatName(table.seats[seat]) : t("game.player_n", { n: seat + 1 }));
+
+  function describe(frame) {
+    const who = frame.seat === null || frame.seat === undefined ? "" : name(frame.seat);
+    switch (frame.kind) {
+      case "game_started": return t("log.game", { n: frame.game_number });
+      case "opening_rolled": return t("log.opening", { a: name(0), da: frame.dice[0], b: name(1), db: frame.dice[1] });
+      case "rolled": return t("replay.rolled", { name: who, dice: formatDice(frame.dice) });
+      case "moved": return `${who}: ${frame.text || ""}`;
+      case "doubled": return t("log.doubled", { name: who });
+      case "took": return t("log.took", { name: who });
+      case "beavered": return t("log.beavered", { name: who });
+      case "dropped": return t("log.dropped", { name: who });
+      case "resigned": return t("log.resigned", { name: who });
+      case "resignation_accepted": return t("log.resignation_accepted", { name: who });
+      case "resignation_declined": return t("log.resignation_declined", { name: who });
+      case "timed_out": return t("log.timed_out", { name: who });
+      case "forfeited": return t("log.forfeited", { name: who });
+      case "game_ended": return frame.result
+        ? t("log.result", { n: frame.game_number, name: name(frame.result.winner), points: frame.result.points, kind: kindName(frame.result.kind) })
+        : t("replay.game_over");
+      case "match_ended": return t("replay.match_over");
+      default: return frame.kind;
+    }
+  }
+
+  /** The dice a frame shows: a roll's own dice, or for a move the roll it played (the frames do not repeat it). */
+  function shownDice(i) {
+    const frame = frames[i];
+    if (frame.kind === "opening_rolled" || frame.kind === "game_started") return null;
+    if (frame.dice) return frame.dice;
+    if (frame.kind !== "moved") return null;
+    for (let k = i - 1; k >= 0; k--) {
+      const before = frames[k];
+      if (before.kind === "rolled" && before.dice) return before.dice;
+      if (before.kind === "opening_rolled" && before.dice) return [...before.dice].sort((a, b) => b - a);
+      if (before.kind === "moved" || before.kind === "game_started") return null;
+    }
+    return null;
+  }
+
+  function show(i) {
+    if (!frames.length) return;
+    index = Math.max(0, Math.min(frames.length - 1, i));
+    const frame = frames[index];
+    const b = frame.board;
+    // frames are seen from seat 0; the board's pips come from the server only in live play
+    const turnSeat = frame.turn;
+    const white = frame.game_number in whites ? whites[frame.game_number] : table && table.game ? table.game.white : 0;
+    board.render({
+      orientation: getSettings().home,
+      points: b.points,
+      bar: b.bar,
+      off: b.off,
+      colours: { me: white === 0 ? "white" : "black", opp: white === 0 ? "black" : "white" },
+      dice: shownDice(index) ? { values: shownDice(index), used: [], mine: turnSeat === 0 } : null,
+      cube: table && table.options.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
+    });
+    slider.max = String(frames.length - 1);
+    slider.value = String(index);
+    counter.textContent = t("replay.frame", { n: index + 1, total: frames.length });
+    fill(caption,
+      h("span", { class: "replay-score" }, t("replay.score", { a: name(0), b: name(1), sa: frame.score[0], sb: frame.score[1] })),
+      h("span", { class: "replay-text", "data-kind": frame.kind }, describe(frame)),
+      shownDice(index) ? h("span", { class: "log-dice" }, formatDice(shownDice(index))) : null);
+    boardHost.dataset.frame = String(index);
+  }
+
+  const button = (label, aria, action, go) => h("button", { type: "button", "aria-label": aria, title: aria, "data-action": action, onclick: go }, label);
+  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+    button("⏮", t("replay.first"), "first", () => show(0)),
+    button("◀", t("replay.back"), "back", () => show(index - 1)),
+    button("▶", t("replay.forward"), "forward", () => show(index + 1)),
+    button("⏭", t("replay.last"), "last", () => show(frames.length - 1)),
+    counter);
+  slider.addEventListener("input", () => show(Number(slider.value)));
+
+  function onKey(event) {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    if (event.key === "ArrowRight") show(index + 1);
+    else if (event.key === "ArrowLeft") show(index - 1);
+    else if (event.key === "Home") show(0);
+    else if (event.key === "End") show(frames.length - 1);
+    else return;
+    event.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+
+  fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
+    h("div", { class: "replay-side" }, caption, controls, h("label", { class: "field" }, h("span", {}, t("replay.jump")), slider),
+      h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table"))))));
+  board = new Board(boardHost, {});
+
+  (async () => {
+    try {
+      const id = encodeURIComponent(tableId);
+      const [replay, state, record] = await Promise.all([get(`/api/tables/${id}/replay`), get(`/api/tables/${id}`), get(`/api/tables/${id}/record`)]);
+      table = state;
+      // which seat played white in each finished game (the frames do not say)
+      for (const event of record.events) if (event.kind === "game_ended") whites[event.payload.number] = event.payload.white;
+      // only the frames a viewer sees something happen in (e.g. not the dice seed commitments)
+      frames = replay.frames.filter((frame) => SHOWN.has(frame.kind));
+      title.textContent = `${t("replay.title")}: ${variantName(replay.variant)}`;
+      if (!frames.length) {
+        fill(caption, t("replay.empty"));
+        return;
+      }
+      show(0);
+    } catch (error) {
+      fill(caption, h("span", { class: "error" }, errorText(error)));
+    }
+  })();
+  const offSettings = onSettingsChange(() => show(index));
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    offSettings();
+  };
+}

@@ -1,0 +1,35 @@
+// Who is signed in (an account, a guest, or nobody), shared by every page.
+import { ApiError, get, post } from "./api.js";
+
+let user = null;
+const listeners = new Set();
+
+export function currentUser() { return user; }
+
+export function setUser(next) {
+  user = next;
+  for (const fn of listeners) fn(user);
+}
+
+export function onUserChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** Ask the server who we are (401: nobody). */
+export async function loadUser() {
+  try {
+    setUser((await get("/api/me")).user);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    setUser(null);
+  }
+  return user;
+}
+
+/** The signed-in user, continuing as a guest when nobody is. */
+export async function ensureUser() {
+  if (user) return user;
+  setUser((await post("/api/guest")).user);
+  return user;
+}

@@ -1,0 +1,96 @@
+// Player settings, kept in localStorage: board orientation, side swap, language, sound, auto-confirm.
+import { h, fill } from "./dom.js";
+import { LANGUAGES, setLanguage, t } from "./i18n.js";
+
+const KEY = "nardy.settings";
+export const CORNERS = ["bottom-right", "bottom-left", "top-right", "top-left"];
+const DEFAULTS = { home: "bottom-right", autoSwap: false, language: null, sound: true, autoConfirm: false };
+const listeners = new Set();
+
+export function getSettings() {
+  let stored = {};
+  try { stored = JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch { stored = {}; }
+  const settings = { ...DEFAULTS, ...stored };
+  if (!CORNERS.includes(settings.home)) settings.home = DEFAULTS.home;
+  return settings;
+}
+
+export function saveSettings(patch) {
+  const next = { ...getSettings(), ...patch };
+  localStorage.setItem(KEY, JSON.stringify(next));
+  for (const fn of listeners) fn(next, patch);
+  return next;
+}
+
+export function onSettingsChange(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/** The home corner with its left/right side swapped (automatic side swap after each game). */
+export function swappedSide(corner) {
+  const [row, side] = corner.split("-");
+  return `${row}-${side === "right" ? "left" : "right"}`;
+}
+
+function cornerName(corner) {
+  return {
+    "bottom-right": t("settings.corner_bottom_right"),
+    "bottom-left": t("settings.corner_bottom_left"),
+    "top-right": t("settings.corner_top_right"),
+    "top-left": t("settings.corner_top_left"),
+  }[corner];
+}
+
+/** A small picture of the board with the home quarter marked. */
+function cornerPicture(corner) {
+  const [row, side] = corner.split("-");
+  const x = side === "right" ? 33 : 3;
+  const y = row === "bottom" ? 17 : 3;
+  const svg = `<svg viewBox="0 0 60 34" aria-hidden="true" class="corner-pic"><rect x="0.5" y="0.5" width="59" height="33" rx="3" class="cp-frame"/><rect x="29" y="1" width="2" height="32" class="cp-bar"/><rect x="${x}" y="${y}" width="24" height="14" rx="2" class="cp-home"/></svg>`;
+  const span = document.createElement("span");
+  span.innerHTML = svg;
+  return span.firstChild;
+}
+
+export function renderSettings(view) {
+  const s = getSettings();
+  const corners = h("fieldset", { class: "corners" },
+    h("legend", {}, t("settings.orientation")),
+    CORNERS.map((corner) => h("label", { class: "corner-option" },
+      h("input", {
+        type: "radio", name: "home", value: corner, checked: s.home === corner, "data-corner": corner,
+        onchange: () => saveSettings({ home: corner }),
+      }),
+      cornerPicture(corner),
+      h("span", {}, cornerName(corner)),
+    )),
+  );
+  const toggle = (key, label, hint) => h("label", { class: "toggle" },
+    h("input", { type: "checkbox", name: key, checked: !!s[key], onchange: (e) => saveSettings({ [key]: e.target.checked }) }),
+    h("span", {}, label),
+    hint ? h("small", { class: "hint" }, hint) : null,
+  );
+  const language = h("label", { class: "field" },
+    h("span", {}, t("settings.language")),
+    h("select", {
+      name: "language", value: s.language || "",
+      onchange: async (e) => {
+        const code = e.target.value || null;
+        saveSettings({ language: code });
+        await setLanguage(code);
+      },
+    },
+    h("option", { value: "" }, t("settings.language_auto")),
+    LANGUAGES.map((l) => h("option", { value: l.code, lang: l.code }, l.name))),
+  );
+  fill(view, h("section", { class: "page settings" },
+    h("h1", {}, t("settings.title")),
+    corners,
+    toggle("autoSwap", t("settings.auto_swap"), t("settings.auto_swap_hint")),
+    language,
+    toggle("sound", t("settings.sound")),
+    toggle("autoConfirm", t("settings.auto_confirm"), t("settings.auto_confirm_hint")),
+    h("p", { class: "hint" }, t("settings.saved_locally")),
+  ));
+}
