@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nardy.notation import position_to_dict
+from nardy.rules import Game
 from nardy.server.services.table_state import NewEvent, TableSpec, TableState, apply_event
 from nardy.store.tables_repo import StoredEvent
 
@@ -53,15 +54,28 @@ def replay(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> lis
             "seat": event.seat,
             "at": event.at.isoformat(),
             "game_number": state.game_number,
-            "dice": event.payload.get("dice") or (list(game.dice) if game.dice else None),
+            "dice": _frame_dice(event, state, game),
             "text": state.last_move["text"] if event.kind == "moved" and state.last_move else None,
             "board": position_to_dict(board),
+            "pips": list(board.pip_counts()),
+            "white": game.white,
             "turn": game.turn,
             "cube": {"value": game.cube.value, "owner": game.cube.owner},
             "score": list(state.match.score) if state.match else [0, 0],
             "result": event.payload.get("result"),
         })
     return frames
+
+
+def _frame_dice(event: StoredEvent, state: TableState, game: Game) -> list[int] | None:
+    """The dice a frame shows: those rolled, those just played, or those still to play."""
+    if "dice" in event.payload:
+        dice: list[int] = event.payload["dice"]
+        return dice
+    if event.kind == "moved" and state.last_move is not None:
+        played: list[int] = state.last_move["dice"]
+        return played
+    return list(game.dice) if game.dice else None
 
 
 def public_record(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> dict[str, Any]:
