@@ -16,11 +16,12 @@ from pathlib import Path
 from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
 
-from nardy.server.api import accounts, tables, testing
+from nardy.server.api import accounts, matchmaking, ratings, tables, testing
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.pubsub import make_pubsub
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
+from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.services.tables import TableService
 from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
@@ -48,10 +49,15 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         app.state.tables = service
         app.state.hub = Hub(pubsub)
         await service.start()
+        app.state.matchmaking = MatchmakingService(
+            tables=service, sessions=app.state.db, clock=app.state.clock,
+        )
+        await app.state.matchmaking.start()
         gc.freeze()  # start-up objects live for the whole process: keep them out of every collection
         try:
             yield
         finally:
+            await app.state.matchmaking.stop()
             await service.stop()
             await app.state.hub.close()
             await pubsub.aclose()
@@ -66,6 +72,8 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.add_middleware(CSRFMiddleware)
     app.include_router(accounts.router)
     app.include_router(tables.router)
+    app.include_router(matchmaking.router)
+    app.include_router(ratings.router)
     app.include_router(endpoint.router)
     if config.testing:
         app.include_router(testing.router)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Dialect, ForeignKey, Index, Integer, MetaData, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Dialect, Float, ForeignKey, Index, Integer, MetaData, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
@@ -102,6 +102,9 @@ class GameTable(Base):
     score: Mapped[dict[str, Any] | None]
     finished_at: Mapped[datetime | None]
     rematch_of: Mapped[str | None] = mapped_column(String(32))
+    player0_ip: Mapped[str | None] = mapped_column(String(64))
+    player1_ip: Mapped[str | None] = mapped_column(String(64))
+    """The client address each seat joined from: never published; two seats from one address are not rated."""
 
 
 class TableEvent(Base):
@@ -156,3 +159,32 @@ class GameSeed(Base):
     number: Mapped[int] = mapped_column(Integer, primary_key=True)
     seed: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
+
+
+class Rating(Base):
+    """A player's current rating in one variant family (``backgammon``, ``georgian``, ``long``)."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    experience: Mapped[int] = mapped_column(Integer)
+    """The sum of the lengths of the rated matches played (FIBS's experience)."""
+    matches: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime]
+
+
+class RatingChange(Base):
+    """One rated match's effect on one player's rating: the rating history."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_user_family", "user_id", "family"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    family: Mapped[str] = mapped_column(String(16))
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id", ondelete="SET NULL"))
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime]

@@ -74,8 +74,12 @@ def append(
     summary: dict[str, Any],
     seeds: Sequence[GameSeed] = (),
     finished: Sequence[FinishedGame] = (),
+    extra_rows: Sequence[object] = (),
 ) -> None:
     """Append ``events`` after ``expected_version`` in one transaction, with the table's summary columns.
+
+    ``extra_rows`` are other rows to write in the same transaction (a rated
+    match's new ratings and history, 004).
 
     Raises :class:`VersionConflict` if another writer got there first; nothing is written then.
     """
@@ -96,6 +100,7 @@ def append(
             for e in events
         )
         db.add_all(finished)
+        db.add_all(extra_rows)
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -103,6 +108,19 @@ def append(
     except VersionConflict:
         db.rollback()
         raise
+
+
+def seat_addresses(db: Session, table_id: str) -> tuple[str | None, str | None]:
+    """The client addresses the two seats joined from (never published)."""
+    row = db.execute(select(GameTable.player0_ip, GameTable.player1_ip).where(GameTable.id == table_id)).one_or_none()
+    return (row[0], row[1]) if row is not None else (None, None)
+
+
+def set_seat_address(db: Session, table_id: str, seat: int, address: str | None) -> None:
+    """Record the client address ``seat`` joined from."""
+    column = "player0_ip" if seat == 0 else "player1_ip"
+    db.execute(update(GameTable).where(GameTable.id == table_id).values({column: address}))
+    db.commit()
 
 
 def tables_with_deadlines(db: Session) -> list[tuple[str, datetime]]:

@@ -106,6 +106,11 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
     )
 
 
+def client_address(request: Request) -> str | None:
+    """The client's address as the server sees it: two seats from one address are not rated (004)."""
+    return request.client.host if request.client is not None else None
+
+
 def _client_seed(seed: str | None) -> str | None:
     if seed is None:
         return None
@@ -123,7 +128,7 @@ async def create_table(body: TableIn, request: Request, user: CurrentUser, setti
     try:
         state = await service.create(
             user=user, spec=spec, bot_level=body.bot_level if body.opponent == "computer" else None,
-            client_seed=_client_seed(body.client_seed),
+            client_seed=_client_seed(body.client_seed), ip=client_address(request),
         )
     except ActionError as error:
         raise _refuse(error) from None
@@ -170,7 +175,9 @@ async def join(table_id: str, body: JoinIn, request: Request, user: CurrentUser)
     """Take the free seat; the match starts when both seats are taken."""
     service = _service(request)
     try:
-        state = await service.join(table_id, user=user, client_seed=_client_seed(body.client_seed))
+        state = await service.join(
+            table_id, user=user, client_seed=_client_seed(body.client_seed), ip=client_address(request),
+        )
     except ActionError as error:
         raise _refuse(error) from None
     return service.view_of(state)

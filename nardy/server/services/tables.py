@@ -27,6 +27,7 @@ from nardy.rules import GameOptions, Phase
 from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
 from nardy.server.services.dice import DiceSource, commitment
+from nardy.server.services.ratings import family_of, rated_match_rows
 from nardy.server.services.table_state import (
     ActionError,
     NewEvent,
@@ -42,7 +43,7 @@ from nardy.server.services.table_state import (
 )
 from nardy.server.services.timers import DeadlineTimers
 from nardy.store import tables_repo
-from nardy.store.models import FinishedGame, GameSeed, GameTable, User
+from nardy.store.models import FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
 from nardy.store.tables_repo import StoredEvent, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -134,8 +135,12 @@ class TableService:
         bot_level: str | None = None,
         client_seed: str | None = None,
         rematch_of: str | None = None,
+        ip: str | None = None,
     ) -> TableState:
-        """A new table with ``user`` in seat 0; with ``bot_level`` the bot takes seat 1 and play begins."""
+        """A new table with ``user`` in seat 0; with ``bot_level`` the bot takes seat 1 and play begins.
+
+        ``ip`` is the client address the creator came from (kept private; see :func:`_rating_rows`).
+        """
         table_id = secrets.token_urlsafe(12)
         state = initial_state(table_id, spec)
         if bot_level is not None:
@@ -146,7 +151,7 @@ class TableService:
             move_seconds=spec.move_seconds, rated=spec.rated and bot_level is None, private=spec.private,
             invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
             created_at=now, status="waiting", version=0, bot_seat=1 if bot_level else None, bot_level=bot_level,
-            rematch_of=rematch_of,
+            rematch_of=rematch_of, player0_ip=ip,
         )
         with self._sessions() as db:
             db.add(row)
@@ -160,8 +165,10 @@ class TableService:
             await self._commit(live, seats, action_id=None)
         return live.state
 
-    async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> TableState:
-        """Seat ``user`` in the free seat; when both are taken the match begins."""
+    async def join(
+        self, table_id: str, *, user: User, client_seed: str | None = None, ip: str | None = None,
+    ) -> TableState:
+        """Seat ``user`` in the free seat; when both are taken the match begins. ``ip`` as in :meth:`create`."""
         live = await self._load(table_id)
         async with live.lock:
             await self._refresh(live)
@@ -174,6 +181,8 @@ class TableService:
             if not free:
                 raise ActionError("table_full", "both seats are taken")
             event = self._seat_event(free[0], user.id, user.username, None, client_seed)
+            with self._sessions() as db:
+                tables_repo.set_seat_address(db, table_id, free[0], ip)
             await self._commit(live, [event], action_id=None)
             return live.state
 
@@ -330,9 +339,10 @@ class TableService:
             # The action id marks the last event of its batch: a repeat is acked with that version.
             stored[-1] = replace(stored[-1], action_id=action_id)
         with self._sessions() as db:
+            ratings = _rating_rows(db, state, now) if any(e.kind == "match_ended" for e in stored) else []
             tables_repo.append(
                 db, table_id=state.id, expected_version=start.version, events=stored,
-                summary=_summary(state, now), seeds=new_seeds, finished=finished,
+                summary=_summary(state, now), seeds=new_seeds, finished=finished, extra_rows=ratings,
             )
         live.state = state
         live.seeds = seeds
@@ -461,19 +471,49 @@ class TableService:
             return
         with self._sessions() as db:
             user = db.get(User, creator.user_id)
+            addresses = tables_repo.seat_addresses(db, state.id)
         if user is None:
             return
         bot_level = players[1].bot if players[1] is not None else None
-        new = await self.create(user=user, spec=state.spec, bot_level=bot_level, rematch_of=state.id)
+        new = await self.create(
+            user=user, spec=state.spec, bot_level=bot_level, rematch_of=state.id, ip=addresses[0],
+        )
         if bot_level is None and players[1] is not None and players[1].user_id is not None:
             with self._sessions() as db:
                 other = db.get(User, players[1].user_id)
             if other is not None:
-                await self.join(new.id, user=other)
+                await self.join(new.id, user=other, ip=addresses[1])
         async with live.lock:
             await self._refresh(live)
             if live.state.rematch_table is None:
                 await self._commit(live, [NewEvent("rematch_created", None, {"table": new.id})], action_id=None)
+
+
+def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating | RatingChange]:
+    """The rating rows of a match that just ended, or none if it is not rated (004).
+
+    Rated only when the table was created rated, both seats are people (games
+    against the computer are unrated), they are two different users, and they
+    did not join from the same client address (a second account on the same
+    connection: an approximation, since people behind one NAT share an
+    address too). Timeouts and forfeits already end the match as a loss.
+    """
+    match = state.match
+    players = [seat.user_id if seat is not None and seat.bot is None else None for seat in state.seats]
+    if not state.spec.rated or match is None or match.winner is None or None in players:
+        return []
+    if players[0] == players[1]:
+        return []
+    addresses = tables_repo.seat_addresses(db, state.id)
+    if addresses[0] is not None and addresses[0] == addresses[1]:
+        log.info("table %s is not rated: both seats joined from one address", state.id)
+        return []
+    winner, loser = players[match.winner], players[1 - match.winner]
+    assert winner is not None and loser is not None
+    return rated_match_rows(
+        db, family=family_of(state.spec.variant), winner_user_id=winner, loser_user_id=loser,
+        length=state.spec.match_length, at=now, table_id=state.id,
+    )
 
 
 def _summary(state: TableState, now: datetime) -> dict[str, Any]:

@@ -1,0 +1,345 @@
+"""Matchmaking (004): "find an opponent" pairs close ratings; 400 or more apart, both must confirm.
+
+:class:`MatchmakingPool` is the pure logic, with time passed in:
+
+* Players wait in pools keyed by (variant, match length, seconds per move).
+* Pairing runs in waves (:meth:`MatchmakingPool.pair`). In each pool every
+  possible pair is considered, closest ratings first, and taken if neither
+  player is already taken in this wave and the gap is within what *both*
+  accept now: :func:`allowed_gap` of their own waiting time, 100 rating points
+  at first and 50 more for every full 10 seconds waited.
+* A pair less than 400 apart starts at once. A pair 400 or more apart becomes
+  an :class:`Offer` both must :meth:`~MatchmakingPool.confirm` within
+  :data:`OFFER_SECONDS`. A player who declines leaves the pool; so does one
+  who lets the offer expire. The other player (who confirmed, or was not
+  asked to decide because the other declined first) goes back to the pool,
+  keeping their place in the queue (their waiting time keeps counting).
+
+:class:`MatchmakingService` is the glue: it keeps one pool, runs a wave every
+:data:`WAVE_SECONDS` in a background task, and for each started pairing opens
+a rated table through the table service (the first player creates it, the
+second joins). Clients learn of an offer or a table by polling
+``GET /api/matchmaking/status`` (``docs/protocol.md``, "Matchmaking and ratings").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.rules import VARIANTS
+from nardy.server.services.clock import Clock
+from nardy.server.services.ratings import family_of, standing_of
+from nardy.server.services.table_state import TableSpec
+from nardy.server.services.tables import TableService
+from nardy.store.models import User
+
+log = logging.getLogger(__name__)
+
+PoolKey = tuple[str, int, int | None]
+"""(variant, match length, seconds per move or None)."""
+
+CONFIRM_GAP = 400
+"""A pairing this far apart or more needs both players' confirmation (004)."""
+
+OFFER_SECONDS = 20
+"""How long both players have to answer an offer."""
+
+WAVE_SECONDS = 2.0
+"""How often the service pairs the waiting players."""
+
+
+def allowed_gap(waited: timedelta) -> float:
+    """The widest rating gap a player accepts after waiting ``waited``: 100, plus 50 per full 10 s.
+
+    >>> allowed_gap(timedelta(0)), allowed_gap(timedelta(seconds=19)), allowed_gap(timedelta(seconds=60))
+    (100.0, 150.0, 400.0)
+    """
+    return 100.0 + 50.0 * (max(0.0, waited.total_seconds()) // 10)
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A player in a pool: who, their rating in the pool's family, since when, and from where."""
+
+    user_id: int
+    rating: float
+    key: PoolKey
+    since: datetime
+    ip: str | None = None
+
+
+@dataclass(slots=True)
+class Offer:
+    """A pairing: started at once when ``needs_confirmation`` is false, else waiting for both answers."""
+
+    id: str
+    key: PoolKey
+    players: tuple[Waiting, Waiting]
+    gap: float
+    needs_confirmation: bool
+    expires_at: datetime | None
+    confirmed: set[int] = field(default_factory=set)
+
+    @property
+    def is_started(self) -> bool:
+        """True when the match may begin: no confirmation needed, or both confirmed."""
+        return not self.needs_confirmation or self.confirmed == {p.user_id for p in self.players}
+
+    def other(self, user_id: int) -> Waiting:
+        """The opponent of ``user_id`` in this pairing."""
+        first, second = self.players
+        return second if first.user_id == user_id else first
+
+
+class MatchmakingError(ValueError):
+    """A matchmaking request that cannot be honoured (not waiting, no such offer)."""
+
+
+class MatchmakingPool:
+    """The waiting players and the open offers; every method takes the time ``now``."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[int, Waiting] = {}
+        self._offers: dict[str, Offer] = {}
+        self._offer_of: dict[int, str] = {}
+
+    # ----- players
+
+    def join(self, user_id: int, rating: float, *, key: PoolKey, now: datetime, ip: str | None = None) -> Waiting:
+        """Wait for an opponent in pool ``key`` (joining again moves the player to that pool, keeping no place)."""
+        if user_id in self._offer_of:
+            raise MatchmakingError("answer the offer you have first")
+        entry = Waiting(user_id, rating, key, now, ip)
+        self._waiting[user_id] = entry
+        return entry
+
+    def leave(self, user_id: int) -> bool:
+        """Stop waiting (an open offer counts as declined); True if the player was in the pool."""
+        if user_id in self._offer_of:
+            self.decline(self._offer_of[user_id], user_id)
+            return True
+        return self._waiting.pop(user_id, None) is not None
+
+    def waiting(self, user_id: int) -> Waiting | None:
+        """The player's place in a pool, if waiting."""
+        return self._waiting.get(user_id)
+
+    def offer_of(self, user_id: int) -> Offer | None:
+        """The open offer the player is asked to confirm, if any."""
+        offer_id = self._offer_of.get(user_id)
+        return self._offers.get(offer_id) if offer_id is not None else None
+
+    # ----- waves
+
+    def pair(self, now: datetime) -> list[Offer]:
+        """One wave: expire stale offers, then pair waiting players closest first.
+
+        Returns the new pairings: those with ``is_started`` true are to be
+        played now; the rest are offers awaiting both confirmations.
+        """
+        self.expire(now)
+        pools: dict[PoolKey, list[Waiting]] = {}
+        for entry in self._waiting.values():
+            pools.setdefault(entry.key, []).append(entry)
+        made: list[Offer] = []
+        for key, entries in pools.items():
+            candidates = sorted(
+                itertools.combinations(sorted(entries, key=lambda e: (e.rating, e.since)), 2),
+                key=lambda pair: (abs(pair[0].rating - pair[1].rating), min(pair[0].since, pair[1].since)),
+            )
+            taken: set[int] = set()
+            for a, b in candidates:
+                if a.user_id in taken or b.user_id in taken:
+                    continue
+                gap = abs(a.rating - b.rating)
+                if gap > min(allowed_gap(now - a.since), allowed_gap(now - b.since)):
+                    continue
+                taken |= {a.user_id, b.user_id}
+                first, second = sorted((a, b), key=lambda e: e.since)
+                needs = gap >= CONFIRM_GAP
+                offer = Offer(
+                    id=secrets.token_urlsafe(9), key=key, players=(first, second), gap=gap,
+                    needs_confirmation=needs, expires_at=now + timedelta(seconds=OFFER_SECONDS) if needs else None,
+                )
+                del self._waiting[a.user_id], self._waiting[b.user_id]
+                if needs:
+                    self._offers[offer.id] = offer
+                    self._offer_of[a.user_id] = self._offer_of[b.user_id] = offer.id
+                made.append(offer)
+        return made
+
+    def confirm(self, offer_id: str, user_id: int) -> Offer:
+        """``user_id`` accepts the offer; once both have, it is closed and ``is_started``."""
+        offer = self._open_offer(offer_id, user_id)
+        offer.confirmed.add(user_id)
+        if offer.is_started:
+            self._close(offer)
+        return offer
+
+    def decline(self, offer_id: str, user_id: int) -> Offer:
+        """``user_id`` refuses: they leave the pool, the other player goes back to it."""
+        offer = self._open_offer(offer_id, user_id)
+        self._close(offer)
+        other = offer.other(user_id)
+        self._waiting[other.user_id] = other
+        return offer
+
+    def expire(self, now: datetime) -> list[Offer]:
+        """Close offers past their time: who did not confirm leaves the pool, who did goes back."""
+        expired = [o for o in self._offers.values() if o.expires_at is not None and now >= o.expires_at]
+        for offer in expired:
+            self._close(offer)
+            for player in offer.players:
+                if player.user_id in offer.confirmed:
+                    self._waiting[player.user_id] = player
+        return expired
+
+    def _open_offer(self, offer_id: str, user_id: int) -> Offer:
+        offer = self._offers.get(offer_id)
+        if offer is None or user_id not in {p.user_id for p in offer.players}:
+            raise MatchmakingError("there is no such offer open to you")
+        return offer
+
+    def _close(self, offer: Offer) -> None:
+        self._offers.pop(offer.id, None)
+        for player in offer.players:
+            self._offer_of.pop(player.user_id, None)
+
+
+StatusKind = Literal["idle", "waiting", "offer", "matched"]
+
+
+class MatchmakingService:
+    """The pool of this server process, its waves, and the tables they open."""
+
+    def __init__(
+        self,
+        *,
+        tables: TableService,
+        sessions: sessionmaker[Session],
+        clock: Clock,
+        interval: float = WAVE_SECONDS,
+    ) -> None:
+        self.pool = MatchmakingPool()
+        self._tables = tables
+        self._sessions = sessions
+        self._clock = clock
+        self._interval = interval
+        self._matched: dict[int, str] = {}
+        self._lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Start the background waves."""
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop the background waves."""
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self._interval)
+            try:
+                await self.wave()
+            except Exception:  # noqa: BLE001 - one failed wave must not stop matchmaking
+                log.exception("matchmaking wave failed")
+
+    async def join(self, user: User, *, variant: str, match_length: int, move_seconds: int | None,
+                   ip: str | None) -> Waiting:
+        """Put ``user`` in the pool for these settings, at their rating in the variant's family."""
+        family = family_of(variant)
+        with self._sessions() as db:
+            rating = standing_of(db, user.id, family).rating
+        async with self._lock:
+            self._matched.pop(user.id, None)
+            return self.pool.join(user.id, rating, key=(variant, match_length, move_seconds),
+                                  now=self._clock.now(), ip=ip)
+
+    async def leave(self, user_id: int) -> bool:
+        """Leave the pool (declining an open offer)."""
+        async with self._lock:
+            self._matched.pop(user_id, None)
+            return self.pool.leave(user_id)
+
+    async def confirm(self, offer_id: str, user_id: int) -> Offer:
+        """Confirm an offer; the table opens as soon as both have."""
+        async with self._lock:
+            offer = self.pool.confirm(offer_id, user_id)
+            if offer.is_started:
+                await self._open_table(offer)
+            return offer
+
+    async def decline(self, offer_id: str, user_id: int) -> Offer:
+        """Decline an offer and leave the pool."""
+        async with self._lock:
+            return self.pool.decline(offer_id, user_id)
+
+    async def wave(self) -> list[Offer]:
+        """Pair now; open a table for each pairing that needs no confirmation."""
+        async with self._lock:
+            made = self.pool.pair(self._clock.now())
+            for offer in made:
+                if offer.is_started:
+                    await self._open_table(offer)
+            return made
+
+    def status(self, user_id: int) -> dict[str, Any]:
+        """What the player's "find an opponent" stands at: idle, waiting, an offer to answer, or a table."""
+        now = self._clock.now()
+        table = self._matched.get(user_id)
+        if table is not None:
+            return {"status": "matched", "table": table}
+        offer = self.pool.offer_of(user_id)
+        if offer is not None:
+            me, other = (offer.players[0], offer.players[1]) if offer.players[0].user_id == user_id \
+                else (offer.players[1], offer.players[0])
+            with self._sessions() as db:
+                opponent = db.get(User, other.user_id)
+            return {
+                "status": "offer",
+                "offer": {
+                    "id": offer.id, "opponent": opponent.username if opponent is not None else None,
+                    "rating": round(me.rating, 2), "opponent_rating": round(other.rating, 2),
+                    "gap": round(offer.gap, 2), "confirmed": user_id in offer.confirmed,
+                    "expires_at": offer.expires_at.isoformat() if offer.expires_at else None,
+                },
+            }
+        waiting = self.pool.waiting(user_id)
+        if waiting is not None:
+            variant, length, seconds = waiting.key
+            return {
+                "status": "waiting", "variant": variant, "match_length": length, "move_seconds": seconds,
+                "rating": round(waiting.rating, 2), "since": waiting.since.isoformat(),
+                "allowed_gap": allowed_gap(now - waiting.since),
+            }
+        return {"status": "idle"}
+
+    async def _open_table(self, offer: Offer) -> None:
+        variant, length, seconds = offer.key
+        spec = TableSpec(
+            variant=variant, match_length=length, options=VARIANTS[variant].default_options(),
+            move_seconds=seconds, rated=True,
+        )
+        first, second = offer.players
+        with self._sessions() as db:
+            users = db.get(User, first.user_id), db.get(User, second.user_id)
+        if users[0] is None or users[1] is None:
+            return
+        state = await self._tables.create(user=users[0], spec=spec, ip=first.ip)
+        await self._tables.join(state.id, user=users[1], ip=second.ip)
+        self._matched[first.user_id] = self._matched[second.user_id] = state.id

@@ -1,0 +1,269 @@
+"""Ratings (004): FIBS arithmetic by hand, families, history, the graph, abuse refusals, and a full rated flow."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.server.services import ratings
+from nardy.server.services.accounts import create_user
+from nardy.server.services.ratings import Standing, rating_changes
+from nardy.store.db import make_engine, make_sessionmaker
+from nardy.store.migrate import upgrade
+
+PASSWORD = "correct horse battery"
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+# ----- FIBS arithmetic, by hand
+#
+# P_upset = 1 / (10^(D·√n/2000) + 1); P = P_upset if the favourite wins, 1 − P_upset if the underdog does;
+# each side moves by 4·K·√n·P with its own K = max(1, 5 − experience/100).
+
+
+def test_two_new_players_one_point() -> None:
+    # D = 0: P_upset = 1/(10^0 + 1) = 1/2.  K = 5 − 0/100 = 5 for both.
+    # change = 4 · 5 · √1 · 0.5 = 10 each way.
+    assert rating_changes(Standing(1500, 0), Standing(1500, 0), 1) == (10.0, 10.0)
+
+
+def test_nine_point_match_300_apart_between_experienced_players() -> None:
+    # D = 300, n = 9: D·√n/2000 = 300·3/2000 = 0.45; 10^0.45 = 2.81838; P_upset = 1/3.81838 = 0.261891.
+    # K = 1 (experience ≥ 400).
+    # Favourite (1800) wins: change = 4 · 1 · 3 · 0.261891 = 3.14269.
+    gain, loss = rating_changes(Standing(1800, 1000), Standing(1500, 1000), 9)
+    assert gain == pytest.approx(3.14269, abs=1e-5) and loss == pytest.approx(3.14269, abs=1e-5)
+    # Underdog (1500) wins: change = 4 · 1 · 3 · (1 − 0.261891) = 12 · 0.738109 = 8.85731.
+    gain, loss = rating_changes(Standing(1500, 1000), Standing(1800, 1000), 9)
+    assert gain == pytest.approx(8.85731, abs=1e-5) and loss == pytest.approx(8.85731, abs=1e-5)
+
+
+def test_one_point_match_100_apart() -> None:
+    # D = 100, n = 1: 10^0.05 = 1.122018; P_upset = 1/2.122018 = 0.471249.
+    # Favourite wins: 4 · 0.471249 = 1.884998; underdog wins: 4 · 0.528751 = 2.115002.
+    assert rating_changes(Standing(1600, 500), Standing(1500, 500), 1)[0] == pytest.approx(1.884998, abs=1e-5)
+    assert rating_changes(Standing(1500, 500), Standing(1600, 500), 1)[0] == pytest.approx(2.115002, abs=1e-5)
+
+
+def test_each_player_has_their_own_experience_factor() -> None:
+    # Equal ratings, n = 4: base = 4 · √4 · 0.5 = 4.
+    # Winner experience 250: K = 5 − 2.5 = 2.5 → +10.  Loser experience 0: K = 5 → −20.
+    assert rating_changes(Standing(1500, 250), Standing(1500, 0), 4) == (10.0, 20.0)
+
+
+def test_experience_factor_and_provisional_mark() -> None:
+    assert ratings.experience_factor(0) == 5
+    assert ratings.experience_factor(100) == 4
+    assert ratings.experience_factor(399) == pytest.approx(1.01)
+    assert ratings.experience_factor(400) == 1 and ratings.experience_factor(5000) == 1
+    assert ratings.is_provisional(0) and ratings.is_provisional(399)
+    assert not ratings.is_provisional(400)
+
+
+def test_upset_probability_is_symmetric_and_shrinks_with_length() -> None:
+    assert ratings.upset_probability(200, 1) == ratings.upset_probability(-200, 1)
+    assert ratings.upset_probability(200, 11) < ratings.upset_probability(200, 3) < 0.5
+    assert ratings.upset_probability(0, 0) == 0.5  # unlimited counts as 1 point
+
+
+def test_families() -> None:
+    assert ratings.family_of("backgammon") == ratings.family_of("dave") == "backgammon"
+    assert ratings.family_of("georgian") == "georgian"
+    for variant in ("long-traditional", "long-tournament", "long-bolshie"):
+        assert ratings.family_of(variant) == "long"
+    with pytest.raises(ValueError):
+        ratings.family_of("chess")
+
+
+# ----- the database
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'ratings.sqlite3'}")
+    upgrade(engine)
+    yield make_sessionmaker(engine)
+    engine.dispose()
+
+
+def _users(db: Session, *names: str) -> list[int]:
+    return [create_user(db, username=name, password=PASSWORD).id for name in names]
+
+
+def test_history_experience_and_leaderboard(sessions: sessionmaker[Session]) -> None:
+    with sessions() as db:
+        ann, bob, cat = _users(db, "ann", "bob", "cat")
+        ratings.record_rated_match(db, family="georgian", winner_user_id=ann, loser_user_id=bob, length=1, at=T0)
+        # ann 1510 (exp 1), bob 1490 (exp 1). Next: ann beats bob again, 3 points.
+        # D = 20, n = 3: 10^(20·1.73205/2000) = 10^0.0173205 = 1.040688; P_upset = 1/2.040688 = 0.490031
+        # (the favourite wins).
+        # ann: K = 5 − 0.01 = 4.99 → 4 · 4.99 · 1.73205 · 0.490031 = 16.9412; bob loses the same (same K).
+        ratings.record_rated_match(db, family="georgian", winner_user_id=ann, loser_user_id=bob, length=3,
+                                   at=T0 + timedelta(hours=1))
+        ratings.record_rated_match(db, family="long", winner_user_id=cat, loser_user_id=ann, length=1, at=T0)
+        ann_georgian = ratings.standing_of(db, ann, "georgian")
+        assert ann_georgian.experience == 4
+        assert ann_georgian.rating == pytest.approx(1510 + 16.9412, abs=1e-3)
+        assert ratings.standing_of(db, bob, "georgian").rating == pytest.approx(1490 - 16.9412, abs=1e-3)
+        assert ratings.standing_of(db, ann, "long").rating == 1490  # families are apart
+        history = ratings.history_of(db, ann, "georgian")
+        assert [(h.before, h.after) for h in history] == [
+            (1500, 1510), (1510, pytest.approx(1510 + 16.9412, abs=1e-3))
+        ]
+        board = ratings.leaderboard(db, "georgian")
+        assert [name for name, _ in board] == ["ann", "bob"]
+        assert board[0][1].matches == 2
+        with pytest.raises(ValueError):
+            ratings.record_rated_match(db, family="georgian", winner_user_id=ann, loser_user_id=ann, length=1, at=T0)
+    assert 16.9412 == pytest.approx(4 * 4.99 * math.sqrt(3) / (10 ** (20 * math.sqrt(3) / 2000) + 1), abs=1e-4)
+
+
+def test_svg_graph_is_well_formed() -> None:
+    points = [(T0 + timedelta(days=i), 1500 + 10 * (-1) ** i * i) for i in range(1, 6)]
+    root = ET.fromstring(ratings.rating_svg(points, title="ann <& co>: georgian"))
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg"
+    line = root.find(f"{ns}polyline")
+    assert line is not None and len(line.attrib["points"].split()) == 6  # 1500 then each match
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert "ann <& co>: georgian" in texts and "rated matches (5)" in texts
+    assert ET.fromstring(ratings.rating_svg([], title="nobody")).tag == f"{ns}svg"
+
+
+# ----- through the app
+
+Server = Any
+Player = Any
+
+
+def _player_at(server: Server, address: str) -> Player:
+    """A signed-up, connected player whose requests come from ``address``."""
+    player = server.player(sign_up=False, connect=False)
+    player.client = TestClient(server.app, client=(address, 50000))
+    player.client.portal = server.client.portal
+    response = player.post("/api/signup", {"username": player.name, "password": PASSWORD})
+    assert response.status_code == 201, response.text
+    player.user = response.json()["user"]
+    player.connect()
+    return player
+
+
+def _ratings(server: Server, player: Player) -> dict[str, Any]:
+    response = server.client.get(f"/api/users/{player.name}/ratings")
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()["ratings"]
+    return result
+
+
+def _play_rated(server: Server, players: list[Player], **body: Any) -> dict[str, Any]:
+    table, seated = server.match("georgian", 1, players=players, rated=True, **body)
+    final: dict[str, Any] = server.play_out(table, seated, choose=server.racing)
+    assert final["status"] == "finished"
+    return final
+
+
+def test_unrated_when_both_seats_come_from_one_address(server: Server) -> None:
+    players = [_player_at(server, "10.0.0.7"), _player_at(server, "10.0.0.7")]
+    _play_rated(server, players)
+    for player in players:
+        georgian = _ratings(server, player)["georgian"]
+        assert georgian["rating"] == 1500 and georgian["matches"] == 0 and georgian["history"] == []
+
+
+def test_unrated_table_and_computer_games_change_nothing(server: Server) -> None:
+    players = [_player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")]
+    table, seated = server.match("georgian", 1, players=players)  # not rated
+    server.play_out(table, seated, choose=server.racing)
+    lone = _player_at(server, "10.0.0.3")
+    view = server.create(lone, "georgian", 1, opponent="computer", rated=True)
+    assert view["rated"] is False
+    lone.subscribe(view["table"])
+    server.play_out(view["table"], [lone, None], choose=server.racing)
+    for player in (*players, lone):
+        assert _ratings(server, player)["georgian"]["matches"] == 0
+
+
+def test_rated_table_between_two_addresses(server: Server) -> None:
+    players = [_player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")]
+    final = _play_rated(server, players)
+    winner = players[final["match"]["winner"]]
+    loser = players[1 - final["match"]["winner"]]
+    assert _ratings(server, winner)["georgian"]["rating"] == 1510
+    assert _ratings(server, loser)["georgian"]["rating"] == 1490
+
+
+def test_leaving_a_rated_match_loses_it_rated(server: Server) -> None:
+    """A forfeit (leaving, or three timeouts) ends the match as a loss, and it is rated as one."""
+    alice, bob = _player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")
+    table, _ = server.match("georgian", 3, players=[alice, bob], rated=True, opening=[(3, 1)])
+    bob.ok("leave")
+    final = alice.catch_up(bob.version())
+    assert final["match"]["ended_by"] == "forfeit" and final["match"]["winner"] == 0
+    # n = 3, equal new players: 4 · 5 · √3 · ½ = 10√3 = 17.3205.
+    assert _ratings(server, alice)["georgian"]["rating"] == pytest.approx(1500 + 10 * math.sqrt(3), abs=0.01)
+    assert _ratings(server, bob)["georgian"]["rating"] == pytest.approx(1500 - 10 * math.sqrt(3), abs=0.01)
+    assert _ratings(server, bob)["georgian"]["experience"] == 3
+
+
+def test_matchmaking_pairs_two_players_who_then_play_a_rated_match(server: Server) -> None:
+    ann, bob = _player_at(server, "192.0.2.1"), _player_at(server, "192.0.2.2")
+    for player in (ann, bob):
+        response = player.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
+        assert response.status_code == 200, response.text
+        assert response.json()["status"] == "waiting"
+        assert response.json()["rating"] == 1500
+    server.top_up()
+    server.client.portal.call(server.app.state.matchmaking.wave)
+    statuses = [player.client.get("/api/matchmaking/status").json() for player in (ann, bob)]
+    assert statuses[0]["status"] == statuses[1]["status"] == "matched", statuses
+    table = statuses[0]["table"]
+    assert statuses[1]["table"] == table
+    for player in (ann, bob):
+        assert player.subscribe(table)["t"] == "sync"
+    state = ann.state(table)
+    assert state["rated"] is True and state["status"] == "playing"
+    seats = {seat["name"]: index for index, seat in enumerate(state["seats"])}
+    by_seat: list[Player] = [None, None]
+    for player in (ann, bob):
+        by_seat[seats[player.name]] = player
+    final = server.play_out(table, by_seat, choose=server.racing)
+    winner, loser = by_seat[final["match"]["winner"]], by_seat[1 - final["match"]["winner"]]
+    # Two new players, 1 point: ±4 · 5 · √1 · ½ = ±10 (see test_two_new_players_one_point).
+    won, lost = _ratings(server, winner)["georgian"], _ratings(server, loser)["georgian"]
+    assert won["rating"] == 1510 and lost["rating"] == 1490
+    assert won["provisional"] and won["matches"] == 1 and won["experience"] == 1
+    assert won["history"] == [{"table": table, "before": 1500, "after": 1510, "at": won["history"][0]["at"]}]
+    board = server.client.get("/api/ratings/georgian").json()["players"]
+    assert [(row["username"], row["rating"]) for row in board] == [(winner.name, 1510), (loser.name, 1490)]
+    assert board[0]["provisional"] is True
+    svg = server.client.get(f"/api/users/{winner.name}/ratings/georgian.svg")
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    ET.fromstring(svg.text)
+    assert server.client.get("/api/ratings/chess").status_code == 404
+
+
+def test_matchmaking_offer_across_400_points_over_http(server: Server) -> None:
+    ann, bob = _player_at(server, "192.0.2.1"), _player_at(server, "192.0.2.2")
+    service = server.app.state.matchmaking
+    key = ("georgian", 1, None)
+    now = server.app.state.clock.now()
+    service.pool.join(ann.user["id"], 1500, key=key, now=now - timedelta(minutes=5), ip="192.0.2.1")
+    service.pool.join(bob.user["id"], 2000, key=key, now=now - timedelta(minutes=5), ip="192.0.2.2")
+    server.client.portal.call(service.wave)
+    offer = ann.client.get("/api/matchmaking/status").json()
+    assert offer["status"] == "offer" and offer["offer"]["gap"] == 500
+    assert offer["offer"]["opponent"] == bob.name
+    offer_id = offer["offer"]["id"]
+    assert ann.post(f"/api/matchmaking/offers/{offer_id}/confirm").json()["status"] == "offer"
+    assert bob.post(f"/api/matchmaking/offers/{offer_id}/decline").json()["status"] == "idle"
+    assert ann.client.get("/api/matchmaking/status").json()["status"] == "waiting"
+    assert ann.post("/api/matchmaking/leave").json()["status"] == "idle"
+    guest = server.guest()
+    assert guest.post("/api/matchmaking/join", {"variant": "georgian"}).status_code == 403
