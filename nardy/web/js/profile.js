@@ -8,10 +8,18 @@ export function mountProfile(view, username) {
   const games = h("div", { class: "card", id: "profile-games" }, h("p", {}, t("common.loading")));
   const dice = h("div", { class: "card", id: "profile-dice" });
   const colours = h("div", { class: "card", id: "colour-stats" });
+  const ratings = h("div", { class: "card", id: "profile-ratings" });
   fill(view, h("section", { class: "page profile" },
     h("h1", {}, t("profile.title", { name: username })),
-    h("div", { class: "profile-grid" }, games, h("div", {}, dice, colours))));
+    h("div", { class: "profile-grid" }, h("div", {}, ratings, games), h("div", {}, dice, colours))));
 
+  (async () => {
+    try {
+      renderRatings(ratings, username, await get(`/api/users/${encodeURIComponent(username)}/ratings`));
+    } catch (error) {
+      fill(ratings, h("p", { class: "error" }, errorText(error)));
+    }
+  })();
   (async () => {
     try {
       const data = await get(`/api/users/${encodeURIComponent(username)}/games`);
@@ -36,6 +44,30 @@ export function mountProfile(view, username) {
     }
   })();
   return () => {};
+}
+
+const FAMILY_NAMES = {
+  backgammon: () => t("family.backgammon"),
+  georgian: () => t("family.georgian"),
+  long: () => t("family.long"),
+};
+
+// One line per variant family with the rating, its provisional mark, and the server-drawn history graph.
+function renderRatings(el, username, data) {
+  const families = Object.entries(data.ratings).map(([family, info]) =>
+    h("div", { class: "rating-family", "data-family": family },
+      h("h3", {}, FAMILY_NAMES[family] ? FAMILY_NAMES[family]() : family, " ",
+        h("strong", {}, String(Math.round(info.rating))),
+        info.provisional ? h("span", { class: "provisional" }, ` (${t("profile.provisional")})`) : null),
+      h("p", {}, t("profile.rated_matches", { matches: info.matches })),
+      info.history.length
+        ? h("img", {
+          class: "rating-graph",
+          src: `/api/users/${encodeURIComponent(username)}/ratings/${family}.svg`,
+          alt: t("profile.rating_graph", { name: username }),
+        })
+        : null));
+  fill(el, h("h2", {}, t("profile.ratings")), ...families);
 }
 
 function renderGames(el, data) {
