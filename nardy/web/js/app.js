@@ -2,6 +2,7 @@
 //   #/                lobby          #/table/ID    game        #/replay/ID  replay
 //   #/profile/NAME    profile        #/settings    settings    #/login      sign in
 //   #/invite/TOKEN    join a private table by its invite link
+//   #/ratings         leaderboards
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
@@ -12,6 +13,7 @@ import { mountGame } from "./game.js";
 import { mountReplay } from "./replay.js";
 import { mountProfile } from "./profile.js";
 import { mountLogin } from "./auth.js";
+import { mountLeaderboard } from "./leaderboard.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -42,6 +44,7 @@ function route() {
   else if (page === "replay" && arg) result = mountReplay(view, arg, context);
   else if (page === "profile" && arg) result = mountProfile(view, arg, context);
   else if (page === "settings") result = renderSettings(view);
+  else if (page === "ratings") result = mountLeaderboard(view);
   else if (page === "login") result = mountLogin(view, context);
   else if (page === "invite" && arg) result = mountInvite(view, arg, context);
   else if (page === "profile") {

@@ -3,6 +3,7 @@ import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser, ensureUser } from "./session.js";
+import { findOpponentCard } from "./matchmaking.js";
 import {
   VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, botLevelName, playerName,
 } from "./names.js";
@@ -99,15 +100,16 @@ export function mountLobby(view, { socket, toast, navigate }) {
       action);
   }
 
+  const finder = findOpponentCard({ toast, navigate });
   fill(view, h("section", { class: "page lobby" },
     h("div", { class: "lobby-grid" },
-      h("div", {}, quick, form),
+      h("div", {}, quick, finder.el, form),
       h("div", {},
         h("section", { class: "card" }, h("h2", {}, t("lobby.open_tables")), openList),
         h("section", { class: "card" }, h("h2", {}, t("lobby.live_games")), liveList)))));
   refresh();
   timer = setInterval(refresh, REFRESH_MS);
-  return () => clearInterval(timer);
+  return () => { clearInterval(timer); finder.stop(); };
 }
 
 function createForm(start) {

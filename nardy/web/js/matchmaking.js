@@ -1,0 +1,92 @@
+// "Find an opponent": join the rated pool, wait, answer an offer 400+ points apart, open the table when matched.
+// The pairing itself is the server's (GET /api/matchmaking/status is polled); nothing is decided here.
+import { h, fill } from "./dom.js";
+import { t } from "./i18n.js";
+import { get, post, errorText } from "./api.js";
+import { currentUser } from "./session.js";
+import { VARIANTS, variantName } from "./names.js";
+
+const POLL_MS = 2000;
+
+export function findOpponentCard({ toast, navigate }) {
+  let timer = null;
+  const variant = h("select", { name: "mm-variant", "aria-label": t("lobby.variant") },
+    VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+  const length = h("select", { name: "mm-length", "aria-label": t("matchmaking.length") },
+    [1, 3, 5, 7].map((n) => h("option", { value: String(n) }, t("matchmaking.points", { n }))));
+  const status = h("div", { class: "mm-status", role: "status", "aria-live": "polite" });
+  const card = h("section", { class: "card matchmaking", id: "find-opponent" },
+    h("h2", {}, t("matchmaking.title")),
+    h("p", { class: "hint" }, t("matchmaking.hint")),
+    h("div", { class: "row" }, variant, length,
+      h("button", { type: "button", class: "primary", "data-action": "find-opponent", onclick: join },
+        t("matchmaking.find"))),
+    status);
+
+  async function join() {
+    const user = currentUser();
+    if (!user || user.guest) {
+      toast(t("matchmaking.sign_up"), "error");
+      return;
+    }
+    const chosen = variant.value;
+    const points = chosen === "dave" && length.value === "1" ? 3 : Number(length.value);
+    try {
+      await post("/api/matchmaking/join", { variant: chosen, match_length: points });
+      poll();
+    } catch (error) {
+      toast(errorText(error), "error");
+    }
+  }
+
+  async function leave() {
+    try { await post("/api/matchmaking/leave"); } catch (error) { toast(errorText(error), "error"); }
+    poll();
+  }
+
+  async function answer(offer, verdict) {
+    try { await post(`/api/matchmaking/offers/${offer.id}/${verdict}`); } catch (error) { toast(errorText(error), "error"); }
+    poll();
+  }
+
+  async function poll() {
+    clearTimeout(timer);
+    const user = currentUser();
+    if (!user || user.guest) { fill(status); return; }
+    let state;
+    try {
+      state = await get("/api/matchmaking/status");
+    } catch {
+      timer = setTimeout(poll, POLL_MS);
+      return;
+    }
+    if (state.status === "matched") {
+      navigate(`#/table/${state.table}`);
+      return;
+    }
+    if (state.status === "waiting") {
+      fill(status, h("p", {}, t("matchmaking.waiting", { gap: state.allowed_gap })),
+        h("button", { type: "button", "data-action": "leave-pool", onclick: leave }, t("matchmaking.cancel")));
+    } else if (state.status === "offer") {
+      const offer = state.offer;
+      fill(status,
+        h("p", {}, t("matchmaking.offer", {
+          name: offer.opponent, rating: Math.round(offer.opponent_rating), gap: Math.round(offer.gap),
+        })),
+        offer.confirmed
+          ? h("p", {}, t("matchmaking.confirmed"))
+          : h("div", { class: "row" },
+            h("button", { type: "button", class: "primary", "data-action": "confirm-offer",
+              onclick: () => answer(offer, "confirm") }, t("matchmaking.confirm")),
+            h("button", { type: "button", "data-action": "decline-offer",
+              onclick: () => answer(offer, "decline") }, t("matchmaking.decline"))));
+    } else {
+      fill(status);
+      return;
+    }
+    timer = setTimeout(poll, POLL_MS);
+  }
+
+  poll();
+  return { el: card, stop: () => clearTimeout(timer) };
+}
