@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 from browser_client import PHONE_LANDSCAPE, Client
-from web_driver import Driver, WebServer
+from web_driver import Driver, Http, WebServer
 
 SHORT = ("backgammon", "dave", "georgian")
 LONG = ("long-traditional", "long-tournament", "long-bolshie")
@@ -543,3 +543,33 @@ def test_guest_signs_up_and_keeps_the_game_on_the_profile(client: MakeClient, se
     login.locator("input[name=password]").fill("correct horse battery")
     login.locator("button[type=submit]").click()
     person.page.wait_for_selector('[data-user="web_tester"]')
+
+
+def test_find_an_opponent_then_the_leaderboards(client: MakeClient, server: WebServer) -> None:
+    """Issue 6 in the browser: a signed-up player queues for a rated match, is paired with a player
+    queuing over the API, lands on the rated table; the Ratings page lists the leaderboards."""
+    person = client()
+    person.goto("#/login")
+    form = person.page.locator('form[data-form="signup"]')
+    form.locator("input[name=username]").fill("queuer")
+    form.locator("input[name=password]").fill("correct horse battery")
+    form.locator("button[type=submit]").click()
+    person.page.wait_for_selector('[data-user="queuer"]')
+
+    person.goto("#/")
+    person.page.select_option("select[name=mm-variant]", "georgian")
+    person.page.click("[data-action=find-opponent]")
+    person.page.wait_for_selector("[data-action=leave-pool]")
+
+    server.dice((3, 1))  # the paired table's opening roll
+    other = Http(server)
+    other.post("/api/signup", {"username": "other_queuer", "password": "correct horse battery"})
+    other.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
+    person.page.wait_for_function("location.hash.startsWith('#/table/')", timeout=20_000)
+    table = other.get(f"/api/tables/{person.table_id()}")
+    assert table["rated"] and table["variant"] == "georgian"
+    assert {seat["name"] for seat in table["seats"]} == {"queuer", "other_queuer"}
+
+    person.goto("#/ratings")
+    person.page.wait_for_selector("#leaderboard p, #leaderboard table")
+    assert person.page.locator("[data-family=georgian]").count() == 1
