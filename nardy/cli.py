@@ -1,4 +1,4 @@
-"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification.
+"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots and training.
 
 Every command reads positions in the formats of :mod:`nardy.notation`
 (canonical JSON, a gnubg Position ID for the backgammon family, or ``start``)
@@ -12,8 +12,11 @@ import json
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
+from nardy.bots import Bot
+from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot, default_evaluator
 from nardy.notation import (
     format_steps,
     position_from_dict,
@@ -22,6 +25,7 @@ from nardy.notation import (
     render,
 )
 from nardy.rules import VARIANTS, Game, Phase, Play, Position, RulesError, find_variant
+from nardy.rules.dice import check_dice
 from nardy.rules.perft import divide
 from nardy.server.services.dice import parse_record, verify_games
 
@@ -212,6 +216,95 @@ def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _bot(args: argparse.Namespace, out: TextIO) -> None:
+    level = LEVELS[args.level]
+    plies = level.plies if args.plies is None else args.plies
+    if not 0 <= plies <= 3:
+        raise UsageError("--plies is 0 to 3")
+    bot = NeuralBot(
+        default_evaluator(args.variant),
+        plies=plies,
+        noise=level.noise,
+        time_budget=level.time_budget if args.time_budget is None else args.time_budget,
+        seed=args.seed,
+    )
+    if args.batch:
+        for line in sys.stdin:
+            if not line.strip():
+                continue
+            try:
+                answer = _bot_answer(bot, _bot_request(line, args.variant))
+            except (ValueError, TypeError) as error:
+                answer = {"error": str(error)}
+            out.write(json.dumps(answer) + "\n")
+            out.flush()
+        return
+    if args.position is None or args.dice is None:
+        raise UsageError("nardy bot needs --dice A B and a POSITION (or --batch)")
+    position = parse_position(args.position, args.variant)
+    out.write(json.dumps(_bot_answer(bot, (position, check_dice(args.dice)))) + "\n")
+
+
+def _bot_request(line: str, variant: str) -> tuple[Position, tuple[int, int]]:
+    try:
+        request = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"the request is not valid JSON: {error.msg} at character {error.pos}") from None
+    if not isinstance(request, dict):
+        raise UsageError("a request is a JSON object with position and dice")
+    unknown = set(request) - {"position", "dice"}
+    if unknown:
+        raise UsageError(f"unknown request keys: {', '.join(sorted(unknown))}")
+    for key in ("position", "dice"):
+        if key not in request:
+            raise UsageError(f"the request has no {key!r}")
+    dice = request["dice"]
+    if not isinstance(dice, list):
+        raise UsageError(f"dice is a list of two numbers, got {dice!r}")
+    return parse_position(request["position"], variant), check_dice(dice)
+
+
+def _bot_answer(bot: Bot, request: tuple[Position, tuple[int, int]]) -> dict[str, Any]:
+    position, dice = request
+    play = bot.choose_play(position, dice)
+    if play is None:
+        return {"play": None}
+    return {"play": {"text": format_steps(play.steps), "position": position_to_dict(play.position)}}
+
+
+def _train(args: argparse.Namespace, out: TextIO) -> None:
+    from nardy.bots import training  # rich and the trainer only for this command
+
+    variant, mix = training.parse_variants(args.variant)
+    config = training.TrainConfig(
+        variant=variant,
+        mix=mix,
+        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(WEIGHTS[variant]),
+        hidden=args.hidden,
+        alpha=args.alpha,
+        lambda_=args.lambda_,
+        games=args.games,
+        seed=args.seed,
+        checkpoint_every=args.checkpoint_every,
+        benchmark_every=args.benchmark_every,
+        benchmark_games=args.benchmark_games,
+        init=Path(args.init) if args.init else None,
+    )
+    counts = (("--games", config.games), ("--hidden", config.hidden), ("--checkpoint-every", config.checkpoint_every))
+    for name, value in counts:
+        if value < 1:
+            raise UsageError(f"{name} is 1 or more")
+    trainer = training.Trainer(training.resume_config(config))
+    if trainer.games:
+        out.write(f"resuming {config.checkpoint_dir} at {trainer.games} games\n")
+    if args.progress:
+        training.train_with_progress_bar(trainer)
+    else:
+        trainer.train(report=lambda line: print(line, file=out, flush=True))
+    if args.export:
+        out.write(f"exported {trainer.export()}\n")
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
@@ -252,6 +345,34 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser("verify-dice", help="recompute every roll of a provably fair game record")
     verify.add_argument("record", help="the record's JSON file, or '-' for stdin")
     verify.set_defaults(handler=_verify_dice)
+
+    bot = commands.add_parser("bot", help="choose plays with a trained bot, one JSON request per line with --batch")
+    bot.add_argument("--variant", choices=names, required=True)
+    bot.add_argument("--level", choices=list(LEVELS), default="expert")
+    bot.add_argument("--plies", type=int, default=None, help="search depth (default: the level's)")
+    bot.add_argument("--time-budget", type=float, default=None, help="seconds per decision (default: the level's)")
+    bot.add_argument("--seed", type=int, default=None, help="seed of the noise of the weaker levels")
+    bot.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
+    bot.add_argument("--batch", action="store_true", help='answer {"position": P, "dice": [A, B]} per stdin line')
+    bot.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
+    bot.set_defaults(handler=_bot)
+
+    train = commands.add_parser("train", help="train a variant's network by TD(lambda) self-play, resuming")
+    train.add_argument("--variant", choices=names, nargs="+", required=True,
+                       help="the variant; more names of the same family interleave their games")
+    train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
+    train.add_argument("--hidden", type=int, default=80, help="hidden units of a new network")
+    train.add_argument("--alpha", type=float, default=0.1)
+    train.add_argument("--lambda", dest="lambda_", type=float, default=0.7)
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--out", default=None, help="checkpoint directory (default ~/.cache/nardy/train/NAME)")
+    train.add_argument("--init", default=None, help="start a new run from these weights (.npz)")
+    train.add_argument("--checkpoint-every", type=int, default=1_000)
+    train.add_argument("--benchmark-every", type=int, default=5_000, help="0 for none")
+    train.add_argument("--benchmark-games", type=int, default=200)
+    train.add_argument("--no-progress", dest="progress", action="store_false", help="log lines instead of a bar")
+    train.add_argument("--export", action="store_true", help="write nardy/bots/weights/NAME.npz afterwards")
+    train.set_defaults(handler=_train)
     return parser
 
 

@@ -1,0 +1,543 @@
+"""Playing strength: cubeless money games with duplicate dice, and decision speed.
+
+Run::
+
+    python -m benchmarks.strength [--games N] [--variant V ...] [--plies P]
+                                  [--time-limit S] [--workers W] [--no-gnubg] [--no-speed]
+                                  [--matchup A,B ...] [--json FILE]
+
+Matchups (A against B; ppg is A's points per game):
+
+* backgammon: our trained bot at ``--plies`` against pubeval
+  (:mod:`nardy.bots.pubeval`) and against GNU Backgammon at 0-ply
+  (benchmarks/gnubg_player.py, a separate GPL process); and pubeval against
+  gnubg 0-ply, the check of the pubeval port (gnubg 0-ply is known to score
+  about +0.64 ppg against a correct pubeval, so this pairing should show
+  roughly -0.64 for pubeval);
+* georgian and each long-nardy regulation: our trained bot against the
+  heuristic bot of :mod:`nardy.bots.heuristic`.
+
+"Our bot" is :class:`nardy.bots.neural.NeuralBot` with the shipped weights of
+the variant, no noise and no time limit. It is imported lazily: when the
+module or the weights are missing, its matchups are skipped with a message.
+
+Method. Games are cubeless money games scored single 1, double 2, triple 3
+(2 in long nardy). Dice are duplicated: pair k draws all its dice from
+``random.Random("strength:<variant>:<k>")``, and is played twice, A as
+player 0 then A as player 1, so each bot gets the rolls the other had
+(including the opening roll). The pair's value is the mean of its two games
+for A; the table gives the mean over pairs with a 95% interval
+``mean ± 1.96·sd/√pairs`` (sd over pairs). Pairs run in at most two worker
+processes under ``nice``; a matchup stops after ``--games`` games or once
+``--time-limit`` seconds have passed (the pairs finished are reported).
+
+Speed: the median (and 90th percentile, and mean) wall time of ``choose_play`` of our
+backgammon bot at 0-ply and at 2-ply, over (position, roll) pairs taken from
+pubeval self-play games with a fixed seed, measured in the main process
+while no games run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import random
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from nardy.rules import GameOptions, Play, Position, find_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+GNUBG_PLAYER = ROOT / "benchmarks" / "gnubg_player.py"
+MISSING_GNUBG = 3
+DEFAULT_VARIANTS = ("backgammon", "georgian", "long-traditional", "long-tournament", "long-bolshie")
+MAX_WORKERS = 2
+PAIRS_PER_TASK = 4
+NICENESS = 10
+
+
+class Player(Protocol):
+    name: str
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None: ...
+
+
+class Unavailable(RuntimeError):
+    """A player that cannot be built here (missing module, weights or gnubg)."""
+
+
+# ---------------------------------------------------------------- players
+
+
+class GnubgPlayer:
+    """GNU Backgammon choosing plays through benchmarks/gnubg_player.py (GPL, never imported)."""
+
+    def __init__(self, plies: int = 0) -> None:
+        self.name = f"gnubg {plies}-ply"
+        self.process = subprocess.Popen(
+            [sys.executable, str(GNUBG_PLAYER), "--plies", str(plies)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        if self._ask({}) is None:
+            self.process.wait(timeout=30)
+            if self.process.returncode == MISSING_GNUBG:
+                raise Unavailable("gnubg_nn is not installed (pip install 'gnubg-nn==1.1.0a11')")
+            raise Unavailable(f"benchmarks/gnubg_player.py failed with status {self.process.returncode}")
+
+    def _ask(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        try:
+            self.process.stdin.write(json.dumps(request) + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            return None
+        line = self.process.stdout.readline()
+        answer: dict[str, Any] | None = json.loads(line) if line else None
+        return answer
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        plays = position.legal_plays(dice)
+        if len(plays) <= 1:
+            return plays[0] if plays else None
+        request = {"points": list(position.points), "bar": list(position.bar), "off": list(position.off),
+                   "dice": list(dice)}
+        answer = self._ask(request)
+        if answer is None or answer.get("position") is None:
+            raise RuntimeError(f"gnubg gave no play for {request}: {answer}")
+        wanted = tuple(answer["position"])
+        for play in plays:
+            if (*play.position.points, *play.position.bar, *play.position.off) == wanted:
+                return play
+        raise RuntimeError(f"gnubg's play {wanted} is not among our legal plays of {request}")
+
+
+def make_player(spec: str, variant: str) -> Player:
+    """``ours:<plies>[@<weights file>]``, ``pubeval``, ``heuristic``, ``random`` or ``gnubg:<plies>``."""
+    kind, _, arg = spec.partition(":")
+    if kind == "ours":
+        arg, _, weights = arg.partition("@")
+        try:
+            from nardy.bots.neural import NeuralBot, NeuralEvaluator, default_evaluator
+        except ImportError as error:
+            raise Unavailable(f"nardy.bots.neural is not available: {error}") from None
+        try:
+            if weights:
+                from nardy.bots.encoding import family_of
+                from nardy.bots.network import Network
+
+                evaluator = NeuralEvaluator(Network.load(weights), family_of(find_variant(variant)))
+            else:
+                evaluator = default_evaluator(variant)
+        except (OSError, KeyError, ValueError) as error:
+            raise Unavailable(f"no trained weights for {variant}: {error}") from None
+        plies = int(arg or 0)
+        return NeuralBot(evaluator, plies=plies, seed=0, name=f"ours {plies}-ply")
+    if kind == "pubeval":
+        from nardy.bots.pubeval import PubevalBot
+
+        return PubevalBot()
+    if kind == "heuristic":
+        from nardy.bots.heuristic import heuristic_bot
+
+        return heuristic_bot(variant)
+    if kind == "random":
+        from nardy.bots.random_bot import RandomBot
+
+        return RandomBot(seed=0)
+    if kind == "gnubg":
+        return GnubgPlayer(int(arg or 0))
+    raise ValueError(f"unknown player {spec!r}")
+
+
+# ---------------------------------------------------------------- games
+
+
+@dataclass(frozen=True)
+class GameResult:
+    winner: int
+    points: int
+    plies: int
+
+
+def play_game(players: tuple[Player, Player], variant: str, rng: random.Random) -> GameResult:
+    """One cubeless game, every die from ``rng``; ``players[0]`` is player 0."""
+    rules = find_variant(variant)
+    first, second = rng.randint(1, 6), rng.randint(1, 6)
+    while first == second:
+        first, second = rng.randint(1, 6), rng.randint(1, 6)
+    turn = 0 if first > second else 1
+    if rules.previous_winner_starts:  # long nardy: the opening winner rolls both dice (004)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    else:
+        dice = (max(first, second), min(first, second))
+    position = Position.start(rules)
+    options = GameOptions()
+    for ply in range(10_000):
+        play = players[turn].choose_play(position, dice)
+        if play is not None:
+            position = play.position
+            if position.winner_is_mover():
+                return GameResult(turn, rules.win_points(position.win_kind(), options), ply + 1)
+        position, turn = position.turned(), 1 - turn
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    raise RuntimeError("a game ran past 10,000 plies")
+
+
+@dataclass
+class PairResult:
+    pair: int
+    value: float  # A's mean points over the two games
+    a_wins: int
+    doubles: int  # games won double or triple (either side)
+    seconds: float
+
+
+_PLAYERS: dict[tuple[str, str], Player] = {}
+
+
+def _worker_init() -> None:
+    try:
+        os.nice(NICENESS)
+    except OSError:
+        pass
+
+
+def _player(spec: str, variant: str) -> Player:
+    key = (spec, variant)
+    if key not in _PLAYERS:
+        _PLAYERS[key] = make_player(spec, variant)
+    return _PLAYERS[key]
+
+
+def play_pairs(variant: str, spec_a: str, spec_b: str, pairs: Sequence[int]) -> list[PairResult]:
+    """Duplicate pairs ``pairs`` of A against B (run in a worker process)."""
+    a, b = _player(spec_a, variant), _player(spec_b, variant)
+    results = []
+    for pair in pairs:
+        began = time.perf_counter()
+        total = 0.0
+        wins = doubles = 0
+        for a_side in (0, 1):
+            rng = random.Random(f"strength:{variant}:{pair}")
+            players = (a, b) if a_side == 0 else (b, a)
+            game = play_game(players, variant, rng)
+            won = game.winner == a_side
+            total += game.points if won else -game.points
+            wins += won
+            doubles += game.points >= 2
+        results.append(PairResult(pair, total / 2.0, wins, doubles, time.perf_counter() - began))
+    return results
+
+
+# ---------------------------------------------------------------- matchups
+
+
+@dataclass
+class Matchup:
+    variant: str
+    a: str
+    b: str
+    a_name: str = ""
+    b_name: str = ""
+    pairs: list[PairResult] = field(default_factory=list)
+    seconds: float = 0.0
+    skipped: str | None = None
+
+    @property
+    def games(self) -> int:
+        return 2 * len(self.pairs)
+
+    @property
+    def ppg(self) -> float:
+        return statistics.fmean(p.value for p in self.pairs) if self.pairs else math.nan
+
+    @property
+    def half_width(self) -> float:
+        if len(self.pairs) < 2:
+            return math.nan
+        return 1.96 * statistics.stdev(p.value for p in self.pairs) / math.sqrt(len(self.pairs))
+
+    @property
+    def win_rate(self) -> float:
+        return sum(p.a_wins for p in self.pairs) / self.games if self.pairs else math.nan
+
+    @property
+    def double_rate(self) -> float:
+        return sum(p.doubles for p in self.pairs) / self.games if self.pairs else math.nan
+
+
+def _probe(spec: str, variant: str) -> str:
+    """The player's name, building it once here so that a missing one is reported before any game."""
+    player = make_player(spec, variant)
+    if isinstance(player, GnubgPlayer):
+        player.close()
+    return player.name
+
+
+def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int) -> None:
+    """Play up to ``games`` games (whole pairs) within ``time_limit`` seconds."""
+    try:
+        matchup.a_name = _probe(matchup.a, matchup.variant)
+        matchup.b_name = _probe(matchup.b, matchup.variant)
+    except Unavailable as reason:
+        matchup.skipped = str(reason)
+        return
+    total_pairs = max(games // 2, 1)
+    chunks: Iterator[list[int]] = (
+        list(range(start, min(start + PAIRS_PER_TASK, total_pairs)))
+        for start in range(0, total_pairs, PAIRS_PER_TASK)
+    )
+    began = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+        running: set[Future[list[PairResult]]] = set()
+        out_of_time = False
+        while True:
+            while not out_of_time and len(running) < 2 * workers:
+                chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                running.add(pool.submit(play_pairs, matchup.variant, matchup.a, matchup.b, chunk))
+            if not running:
+                break
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                matchup.pairs.extend(future.result())
+            if time.perf_counter() - began > time_limit:
+                out_of_time = True
+    matchup.pairs.sort(key=lambda p: p.pair)
+    matchup.seconds = time.perf_counter() - began
+
+
+def matchups_for(variants: Sequence[str], plies: int, gnubg: bool) -> list[Matchup]:
+    ours = f"ours:{plies}"
+    chosen: list[Matchup] = []
+    for variant in variants:
+        if find_variant(variant).has_bar and variant != "georgian":
+            chosen.append(Matchup(variant, ours, "pubeval"))
+            if gnubg:
+                chosen.append(Matchup(variant, ours, "gnubg:0"))
+                chosen.append(Matchup(variant, "pubeval", "gnubg:0"))
+        else:
+            chosen.append(Matchup(variant, ours, "heuristic"))
+    return chosen
+
+
+# ---------------------------------------------------------------- speed
+
+
+def speed_corpus(count: int, seed: str = "strength:speed") -> list[tuple[Position, tuple[int, int]]]:
+    """(position, roll) pairs from pubeval self-play backgammon games, with more than one legal play."""
+    from nardy.bots.pubeval import PubevalBot
+
+    rng = random.Random(seed)
+    bot = PubevalBot()
+    corpus: list[tuple[Position, tuple[int, int]]] = []
+    position = Position.start("backgammon")
+    while len(corpus) < count:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = position.legal_plays(dice)
+        if len(plays) > 1:
+            corpus.append((position, dice))
+        play = bot.choose_play(position, dice)
+        position = (play.position if play else position).turned()
+        if position.is_game_over():
+            position = Position.start("backgammon")
+    return corpus
+
+
+@dataclass
+class Speed:
+    plies: int
+    decisions: int
+    median_ms: float
+    p90_ms: float
+    mean_ms: float
+
+
+def measure_speed(plies: int, count: int, weights: Path | None = None) -> Speed:
+    bot = make_player(f"ours:{plies}" + (f"@{weights.resolve()}" if weights else ""), "backgammon")
+    corpus = speed_corpus(count)
+    bot.choose_play(*corpus[0])  # load the weights, warm caches
+    times = []
+    for position, dice in corpus:
+        began = time.perf_counter()
+        bot.choose_play(position, dice)
+        times.append(time.perf_counter() - began)
+    times.sort()
+    return Speed(
+        plies, len(times), 1000 * statistics.median(times), 1000 * times[int(0.9 * (len(times) - 1))],
+        1000 * statistics.fmean(times),
+    )
+
+
+# ---------------------------------------------------------------- report
+
+
+def machine() -> str:
+    model = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = "load average " + " ".join(f"{v:.1f}" for v in os.getloadavg())
+    except OSError:
+        load = "load unknown"
+    return (
+        f"{model}, {os.cpu_count()} CPUs ({load}); {platform.system()} {platform.release()}; "
+        f"Python {platform.python_version()}"
+    )
+
+
+def commit() -> str:
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + (" (working tree modified)" if dirty else "")
+
+
+def weights_info() -> str:
+    folder = ROOT / "nardy" / "bots" / "weights"
+    files = sorted(folder.glob("*.npz")) if folder.is_dir() else []
+    if not files:
+        return "none"
+    parts = []
+    for path in files:
+        stamp = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+        parts.append(f"{path.name} ({path.stat().st_size // 1024} KiB, {stamp} UTC)")
+    return ", ".join(parts)
+
+
+def format_table(matchups: Sequence[Matchup]) -> str:
+    lines = [
+        "| variant | A | B | games | A's ppg | 95% interval | A wins | doubles+ | time |",
+        "| --- | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |",
+    ]
+    for m in matchups:
+        if m.skipped:
+            lines.append(f"| {m.variant} | {m.a} | {m.b} | - | skipped: {m.skipped} | | | | |")
+            continue
+        low, high = m.ppg - m.half_width, m.ppg + m.half_width
+        lines.append(
+            f"| {m.variant} | {m.a_name} | {m.b_name} | {m.games:,} | {m.ppg:+.3f} ± {m.half_width:.3f} "
+            f"| [{low:+.3f}, {high:+.3f}] | {100 * m.win_rate:.1f}% | {100 * m.double_rate:.1f}% | {m.seconds:.0f} s |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per matchup, played as duplicate pairs (400)")
+    parser.add_argument("--variant", action="append", choices=sorted(DEFAULT_VARIANTS) + ["dave"],
+                        help="variant to play (repeatable; default: all but dave)")
+    parser.add_argument("--plies", type=int, default=0, help="search depth of our bot in the games (0)")
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per matchup at most (600)")
+    parser.add_argument("--workers", type=int, default=MAX_WORKERS, choices=range(1, MAX_WORKERS + 1),
+                        help="worker processes (at most 2)")
+    parser.add_argument("--no-gnubg", action="store_true", help="skip the matchups against GNU Backgammon")
+    parser.add_argument("--no-speed", action="store_true", help="skip the decision-time measurement")
+    parser.add_argument("--speed-decisions", type=int, default=200, help="decisions timed at 0-ply (200; 2-ply a quarter)")
+    parser.add_argument("--matchup", action="append", metavar="A,B",
+                        help="play only these pairings in each variant, e.g. 'pubeval,gnubg:0' (repeatable; "
+                             "players: ours:<plies>, pubeval, heuristic, random, gnubg:<plies>)")
+    parser.add_argument("--weights", type=Path,
+                        help="a network file for our bot instead of the shipped weights (e.g. a training checkpoint)")
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    args = parser.parse_args(argv)
+    try:
+        os.nice(NICENESS)
+    except OSError:
+        pass
+    variants = args.variant or list(DEFAULT_VARIANTS)
+    command = "python -m benchmarks.strength " + shlex.join(list(argv if argv is not None else sys.argv[1:]))
+    print(f"command: {command.strip()}")
+    print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; commit: {commit()}")
+    print(f"machine: {machine()}")
+    print(f"weights: {weights_info()}")
+    print(f"games: cubeless money, duplicate dice, up to {args.games} per matchup, "
+          f"{args.workers} worker(s), at most {args.time_limit:.0f} s per matchup; our bot at {args.plies}-ply")
+    print(flush=True)
+
+    speeds: list[Speed] = []
+    if not args.no_speed:
+        for plies, count in ((0, args.speed_decisions), (2, max(args.speed_decisions // 4, 10))):
+            try:
+                speed = measure_speed(plies, count, args.weights)
+            except Unavailable as reason:
+                print(f"speed at {plies}-ply skipped: {reason}")
+                break
+            speeds.append(speed)
+            print(f"speed, ours {plies}-ply, backgammon: median {speed.median_ms:.2f} ms, "
+                  f"90th percentile {speed.p90_ms:.2f} ms, mean {speed.mean_ms:.2f} ms "
+                  f"over {speed.decisions} decisions", flush=True)
+        print()
+
+    if args.matchup:
+        pairings = [tuple(spec.split(",", 1)) for spec in args.matchup]
+        if any(len(pairing) != 2 for pairing in pairings):
+            parser.error("--matchup takes two players separated by a comma")
+        matchups = [Matchup(variant, a, b) for variant in variants for a, b in pairings]
+    else:
+        matchups = matchups_for(variants, args.plies, not args.no_gnubg)
+    if args.weights is not None:
+        for matchup in matchups:
+            matchup.a, matchup.b = (
+                f"{spec}@{args.weights.resolve()}" if spec.startswith("ours") and "@" not in spec else spec
+                for spec in (matchup.a, matchup.b)
+            )
+    for matchup in matchups:
+        run_matchup(matchup, args.games, args.time_limit, args.workers)
+        if matchup.skipped:
+            print(f"{matchup.variant}: {matchup.a} vs {matchup.b} skipped: {matchup.skipped}", flush=True)
+        else:
+            print(f"{matchup.variant}: {matchup.a_name} vs {matchup.b_name}: {matchup.ppg:+.3f} ± "
+                  f"{matchup.half_width:.3f} ppg over {matchup.games} games ({matchup.seconds:.0f} s)", flush=True)
+    print()
+    print(format_table(matchups))
+    if args.json:
+        payload = {
+            "command": command.strip(),
+            "machine": machine(),
+            "commit": commit(),
+            "weights": weights_info(),
+            "speed": [asdict(s) for s in speeds],
+            "matchups": [
+                {
+                    "variant": m.variant, "a": m.a_name or m.a, "b": m.b_name or m.b, "games": m.games,
+                    "ppg": m.ppg, "half_width_95": m.half_width, "a_win_rate": m.win_rate,
+                    "seconds": m.seconds, "skipped": m.skipped,
+                    "pair_values": [p.value for p in m.pairs],
+                }
+                for m in matchups
+            ],
+        }
+        args.json.write_text(json.dumps(payload, indent=1, default=float) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

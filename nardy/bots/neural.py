@@ -1,0 +1,251 @@
+"""The trained bots: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a bot that searches with it.
+
+Weights for every variant ship in ``nardy/bots/weights/`` (see
+:data:`WEIGHTS`) and are loaded once, on first use.
+
+>>> from nardy.rules import Position
+>>> bot = NeuralBot(default_evaluator("georgian"), seed=1)
+>>> start = Position.start("georgian")
+>>> bot.choose_play(start, (6, 5)) in start.legal_plays((6, 5))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from types import ModuleType
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from nardy.bots.encoding import FAMILIES, Family, IntArray, family_of, raw_boards, turn_raw
+from nardy.bots.evaluator import (
+    LOSE_DOUBLE,
+    LOSE_TRIPLE,
+    WIN,
+    WIN_DOUBLE,
+    WIN_TRIPLE,
+    Evaluator,
+    equity,
+    invert,
+    terminal_probabilities,
+)
+from nardy.bots.network import Network
+from nardy.bots.search import DEFAULT_FILTERS, Deadline, MoveFilter, choose, position_probabilities
+from nardy.rules import CHECKERS, Game, Play, Position, find_variant
+
+FloatArray = npt.NDArray[np.float64]
+
+WEIGHTS: Final[dict[str, str]] = {
+    "backgammon": "short",
+    "dave": "short",
+    "georgian": "georgian",
+    "long-traditional": "long",
+    "long-tournament": "long",
+    "long-bolshie": "long",
+}
+"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with."""
+
+_OFF_MOVER: Final = 26
+
+
+class NeuralEvaluator:
+    """A :class:`Network` rating positions of one family, with exact answers for finished games."""
+
+    def __init__(self, network: Network, family: Family | str) -> None:
+        self.network = network
+        self.family = FAMILIES[family] if isinstance(family, str) else family
+        if network.inputs != self.family.inputs:
+            raise ValueError(
+                f"the network takes {network.inputs} inputs; the {self.family.name} family encodes {self.family.inputs}"
+            )
+
+    def probabilities(self, positions: Sequence[Position]) -> FloatArray:
+        """The outcome probabilities for each side to move, shape ``(n, 5)``."""
+        if not positions:
+            return np.zeros((0, 5))
+        result = self._rate(raw_boards(positions), positions[0])
+        for index, position in enumerate(positions):
+            if CHECKERS in position.off:
+                exact = terminal_probabilities(position)
+                assert exact is not None
+                result[index] = exact
+        return result
+
+    def probabilities_after(self, positions: Sequence[Position]) -> FloatArray:
+        """For ``play.position`` values: the probabilities of the player who just moved.
+
+        The same as ``invert(probabilities([p.turned() for p in positions]))``,
+        with the boards turned over in one numpy operation.
+        """
+        if not positions:
+            return np.zeros((0, 5))
+        raw = raw_boards(positions)
+        result = invert(self._rate(turn_raw(raw, self.family), positions[0]))
+        for index in np.flatnonzero(raw[:, _OFF_MOVER] == CHECKERS):
+            exact = terminal_probabilities(positions[int(index)])
+            assert exact is not None
+            result[index] = exact
+        return result
+
+    def _rate(self, raw: IntArray, sample: Position) -> FloatArray:
+        """Network outputs made consistent: triple <= double <= win; no triple where the variant has none."""
+        if family_of(sample.variant) is not self.family:
+            raise ValueError(f"a {self.family.name}-family evaluator cannot rate {sample.variant.name} positions")
+        y = self.network.forward(self.family.encode(raw))
+        y[:, WIN_DOUBLE] = np.minimum(y[:, WIN_DOUBLE], y[:, WIN])
+        y[:, LOSE_DOUBLE] = np.minimum(y[:, LOSE_DOUBLE], 1.0 - y[:, WIN])
+        kinds = sample.variant.kinds
+        if kinds[2] == kinds[1]:
+            y[:, WIN_TRIPLE] = 0.0
+            y[:, LOSE_TRIPLE] = 0.0
+        else:
+            y[:, WIN_TRIPLE] = np.minimum(y[:, WIN_TRIPLE], y[:, WIN_DOUBLE])
+            y[:, LOSE_TRIPLE] = np.minimum(y[:, LOSE_TRIPLE], y[:, LOSE_DOUBLE])
+        return y
+
+
+@functools.cache
+def default_network(name: str) -> Network:
+    """The shipped network ``nardy/bots/weights/<name>.npz`` (cached; do not modify it)."""
+    resource = resources.files("nardy.bots").joinpath("weights", f"{name}.npz")
+    with resource.open("rb") as source:
+        return Network.load(source)
+
+
+@functools.cache
+def default_evaluator(variant: str) -> NeuralEvaluator:
+    """The evaluator a variant's bots use by default, from the shipped weights (cached)."""
+    rules = find_variant(variant)
+    return NeuralEvaluator(default_network(WEIGHTS[rules.name]), family_of(rules))
+
+
+class ShippedEvaluator:
+    """Rates each batch with the shipped evaluator of its positions' variant (all of one variant)."""
+
+    def probabilities(self, positions: Sequence[Position]) -> FloatArray:
+        if not positions:
+            return np.zeros((0, 5))
+        return default_evaluator(positions[0].variant.name).probabilities(positions)
+
+    def probabilities_after(self, positions: Sequence[Position]) -> FloatArray:
+        if not positions:
+            return np.zeros((0, 5))
+        return default_evaluator(positions[0].variant.name).probabilities_after(positions)
+
+
+@dataclass(frozen=True)
+class Level:
+    """How strong a bot plays: search depth, noise on the ratings, time per decision."""
+
+    plies: int
+    noise: float
+    time_budget: float | None
+
+
+LEVELS: Final[dict[str, Level]] = {
+    "beginner": Level(plies=0, noise=0.35, time_budget=None),
+    "intermediate": Level(plies=0, noise=0.12, time_budget=None),
+    "advanced": Level(plies=1, noise=0.03, time_budget=1.0),
+    "expert": Level(plies=2, noise=0.0, time_budget=1.0),
+}
+"""The trained levels, weakest first; gnubg-style noise added to each candidate's equity."""
+
+
+class NeuralBot:
+    """A bot that rates candidate plays with an evaluator and an n-ply search.
+
+    ``noise`` is the standard deviation of the Gaussian noise added to each
+    candidate's equity (the weaker levels); ``time_budget`` (seconds) bounds
+    a deep search, which then keeps the deepest depth it completed.
+    """
+
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        *,
+        plies: int = 0,
+        noise: float = 0.0,
+        seed: int | None = None,
+        time_budget: float | None = None,
+        filters: Sequence[MoveFilter] = DEFAULT_FILTERS,
+        name: str = "neural",
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if plies < 0 or plies > len(filters):
+            raise ValueError(f"plies is 0 to {len(filters)}, got {plies}")
+        self.name = name
+        self.evaluator = evaluator
+        self.plies = plies
+        self.noise = noise
+        self.time_budget = time_budget
+        self.filters = tuple(filters)
+        self.last_depth = 0
+        """The depth the last decision was searched to (for tests and benchmarks)."""
+        self._clock = clock
+        self._rng = np.random.default_rng(seed)
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        """The best legal play as the search sees it, or ``None`` when the roll cannot be played."""
+        plays = position.legal_plays(dice)
+        if len(plays) <= 1:
+            self.last_depth = 0
+            return plays[0] if plays else None
+        noise = self._rng.normal(0.0, self.noise, len(plays)) if self.noise > 0 else None
+        deadline = Deadline(self.time_budget, clock=self._clock) if self.time_budget is not None else None
+        choice = choose(
+            self.evaluator,
+            [play.position for play in plays],
+            plies=self.plies,
+            noise=noise,
+            filters=self.filters,
+            deadline=deadline,
+        )
+        self.last_depth = choice.depth
+        return plays[choice.index]
+
+    def probabilities(self, game: Game, player: int) -> FloatArray:
+        """The cubeless outcome probabilities for ``player`` in ``game`` at this bot's depth (capped at 1)."""
+        seen = position_probabilities(self.evaluator, game.position, plies=min(self.plies, 1))
+        return seen if player == game.turn else invert(seen)
+
+    def wants_to_double(self, game: Game, player: int) -> bool:
+        """Asks :mod:`nardy.bots.cube` when it exists, else :func:`money_double`."""
+        cube = _cube_module()
+        if cube is not None:
+            return bool(cube.should_double(self.evaluator, game, player))
+        return money_double(self.probabilities(game, player))
+
+    def accepts_double(self, game: Game, player: int) -> bool:
+        """Asks :mod:`nardy.bots.cube` when it exists, else :func:`money_take`."""
+        cube = _cube_module()
+        if cube is not None:
+            return bool(cube.should_take(self.evaluator, game, player))
+        return money_take(self.probabilities(game, player))
+
+
+def money_double(probabilities: FloatArray) -> bool:
+    """Fallback cube rule: double with at least 68% to win unless too good (cubeless equity above 1)."""
+    return bool(probabilities[WIN] >= 0.68 and equity(probabilities) < 1.0)
+
+
+def money_take(probabilities: FloatArray) -> bool:
+    """Fallback cube rule: take while the doubled cubeless equity beats the pass (equity above -0.5)."""
+    return bool(equity(probabilities) > -0.5)
+
+
+@functools.cache
+def _cube_module() -> ModuleType | None:
+    """``nardy.bots.cube`` when it is installed (written separately), else ``None``."""
+    try:
+        return importlib.import_module("nardy.bots.cube")
+    except ModuleNotFoundError as error:
+        if error.name != "nardy.bots.cube":
+            raise
+        return None

@@ -1,0 +1,466 @@
+"""TD(λ) self-play training of the evaluation networks, with checkpoints and running benchmarks.
+
+One network plays both sides with 0-ply greedy choices and learns, after
+every move, from the difference between its rating of the position before
+and after (Tesauro's TD-Gammon), with eligibility traces per output. Each
+state is rated from its side to move; the update is made in the first
+player's frame, where turning the board over is a fixed linear map of the
+five outputs, so this is plain TD(λ). The final update uses the true result
+(win kind → outputs).
+
+Runs are reproducible: the weights come from ``numpy.random.default_rng(seed)``
+and the dice from ``random.Random(seed)``; both generators' states are saved
+in every checkpoint, so a resumed run plays the same games as one that never
+stopped.
+
+    nardy train --variant georgian --games 20000        # resumes from ~/.cache/nardy/train/georgian
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from nardy.bots.encoding import family_of, raw_boards, turn_raw
+from nardy.bots.evaluator import equity, invert, outcome
+from nardy.bots.network import Network
+from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
+from nardy.bots.random_bot import RandomBot
+from nardy.rules import CHECKERS, Play, Position, find_variant
+
+FloatArray = npt.NDArray[np.float64]
+
+PROGRESS_FILE: Final = "progress.json"
+PREVIOUS_FILE: Final = "previous.npz"
+MAX_TURNS: Final = 2000
+"""A self-play game still running after this many turns is abandoned (never seen; a safety net)."""
+
+_TURN_OVER: Final = np.array([0, 3, 4, 1, 2])
+_TURN_SIGN: Final = np.array([-1.0, 1.0, 1.0, 1.0, 1.0])
+_OFF_MOVER: Final = 26
+
+
+def default_checkpoint_dir(name: str) -> Path:
+    """``$XDG_CACHE_HOME/nardy/train/<name>`` (``~/.cache`` by default)."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "nardy" / "train" / name
+
+
+def weights_path(name: str) -> Path:
+    """The shipped weights file of ``name`` inside the installed package."""
+    return Path(__file__).parent / "weights" / f"{name}.npz"
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """One training run. ``games`` is the total to reach, counting games of earlier runs resumed."""
+
+    variant: str
+    checkpoint_dir: Path
+    hidden: int = 80
+    alpha: float = 0.1
+    lambda_: float = 0.7
+    games: int = 10_000
+    seed: int = 0
+    checkpoint_every: int = 1_000
+    benchmark_every: int = 5_000
+    benchmark_games: int = 200
+    mix: tuple[str, ...] = ()
+    """Other variants of the same family whose games are interleaved at random (one net for all)."""
+    init: Path | None = None
+    """Weights to start from instead of random ones (fine-tuning), when no checkpoint exists yet."""
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return (self.variant, *(v for v in self.mix if v != self.variant))
+
+    @property
+    def weights_name(self) -> str:
+        return WEIGHTS[find_variant(self.variant).name]
+
+
+@dataclass
+class Benchmark:
+    """Results of one benchmark point: 0-ply greedy against the random bot and the previous network."""
+
+    games: int
+    vs_random: float
+    ppg_random: float
+    vs_previous: float | None
+    ppg_previous: float | None
+
+    def summary(self) -> str:
+        text = f"vs random {self.vs_random:.0%} ({self.ppg_random:+.2f} ppg)"
+        if self.vs_previous is not None and self.ppg_previous is not None:
+            text += f", vs previous {self.vs_previous:.0%} ({self.ppg_previous:+.2f} ppg)"
+        return text
+
+
+@dataclass
+class Progress:
+    """What a checkpoint directory's ``progress.json`` records."""
+
+    games: int = 0
+    seconds: float = 0.0
+    checkpoint: str | None = None
+    rng_state: dict[str, Any] | None = None
+    dice_state: list[Any] | None = None
+    benchmarks: list[dict[str, Any]] = field(default_factory=list)
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+class TDLearner:
+    """Plays self-play games with ``network``, updating it in place after every move.
+
+    The eligibility traces (one per output and parameter) are kept as
+    ``scale * E``: decaying them is one multiplication of ``scale``, and the
+    sparse inputs touch only their own rows of ``E``, so a step costs little
+    more than one matrix-vector product.
+    """
+
+    def __init__(self, network: Network, *, alpha: float, lambda_: float) -> None:
+        if not 0.0 <= lambda_ <= 1.0:
+            raise ValueError(f"lambda is between 0 and 1, got {lambda_}")
+        self.network = network
+        self.alpha = alpha
+        self.lambda_ = lambda_
+        inputs, hidden = network.inputs, network.hidden
+        self._traces = (
+            np.zeros((5, inputs, hidden)), np.zeros((5, hidden)), np.zeros((5, hidden, 5)), np.zeros((5, 5))
+        )
+        self._scale = 1.0
+
+    def update(self, x: FloatArray, hidden: FloatArray, y: FloatArray, target: FloatArray, *, turned: bool) -> None:
+        """One TD(λ) step: move the rating of ``x`` (outputs ``y``) towards ``target`` (first player's frame).
+
+        ``turned``: ``x`` is seen from the second player, so its gradients go
+        through the same output swap as the outputs themselves.
+        """
+        f1, f2 = self.network.gradient_factors(hidden, y)
+        values = y
+        if turned:
+            f1 = f1[_TURN_OVER] * _TURN_SIGN[:, None]
+            f2 = f2[_TURN_OVER] * _TURN_SIGN[:, None]
+            values = invert(y)
+        t1, tb1, t2, tb2 = self._traces
+        if self.lambda_ == 0.0:
+            self.reset()
+        else:
+            self._scale *= self.lambda_
+            if self._scale < 1e-6:
+                for trace in self._traces:
+                    trace *= self._scale
+                self._scale = 1.0
+        grow = 1.0 / self._scale
+        active = np.flatnonzero(x)
+        t1[:, active, :] += (x[active] * grow)[None, :, None] * f1[:, None, :]
+        tb1 += f1 * grow
+        t2 += (hidden * grow)[None, :, None] * f2[:, None, :]
+        tb2 += f2 * grow
+        step = (self.alpha * self._scale) * (target - values)
+        w1, b1, w2, b2 = self.network.parameters()
+        w1 += np.tensordot(step, t1, axes=1)
+        b1 += step @ tb1
+        w2 += np.tensordot(step, t2, axes=1)
+        b2 += step @ tb2
+
+    def reset(self) -> None:
+        """Clear the traces (a new game)."""
+        for trace in self._traces:
+            trace.fill(0.0)
+        self._scale = 1.0
+
+    def play(self, variant: str, dice: random.Random) -> tuple[int, int] | None:
+        """One self-play game with learning: ``(winner, level)``, winner 0 = the first to move; None if abandoned."""
+        network = self.network
+        position = Position.start(variant)
+        family = family_of(position.variant)
+        kinds = position.variant.kinds
+        x = family.encode(raw_boards([position]))[0]
+        hidden, y = (a[0] for a in network.activations(x[None, :]))
+        self.reset()
+        for turn in range(MAX_TURNS):
+            mover = turn % 2
+            roll = (dice.randint(1, 6), dice.randint(1, 6))
+            plays = position.legal_plays(roll)
+            if not plays:
+                position = position.turned()
+                nx = family.encode(raw_boards([position]))[0]
+                nh, ny = (a[0] for a in network.activations(nx[None, :]))
+            else:
+                raw = raw_boards([play.position for play in plays])
+                finished = np.flatnonzero(raw[:, _OFF_MOVER] == CHECKERS)
+                if len(finished):
+                    level = max(kinds.index(plays[int(i)].position.win_kind()) for i in finished)
+                    result = outcome(level, won=True)
+                    self.update(x, hidden, y, result if mover == 0 else invert(result), turned=mover == 1)
+                    return mover, level
+                inputs = family.encode(turn_raw(raw, family))
+                hiddens, outputs = network.activations(inputs)
+                best = int(np.argmax(equity(invert(outputs))))
+                position = plays[best].position.turned()
+                nx, nh, ny = inputs[best], hiddens[best], outputs[best]
+            # the next state is seen by the other player: in the first player's frame it is
+            # ny when the first player moves next, else inverted
+            target = ny if mover == 1 else invert(ny)
+            self.update(x, hidden, y, target, turned=mover == 1)
+            x, hidden, y = nx, nh, ny
+        return None
+
+
+# ----- matches between bots
+
+
+@dataclass(frozen=True)
+class DuelResult:
+    """``games`` cubeless games between two bots: the first bot's wins and points (net)."""
+
+    games: int
+    wins: int
+    points: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ppg(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+class _Chooser(Protocol):
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None: ...
+
+
+def duel(first: _Chooser, second: _Chooser, variant: str, games: int, *, seed: int) -> DuelResult:
+    """Play ``games`` cubeless games from the start, the bots taking turns to move first."""
+    dice = random.Random(seed)
+    rules = find_variant(variant)
+    options = rules.default_options()
+    wins = points = 0
+    for game in range(games):
+        bots = (first, second) if game % 2 == 0 else (second, first)
+        position = Position.start(rules)
+        mover = 0
+        for _ in range(MAX_TURNS):
+            roll = (dice.randint(1, 6), dice.randint(1, 6))
+            play = bots[mover].choose_play(position, roll)
+            if play is not None and play.position.winner_is_mover():
+                value = rules.win_points(play.position.win_kind(), options)
+                first_won = (mover == 0) == (game % 2 == 0)
+                wins += first_won
+                points += value if first_won else -value
+                break
+            position = (play.position if play is not None else position).turned()
+            mover = 1 - mover
+    return DuelResult(games, wins, points)
+
+
+def benchmark(network: Network, previous: Network | None, variant: str, *, games: int, seed: int) -> Benchmark:
+    """0-ply greedy ``network`` against the random bot and against ``previous``."""
+    rules = find_variant(variant)
+    family = family_of(rules)
+    bot = NeuralBot(NeuralEvaluator(network, family))
+    random_result = duel(bot, RandomBot(seed=seed), variant, games, seed=seed)
+    vs_previous = ppg_previous = None
+    if previous is not None:
+        old = NeuralBot(NeuralEvaluator(previous, family))
+        previous_result = duel(bot, old, variant, games, seed=seed + 1)
+        vs_previous, ppg_previous = previous_result.win_rate, previous_result.ppg
+    return Benchmark(0, random_result.win_rate, random_result.ppg, vs_previous, ppg_previous)
+
+
+# ----- the training loop
+
+
+Reporter = Callable[[str], None]
+
+
+class Trainer:
+    """Owns one checkpoint directory: loads or starts a run, trains, checkpoints, benchmarks."""
+
+    def __init__(self, config: TrainConfig) -> None:
+        self.config = config
+        variants = [find_variant(v) for v in config.variants]
+        families = {family_of(v).name for v in variants}
+        if len(families) != 1:
+            raise ValueError("one network trains on variants of one family only")
+        self.family = family_of(variants[0])
+        self.directory = config.checkpoint_dir
+        self.progress = Progress()
+        self.previous: Network | None = None
+        progress_file = self.directory / PROGRESS_FILE
+        if progress_file.exists():
+            self._resume(progress_file)
+        else:
+            self._start()
+        self.learner = TDLearner(self.network, alpha=config.alpha, lambda_=config.lambda_)
+
+    def _start(self) -> None:
+        config = self.config
+        self.rng = np.random.default_rng(config.seed)
+        self.dice = random.Random(config.seed)
+        if config.init is not None:
+            self.network = Network.load(config.init)
+            if self.network.inputs != self.family.inputs:
+                raise ValueError(f"{config.init} is not a {self.family.name}-family network")
+            self.network.meta["init"] = f"{config.init.name} ({self.network.meta.get('games', 0)} games)"
+            self.network.meta["games"] = 0
+        else:
+            seed = int(self.rng.integers(2**31))
+            self.network = Network.initial(
+                inputs=self.family.inputs, hidden=config.hidden, seed=seed, family=self.family.name
+            )
+        self.network.meta.update(seed=config.seed, variants=list(config.variants), name=config.weights_name)
+        self.progress.config = _config_dict(config)
+
+    def _resume(self, progress_file: Path) -> None:
+        data = json.loads(progress_file.read_text())
+        self.progress = Progress(**data)
+        if self.progress.checkpoint is None or self.progress.rng_state is None or self.progress.dice_state is None:
+            raise ValueError(f"{progress_file} names no checkpoint")
+        self.network = Network.load(self.directory / self.progress.checkpoint)
+        self.rng = np.random.default_rng()
+        self.rng.bit_generator.state = self.progress.rng_state
+        self.dice = random.Random()
+        version, state, gauss = self.progress.dice_state
+        self.dice.setstate((version, tuple(state), gauss))
+        previous = self.directory / PREVIOUS_FILE
+        if previous.exists():
+            self.previous = Network.load(previous)
+
+    @property
+    def games(self) -> int:
+        return self.progress.games
+
+    def checkpoint(self) -> Path:
+        """Save the network (float64) and the progress; keep the two newest checkpoints."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = f"checkpoint-{self.games:09d}.npz"
+        self.network.meta["games"] = self.games
+        self.network.save(self.directory / name, exact=True)
+        self.progress.checkpoint = name
+        self.progress.rng_state = dict(self.rng.bit_generator.state)
+        version, state, gauss = self.dice.getstate()
+        self.progress.dice_state = [version, list(state), gauss]
+        temporary = self.directory / (PROGRESS_FILE + ".tmp")
+        temporary.write_text(json.dumps(asdict(self.progress), indent=1))
+        temporary.replace(self.directory / PROGRESS_FILE)
+        for old in sorted(self.directory.glob("checkpoint-*.npz"))[:-2]:
+            old.unlink()
+        return self.directory / name
+
+    def run_benchmark(self) -> Benchmark:
+        seed = int(self.rng.integers(2**31))
+        config = self.config
+        result = benchmark(self.network, self.previous, config.variant, games=config.benchmark_games, seed=seed)
+        result.games = self.games
+        self.progress.benchmarks.append(asdict(result))
+        self.previous = self.network.copy()
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.previous.save(self.directory / PREVIOUS_FILE, exact=True)
+        return result
+
+    def train(self, *, report: Reporter | None = None, on_game: Callable[[int, str], None] | None = None) -> None:
+        """Play games until ``config.games`` is reached, checkpointing and benchmarking on the way."""
+        config = self.config
+        variants = config.variants
+        started = time.perf_counter()
+        done_before = self.progress.seconds
+        while self.games < config.games:
+            variant = variants[int(self.rng.integers(len(variants)))] if len(variants) > 1 else variants[0]
+            self.learner.play(variant, self.dice)
+            self.progress.games += 1
+            self.progress.seconds = done_before + time.perf_counter() - started
+            summary = ""
+            if config.benchmark_every and self.games % config.benchmark_every == 0:
+                summary = self.run_benchmark().summary()
+                if report is not None:
+                    report(f"{self.games} games: {summary}")
+            if self.games % config.checkpoint_every == 0 or self.games == config.games:
+                path = self.checkpoint()
+                if report is not None:
+                    rate = self.games / self.progress.seconds if self.progress.seconds else 0.0
+                    report(f"{self.games} games, {self.progress.seconds:.0f} s ({rate:.1f} games/s): saved {path.name}")
+            if on_game is not None:
+                on_game(self.games, summary)
+
+    def export(self, path: Path | None = None) -> Path:
+        """Write the current network as the small float32 weights file the package ships."""
+        target = path if path is not None else weights_path(self.config.weights_name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        exported = self.network.copy()
+        exported.meta.update(games=self.games, seconds=round(self.progress.seconds))
+        if self.progress.benchmarks:
+            exported.meta["benchmark"] = self.progress.benchmarks[-1]
+        exported.save(target)
+        return target
+
+
+def _config_dict(config: TrainConfig) -> dict[str, Any]:
+    data = asdict(config)
+    data["checkpoint_dir"] = str(config.checkpoint_dir)
+    data["init"] = str(config.init) if config.init is not None else None
+    return data
+
+
+def train_with_progress_bar(trainer: Trainer) -> None:
+    """Train with a rich progress bar (games, games/s, the latest benchmark) and a log line per checkpoint."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:.1f} games/s"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[bench]}"),
+    )
+    with Bar(*columns, console=console) as bar:
+        task = bar.add_task(
+            f"train {trainer.config.weights_name}",
+            total=trainer.config.games,
+            completed=trainer.games,
+            rate=0.0,
+            bench="",
+        )
+        first_games, first_time = trainer.games, time.perf_counter()
+
+        def on_game(games: int, summary: str) -> None:
+            elapsed = time.perf_counter() - first_time
+            rate = (games - first_games) / elapsed if elapsed else 0.0
+            fields: dict[str, Any] = {"rate": rate}
+            if summary:
+                fields["bench"] = summary
+            bar.update(task, completed=games, **fields)
+
+        def report(line: str) -> None:
+            console.print(f"[dim]{time.strftime('%H:%M:%S')}[/dim] {line}", highlight=False)
+
+        trainer.train(report=report, on_game=on_game)
+
+
+def resume_config(config: TrainConfig) -> TrainConfig:
+    """``config`` with the network size of an existing run in its directory (a resumed run keeps its shape)."""
+    progress_file = config.checkpoint_dir / PROGRESS_FILE
+    if not progress_file.exists():
+        return config
+    saved = json.loads(progress_file.read_text()).get("config", {})
+    return replace(config, hidden=int(saved.get("hidden", config.hidden)))
+
+
+def parse_variants(names: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The main variant and the mix of a ``--variant A [B ...]`` list."""
+    resolved = [find_variant(name).name for name in names]
+    return resolved[0], tuple(resolved[1:])
