@@ -38,6 +38,7 @@ browser:
 
 bench: install
 	$(PY) -m benchmarks.movegen
+	$(PY) -m benchmarks.strength --games 400 --time-limit 300
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis
