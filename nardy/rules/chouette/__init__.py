@@ -1,0 +1,17 @@
+"""Chouette (seed 000): backgammon for three to eight players, the box against a team led by a captain."""
+
+from nardy.rules.chouette.game import (
+    BOX_SIDE,
+    TEAM_SIDE,
+    ChouetteGame,
+    ChouetteGameResult,
+    ChouettePhase,
+    Stake,
+)
+from nardy.rules.chouette.lineup import MAX_PLAYERS, MIN_PLAYERS, Formation, Lineup, PlayerId
+from nardy.rules.chouette.session import Chouette
+
+__all__ = [
+    "BOX_SIDE", "TEAM_SIDE", "Chouette", "ChouetteGame", "ChouetteGameResult", "ChouettePhase",
+    "Formation", "Lineup", "MAX_PLAYERS", "MIN_PLAYERS", "PlayerId", "Stake",
+]
