@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from nardy.rules import CHECKERS, NUM_POINTS, CubeError, GameOptions, IllegalActionError, Phase, Position, WinKind
-from nardy.rules import WrongTurnError, find_variant
+from conftest import make
+from nardy.rules import CubeError, GameOptions, IllegalActionError, Phase, Position, WinKind, WrongTurnError
 from nardy.rules.chouette import (
     BOX_SIDE,
     TEAM_SIDE,
@@ -26,17 +26,6 @@ LINEUP = Lineup(BOX, (ANN, BOB, CAT))
 
 
 # ----- helpers
-
-
-def position(mover: dict[int, int], opponent: dict[int, int]) -> Position:
-    """A backgammon position seen from the side to move; unplaced checkers are borne off."""
-    points = [0] * NUM_POINTS
-    for point, count in mover.items():
-        points[point - 1] += count
-    for point, count in opponent.items():
-        points[point - 1] -= count
-    off = (CHECKERS - sum(mover.values()), CHECKERS - sum(opponent.values()))
-    return Position(find_variant("backgammon"), tuple(points), (0, 0), off)
 
 
 def rolling(side: int, at: Position | None = None, lineup: Lineup = LINEUP, options: GameOptions | None = None) -> ChouetteGame:
@@ -64,7 +53,7 @@ def box_bears_off_last(game: ChouetteGame) -> ChouetteGame:
 
 # Two checkers left on the 1-point of the side to move; the other side has borne off nothing
 # and has no checker in the mover's home: bearing off wins a gammon.
-GAMMON_NEAR = position({1: 2}, {13: 15})
+GAMMON_NEAR = make("backgammon", {1: 2}, {13: 15})
 
 
 def formed_session(fifth: int | None = None) -> Chouette:
@@ -382,7 +371,7 @@ def test_settlement_with_mixed_takes_and_passes_and_a_gammon() -> None:
     """000: "Если они побеждают, игрок в коробке платит каждому победителю ставку партии. Если
     проигрывают, каждый из них платит ставку игроку в коробке." Gammons multiply each stake.
     """
-    game = rolling(BOX_SIDE, at=position({13: 15}, {24: 2})).box_double(BOX)
+    game = rolling(BOX_SIDE, at=make("backgammon", {13: 15}, {24: 2})).box_double(BOX)
     game = game.answer_box_double(ANN, True).answer_box_double(BOB, False).answer_box_double(CAT, True)
     game = game.roll(BOX, (2, 1))
     game = game.move(BOX, game.legal_plays()[0].steps)

@@ -11,10 +11,9 @@ from dataclasses import replace
 
 import pytest
 
+from conftest import make
 from nardy.rules import (
-    CHECKERS,
     MAX_CUBE,
-    NUM_POINTS,
     Beavered,
     Cube,
     CubeError,
@@ -36,20 +35,6 @@ CUBE = GameOptions(cube=True)
 
 
 # ----- helpers
-
-
-def position(variant: str, mover: dict[int, int], opponent: dict[int, int], bar: tuple[int, int] = (0, 0)) -> Position:
-    """A position seen from the side to move; ``opponent`` uses the mover's point numbers.
-
-    Checkers not placed (nor on the bar) are borne off.
-    """
-    points = [0] * NUM_POINTS
-    for point, count in mover.items():
-        points[point - 1] += count
-    for point, count in opponent.items():
-        points[point - 1] -= count
-    off = (CHECKERS - sum(mover.values()) - bar[0], CHECKERS - sum(opponent.values()) - bar[1])
-    return Position(variant, tuple(points), bar, off)
 
 
 def rolling(
@@ -213,7 +198,7 @@ def test_dave_drop_is_an_oin_even_where_the_position_is_koks() -> None:
     Player 1 has borne off nothing and has checkers in player 0's home (a koks if
     player 0 bore off now), yet a drop scores oin × the cube before the double.
     """
-    at = position("dave", {1: 3}, {3: 2, 20: 13})
+    at = make("dave", {1: 3}, {3: 2, 20: 13})
     context = MatchContext(length=11, score=(0, 0))
     game = rolling("dave", turn=0, cube=Cube(2, 0), options=CUBE, context=context, at=at)
     dropped = game.double(0).drop(1)
@@ -272,7 +257,7 @@ def test_player_who_cannot_move_may_still_double() -> None:
     Player 0 has a checker on the bar against a closed board: every roll passes,
     but the double before the roll is allowed.
     """
-    at = position("backgammon", {6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3}, bar=(1, 0))
+    at = make("backgammon", {6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3}, bar=(1, 0))
     game = rolling(turn=0, at=at)
     assert all(not at.legal_plays((a, b)) for a in range(1, 7) for b in range(1, 7))
     assert game.can_double(0)

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import make
 from nardy.rules import (
-    CHECKERS,
     MAX_CUBE,
-    NUM_POINTS,
     Cube,
     CubeError,
     Game,
@@ -55,20 +54,6 @@ def new(variant: str, **kwargs: object) -> Game:
     return Game.new(variant, **kwargs)  # type: ignore[arg-type]
 
 
-def position(variant: str, mover: dict[int, int], opponent: dict[int, int], bar: tuple[int, int] = (0, 0)) -> Position:
-    """A position seen from the side to move; ``opponent`` uses the mover's point numbers.
-
-    Checkers not placed (nor on the bar) are borne off.
-    """
-    points = [0] * NUM_POINTS
-    for point, count in mover.items():
-        points[point - 1] += count
-    for point, count in opponent.items():
-        points[point - 1] -= count
-    off = (CHECKERS - sum(mover.values()) - bar[0], CHECKERS - sum(opponent.values()) - bar[1])
-    return Position(variant, tuple(points), bar, off)
-
-
 def rolling_at(
     variant: str,
     at: Position,
@@ -96,7 +81,7 @@ def bear_off_last(game: Game) -> Game:
 
 def win_from(variant: str, opponent: dict[int, int], *, bar: tuple[int, int] = (0, 0), **kwargs: object) -> Game:
     """Player 0 (last checker on point 1) bears off against ``opponent`` (player 0's point numbers)."""
-    at = position(variant, {1: 1}, opponent, bar=bar)
+    at = make(variant, {1: 1}, opponent, bar=bar)
     return bear_off_last(rolling_at(variant, at, **kwargs))  # type: ignore[arg-type]
 
 
@@ -303,7 +288,7 @@ def test_roll_with_no_legal_play_is_a_pass(variant: str) -> None:
 
     Player 0 is on the bar against a closed board.
     """
-    at = position(variant, {6: 10, 8: 4}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3}, bar=(1, 0))
+    at = make(variant, {6: 10, 8: 4}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3}, bar=(1, 0))
     game = rolling_at(variant, at, turn=0, options=CUBE if variant != "georgian" else None)
     passed = game.roll(0, (5, 3))
     assert passed.history[-2:] == (Rolled(0, (5, 3)), Passed(0, (5, 3)))
@@ -319,7 +304,7 @@ def test_long_nardy_pass_when_blocked() -> None:
     Player 0's only checkers outside the head are blocked by opposing checkers.
     """
     # player 0: 14 on its head (24), 1 on 23; opposing checkers on 22, 21, 20 block 3-2
-    at = position("long-traditional", {24: 14, 23: 1}, {22: 1, 21: 1, 20: 1, 12: 12})
+    at = make("long-traditional", {24: 14, 23: 1}, {22: 1, 21: 1, 20: 1, 12: 12})
     game = rolling_at("long-traditional", at, turn=0)
     passed = game.roll(0, (3, 2))
     assert passed.history[-2:] == (Rolled(0, (3, 2)), Passed(0, (3, 2)))
@@ -327,8 +312,6 @@ def test_long_nardy_pass_when_blocked() -> None:
 
 
 # ----- wrong actions
-
-
 
 
 @pytest.mark.parametrize("variant", ["backgammon", "georgian", "long-traditional"])
@@ -410,7 +393,7 @@ def test_every_offered_play_is_accepted_for_the_last_checker(variant: str) -> No
     """RULES.md §1: «If the roll is not a double and only one die can be played … the larger must be
     played»; §7: «The server sends the legal plays». The winning bear-off of the last checker
     with a non-double must be offered with the larger die and accepted by move()."""
-    at = position(variant, {1: 1}, {19: 15} if variant != "long-traditional" else {15: 15})
+    at = make(variant, {1: 1}, {19: 15} if variant != "long-traditional" else {15: 15})
     game = rolling_at(variant, at).roll(0, (6, 5))
     plays = game.legal_plays()
     assert [p.steps for p in plays] == [(Step(1, 0, 6),)]
@@ -420,7 +403,7 @@ def test_every_offered_play_is_accepted_for_the_last_checker(variant: str) -> No
 
 def test_last_checker_with_the_larger_die_finishes() -> None:
     """RULES.md §1: only one die can be played (the game is over), the larger one."""
-    game = rolling_at("backgammon", position("backgammon", {1: 1}, {19: 15})).roll(0, (6, 5))
+    game = rolling_at("backgammon", make("backgammon", {1: 1}, {19: 15})).roll(0, (6, 5))
     finished = game.move(0, (Step(1, 0, 6),))
     assert finished.result is not None and finished.result.winner == 0
 
@@ -467,7 +450,7 @@ def test_backgammon_value_two_option() -> None:
 
 def test_winner_is_the_player_who_bore_off_player_one() -> None:
     """000: «Первый игрок, выведший все 15 шашек, выигрывает партию.» — for either player."""
-    at = position("backgammon", {1: 1}, {20: 15})
+    at = make("backgammon", {1: 1}, {20: 15})
     game = bear_off_last(rolling_at("backgammon", at, turn=1, options=CUBE))
     assert game.result is not None and game.result.winner == 1
     assert game.result.kind is WinKind.GAMMON
@@ -658,7 +641,7 @@ def test_georgian_resignation_scored_from_the_position(
 ) -> None:
     """RULES.md §6 (004: «Сдавшийся проигрывает партию.»): a resignation ends the game at once,
     scored from the position as it stands (002: ойн / марс / кокс)."""
-    at = position("georgian", mover, opponent, bar=bar)
+    at = make("georgian", mover, opponent, bar=bar)
     game = rolling_at("georgian", at, turn=0)
     resigned = game.resign(resigner)
     assert resigned.phase is Phase.FINISHED
@@ -701,7 +684,7 @@ def test_long_resignation_scored_from_the_position(
 ) -> None:
     """004: «Сдавшийся проигрывает партию.» RULES.md §6: «scored from the position as it stands
     (mars if the resigner has borne off nothing)»; oin/mars only."""
-    at = position(variant, mover, opponent)
+    at = make(variant, mover, opponent)
     resigned = rolling_at(variant, at).resign(resigner)
     assert resigned.result is not None
     assert resigned.result.winner == 1 - resigner

@@ -9,10 +9,9 @@ from dataclasses import replace
 
 import pytest
 
+from conftest import make
 from nardy.rules import (
-    CHECKERS,
     MAX_TIMEOUTS,
-    NUM_POINTS,
     Cube,
     CubeError,
     Game,
@@ -32,17 +31,6 @@ LONG = ["long-traditional", "long-tournament", "long-bolshie"]
 # ----- helpers
 
 
-def position(variant: str, mover: dict[int, int], opponent: dict[int, int]) -> Position:
-    """A position seen from the side to move; ``opponent`` uses the mover's point numbers."""
-    points = [0] * NUM_POINTS
-    for point, count in mover.items():
-        points[point - 1] += count
-    for point, count in opponent.items():
-        points[point - 1] -= count
-    off = (CHECKERS - sum(mover.values()), CHECKERS - sum(opponent.values()))
-    return Position(variant, tuple(points), (0, 0), off)
-
-
 def win(game: Game, winner: int, *, kind: str = "single", cube: Cube | None = None) -> Game:
     """``game`` (as the match started it) played out: ``winner`` bears off its last checker.
 
@@ -52,7 +40,7 @@ def win(game: Game, winner: int, *, kind: str = "single", cube: Cube | None = No
     short = not game.variant.name.startswith("long")
     loser_home = 20 if short else 15  # the loser's home seen from the winner
     loser = {loser_home: 14} if kind == "single" else {loser_home: 15}
-    at = position(game.variant.name, {1: 1}, loser)
+    at = make(game.variant.name, {1: 1}, loser)
     playing = replace(
         game,
         position=at,
