@@ -232,6 +232,28 @@ def test_between_games_with_nobody_left_on_the_team_the_table_forms_again() -> N
     assert session.score_of(ANN) == 3 and session.score_of(BOX) == -6
 
 
+def test_everyone_leaving_during_a_game_empties_the_table_when_it_ends() -> None:
+    session = Chouette.new()
+    for player in (BOX, ANN, BOB):
+        session = session.sit(player)
+    session = session.begin().formation_rolled({BOX: 6, ANN: 5, BOB: 4})
+    session = session.stand(BOX).stand(ANN).stand(BOB)
+    assert session.game is not None
+    session = session.update(session.game.resign(BOX))
+    assert session.players == () and session.game is None
+    assert sum(points for _, points in session.scores) == 0
+
+
+def test_sitting_down_again_takes_back_a_leave() -> None:
+    session = formed_session().stand(CAT)
+    assert session.leaving == (CAT,)
+    session = session.sit(CAT)
+    assert session.leaving == ()
+    assert session.game is not None
+    session = session.update(session.game.resign(BOX))
+    assert CAT in session.players
+
+
 def test_at_most_eight_players() -> None:
     session = Chouette.new()
     for player in range(1, 9):

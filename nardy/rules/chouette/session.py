@@ -65,12 +65,12 @@ class Chouette:
 
     def sit(self, player: PlayerId) -> Chouette:
         """``player`` sits down: before forming, to roll for a place; later, at the end of the team."""
+        if player in self.leaving:
+            return replace(self, leaving=tuple(p for p in self.leaving if p != player))
         if player in self.players:
             raise IllegalActionError(f"player {player} already sits at this chouette")
         if len(self.players) >= MAX_PLAYERS:
             raise IllegalActionError(f"a chouette seats at most {MAX_PLAYERS} players")
-        if player in self.leaving:
-            return replace(self, leaving=tuple(p for p in self.leaving if p != player))
         if self.formation is not None and self.lineup is None:
             raise IllegalActionError("the table is rolling for places: join when it is formed")
         if self.lineup is None:
@@ -152,11 +152,12 @@ class Chouette:
         return self.scores if any(p == player for p, _ in self.scores) else (*self.scores, (player, 0))
 
     def _without(self, player: PlayerId) -> Chouette:
-        assert self.lineup is not None
+        if self.lineup is None:
+            return replace(self, seated=tuple(p for p in self.seated if p != player))
         lineup = self.lineup.without(player)
         if lineup is None:
-            return replace(self, lineup=None, formation=None, game=None, seated=tuple(
-                p for p in self.lineup.players if p != player), leaving=())
+            remaining = tuple(p for p in self.lineup.players if p != player)
+            return replace(self, lineup=None, formation=None, game=None, seated=remaining)
         return replace(self, lineup=lineup)
 
     def _next_game(self) -> Chouette:
