@@ -2,8 +2,9 @@
 
 The app owns a database engine (migrated to the latest schema at start-up),
 the publish/subscribe layer (in-process, or Redis when configured), the dice
-source, the clock, the table service with its move clocks, and the WebSocket
-hub. Tests pass their own dice and clock.
+source, the clock, the table and chouette services with their move clocks,
+the directory routing a table to its service, and the WebSocket hub. Tests
+pass their own dice and clock.
 """
 
 from __future__ import annotations
@@ -16,11 +17,13 @@ from pathlib import Path
 from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
 
-from nardy.server.api import accounts, matchmaking, ratings, tables, testing
+from nardy.server.api import accounts, chouettes, matchmaking, ratings, tables, testing
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.pubsub import make_pubsub
+from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
+from nardy.server.services.directory import TableDirectory
 from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.services.tables import TableService
 from nardy.server.settings import Settings
@@ -45,10 +48,16 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         service = TableService(
             sessions=app.state.db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock,
         )
+        chouette_service = ChouetteService(
+            sessions=app.state.db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock,
+        )
         app.state.pubsub = pubsub
         app.state.tables = service
+        app.state.chouettes = chouette_service
+        app.state.directory = TableDirectory(sessions=app.state.db, tables=service, chouettes=chouette_service)
         app.state.hub = Hub(pubsub)
         await service.start()
+        await chouette_service.start()
         app.state.matchmaking = MatchmakingService(
             tables=service, sessions=app.state.db, clock=app.state.clock,
         )
@@ -58,6 +67,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
             yield
         finally:
             await app.state.matchmaking.stop()
+            await chouette_service.stop()
             await service.stop()
             await app.state.hub.close()
             await pubsub.aclose()
@@ -72,6 +82,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.add_middleware(CSRFMiddleware)
     app.include_router(accounts.router)
     app.include_router(tables.router)
+    app.include_router(chouettes.router)
     app.include_router(matchmaking.router)
     app.include_router(ratings.router)
     app.include_router(endpoint.router)

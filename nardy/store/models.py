@@ -77,11 +77,19 @@ class LoginSession(Base):
 
 
 class GameTable(Base):
-    """A table: one match between two seats, with its settings and its derived summary."""
+    """A table: one match between two seats, or a chouette (``kind``), with its settings and its derived summary.
+
+    A chouette's players are not in the seat columns (``player0_id`` and
+    ``player1_id`` stay null); its summary (``score``) lists them for the lobby.
+    """
 
     __tablename__ = "tables"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), default="match", server_default="match")
+    """``match`` (two seats) or ``chouette`` (three to eight players, ``docs/chouette.md``)."""
+    max_players: Mapped[int | None] = mapped_column(Integer)
+    """A chouette's number of places; null for a match."""
     variant: Mapped[str] = mapped_column(String(32))
     match_length: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]]

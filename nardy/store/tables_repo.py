@@ -123,10 +123,12 @@ def set_seat_address(db: Session, table_id: str, seat: int, address: str | None)
     db.commit()
 
 
-def tables_with_deadlines(db: Session) -> list[tuple[str, datetime]]:
-    """Running tables whose move clock is set: what a restarted server re-arms."""
+def tables_with_deadlines(db: Session, *, kind: str = "match") -> list[tuple[str, datetime]]:
+    """Running tables of ``kind`` whose move clock is set: what a restarted server re-arms."""
     rows = db.execute(
-        select(GameTable.id, GameTable.deadline_at).where(GameTable.status == "playing", GameTable.deadline_at.is_not(None))
+        select(GameTable.id, GameTable.deadline_at).where(
+            GameTable.kind == kind, GameTable.status == "playing", GameTable.deadline_at.is_not(None)
+        )
     )
     return [(table_id, deadline) for table_id, deadline in rows if deadline is not None]
 
@@ -136,17 +138,28 @@ def tables_waiting_for_bots(db: Session) -> list[str]:
     return list(db.scalars(select(GameTable.id).where(GameTable.status == "playing", GameTable.bot_seat.is_not(None))))
 
 
+LOBBY_WAITING = ("waiting", "paused")
+"""Statuses listed as open: a match waiting for its second player, a chouette waiting for players."""
+LOBBY_PLAYING = ("playing", "forming")
+"""Statuses listed as being played (a chouette still takes newcomers then, for its next game)."""
+
+
 def lobby(db: Session, *, limit: int = 100) -> tuple[list[GameTable], list[GameTable]]:
-    """Public tables waiting for an opponent, and public matches being played."""
+    """Public tables (matches and chouettes) waiting for players, and public tables being played."""
     waiting = db.scalars(
-        select(GameTable).where(GameTable.status == "waiting", GameTable.private.is_(False))
+        select(GameTable).where(GameTable.status.in_(LOBBY_WAITING), GameTable.private.is_(False))
         .order_by(GameTable.created_at.desc()).limit(limit)
     )
     playing = db.scalars(
-        select(GameTable).where(GameTable.status == "playing", GameTable.private.is_(False))
+        select(GameTable).where(GameTable.status.in_(LOBBY_PLAYING), GameTable.private.is_(False))
         .order_by(GameTable.created_at.desc()).limit(limit)
     )
     return list(waiting), list(playing)
+
+
+def table_kind(db: Session, table_id: str) -> str | None:
+    """The table's kind (``match`` or ``chouette``), or None if there is no such table."""
+    return db.scalar(select(GameTable.kind).where(GameTable.id == table_id))
 
 
 def tables_of_user(db: Session, user_id: int, *, status: str | None = None, limit: int = 100) -> list[GameTable]:

@@ -2,7 +2,8 @@
 
 Everything lives on ``app.state``, built by ``create_app``: ``settings``,
 ``db`` (a sessionmaker), ``pubsub``, ``dice``, ``clock``, ``tables`` (the
-table service) and ``hub`` (WebSocket connections).
+table service), ``chouettes`` (the chouette service), ``directory`` (which of
+the two serves a table) and ``hub`` (WebSocket connections).
 """
 
 from __future__ import annotations

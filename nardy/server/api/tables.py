@@ -15,6 +15,7 @@ from nardy.bots import BOT_LEVELS
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
+from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.dice import check_client_seed, dice_statistics
 from nardy.server.services.records import public_record, replay
 from nardy.server.services.table_state import ActionError, TableSpec
@@ -29,6 +30,7 @@ _ERROR_STATUS = {
     "no_such_table": status.HTTP_404_NOT_FOUND,
     "not_open": status.HTTP_409_CONFLICT,
     "table_full": status.HTTP_409_CONFLICT,
+    "wrong_kind": status.HTTP_404_NOT_FOUND,
 }
 
 
@@ -74,7 +76,8 @@ def _service(request: Request) -> TableService:
     return tables
 
 
-def _refuse(error: ActionError) -> HTTPException:
+def refuse(error: ActionError) -> HTTPException:
+    """The HTTP error for a refusal of the table or chouette service."""
     code = _ERROR_STATUS.get(error.code, status.HTTP_422_UNPROCESSABLE_CONTENT)
     return HTTPException(status_code=code, detail=str(error))
 
@@ -111,7 +114,8 @@ def client_address(request: Request) -> str | None:
     return request.client.host if request.client is not None else None
 
 
-def _client_seed(seed: str | None) -> str | None:
+def client_seed_or_422(seed: str | None) -> str | None:
+    """A checked client seed (or None); 422 naming the problem otherwise."""
     if seed is None:
         return None
     try:
@@ -128,10 +132,10 @@ async def create_table(body: TableIn, request: Request, user: CurrentUser, setti
     try:
         state = await service.create(
             user=user, spec=spec, bot_level=body.bot_level if body.opponent == "computer" else None,
-            client_seed=_client_seed(body.client_seed), ip=client_address(request),
+            client_seed=client_seed_or_422(body.client_seed), ip=client_address(request),
         )
     except ActionError as error:
-        raise _refuse(error) from None
+        raise refuse(error) from None
     with request.app.state.db() as db:
         row = tables_repo.get_table(db, state.id)
     invite = row.invite_token if row is not None else None
@@ -139,13 +143,16 @@ async def create_table(body: TableIn, request: Request, user: CurrentUser, setti
 
 
 @router.get("/tables")
+@router.get("/lobby")
 async def lobby(db: DbSession) -> dict[str, Any]:
-    """Public tables waiting for a player, and public matches being played (to watch)."""
+    """Public tables and chouettes waiting for players, and those being played (to watch)."""
     waiting, playing = tables_repo.lobby(db)
     return {"waiting": [_summary(row, db) for row in waiting], "playing": [_summary(row, db) for row in playing]}
 
 
 def _summary(row: GameTable, db: DbSession) -> dict[str, Any]:
+    if row.kind == CHOUETTE_KIND:
+        return _chouette_summary(row)
     names = []
     for user_id in (row.player0_id, row.player1_id):
         user = db.get(User, user_id) if user_id is not None else None
@@ -153,10 +160,22 @@ def _summary(row: GameTable, db: DbSession) -> dict[str, Any]:
     if row.bot_seat is not None:
         names[row.bot_seat] = f"Computer ({row.bot_level})"
     return {
-        "table": row.id, "variant": row.variant, "match_length": row.match_length, "options": row.options,
-        "move_seconds": row.move_seconds, "rated": row.rated, "status": row.status, "players": names,
-        "score": row.score, "winner": row.winner,
+        "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
+        "options": row.options, "move_seconds": row.move_seconds, "rated": row.rated, "status": row.status,
+        "players": names, "max_players": 2, "score": row.score, "winner": row.winner,
         "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
+    }
+
+
+def _chouette_summary(row: GameTable) -> dict[str, Any]:
+    """A chouette's lobby entry: its players (by name, box first once formed) and its number of places."""
+    summary = row.score or {}
+    return {
+        "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
+        "options": row.options, "move_seconds": row.move_seconds, "rated": False, "status": row.status,
+        "players": [p["name"] for p in summary.get("players", [])], "max_players": row.max_players,
+        "score": row.score, "winner": None,
+        "created_at": row.created_at.isoformat(), "finished_at": None,
     }
 
 
@@ -167,7 +186,7 @@ async def table(table_id: str, request: Request) -> dict[str, Any]:
     try:
         return service.view_of(await service.current(table_id))
     except ActionError as error:
-        raise _refuse(error) from None
+        raise refuse(error) from None
 
 
 @router.post("/tables/{table_id}/join")
@@ -176,10 +195,10 @@ async def join(table_id: str, body: JoinIn, request: Request, user: CurrentUser)
     service = _service(request)
     try:
         state = await service.join(
-            table_id, user=user, client_seed=_client_seed(body.client_seed), ip=client_address(request),
+            table_id, user=user, client_seed=client_seed_or_422(body.client_seed), ip=client_address(request),
         )
     except ActionError as error:
-        raise _refuse(error) from None
+        raise refuse(error) from None
     return service.view_of(state)
 
 
@@ -207,6 +226,8 @@ async def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
     row = tables_repo.get_table(db, table_id)
     if row is None:
         raise HTTPException(404, f"there is no table {table_id!r}")
+    if row.kind == CHOUETTE_KIND:
+        raise HTTPException(404, f"table {table_id!r} is a chouette: its replay is not available")
     return {"table": table_id, "variant": row.variant,
             "frames": replay(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))}
 

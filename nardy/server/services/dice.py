@@ -41,7 +41,7 @@ The game record
 A match exports as JSON; keys other than these are allowed and ignored::
 
     {"games": [
-        {"number": 1,                     # the game's number in the match, from 1
+        {"number": 1,                     # the game's number in the match, from 1 (a chouette's from 0)
          "seed": "<64 hex digits>",       # null until the game is finished
          "seed_hash": "<64 hex digits>",  # the commitment published at its start
          "client_seeds": ["<player 0>", "<player 1>"],
@@ -49,7 +49,9 @@ A match exports as JSON; keys other than these are allowed and ignored::
                    {"number": 1, "dice": [3, 1], "kind": "roll"}]},
         ...]}
 
-``kind`` is ``"opening"`` or ``"roll"``. :func:`verify_record` checks a record
+``kind`` is ``"opening"`` or ``"roll"``. A chouette's record numbers its
+formations and games together from 0 (``docs/chouette.md``); a formation's
+rolls are all ``"roll"``. :func:`verify_record` checks a record
 and ``nardy verify-dice RECORD`` does the same from the command line.
 
 >>> seed = "00" * 32
@@ -261,8 +263,8 @@ def _parse_game(game: object, index: int) -> RecordedGame:
         if key not in game:
             raise RecordError(f"{where} has no {key!r}")
     number = game["number"]
-    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        raise RecordError(f"{where}.number is a whole number from 1, got {number!r}")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        raise RecordError(f"{where}.number is a whole number from 0, got {number!r}")
     try:
         seed = None if game["seed"] is None else check_seed(game["seed"])
         seed_hash = check_seed(game["seed_hash"])

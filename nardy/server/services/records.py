@@ -11,13 +11,21 @@ from nardy.server.services.table_state import NewEvent, TableSpec, TableState, a
 from nardy.store.tables_repo import StoredEvent
 
 _ROLL_KINDS = {"opening_rolled": "opening", "rolled": "roll"}
+_STARTS = ("game_started", "formation_started")
+"""Events that fix a game's (or a chouette formation's) commitment and client seeds."""
+_REVEALS = ("game_ended", "formed")
+"""Events that reveal a game's (or a chouette formation's) seed."""
 
 
 def dice_record(events: Sequence[StoredEvent]) -> dict[str, Any]:
-    """The record ``nardy verify-dice`` checks: per game, its commitment, revealed seed and rolls."""
+    """The record ``nardy verify-dice`` checks: per game, its commitment, revealed seed and rolls.
+
+    A chouette's formations count as games of their own (``docs/chouette.md``):
+    each ``formation_rolled`` round is whole two-dice rolls, recorded as rolls.
+    """
     games: list[dict[str, Any]] = []
     for event in events:
-        if event.kind == "game_started":
+        if event.kind in _STARTS:
             games.append({
                 "number": event.payload["number"], "seed": None, "seed_hash": event.payload["commitment"],
                 "client_seeds": event.payload["client_seeds"], "rolls": [],
@@ -26,7 +34,12 @@ def dice_record(events: Sequence[StoredEvent]) -> dict[str, Any]:
             games[-1]["rolls"].append(
                 {"number": event.payload["number"], "dice": event.payload["dice"], "kind": _ROLL_KINDS[event.kind]}
             )
-        elif event.kind == "game_ended":
+        elif event.kind == "formation_rolled" and games:
+            first = event.payload["number"]
+            games[-1]["rolls"].extend(
+                {"number": first + i, "dice": dice, "kind": "roll"} for i, dice in enumerate(event.payload["rolls"])
+            )
+        elif event.kind in _REVEALS:
             for game in games:
                 if game["number"] == event.payload["number"]:
                     game["seed"] = event.payload["seed"]

@@ -55,11 +55,15 @@ class TableSpec:
 
     def options_dict(self) -> dict[str, Any]:
         """The options as JSON-ready data."""
-        o = self.options
-        return {
-            "cube": o.cube, "jacoby": o.jacoby, "automatic_doubles": o.automatic_doubles,
-            "backgammon_value": o.backgammon_value, "beavers": o.beavers,
-        }
+        return options_dict(self.options)
+
+
+def options_dict(options: GameOptions) -> dict[str, Any]:
+    """Game options as JSON-ready data (as stored in ``tables.options``)."""
+    return {
+        "cube": options.cube, "jacoby": options.jacoby, "automatic_doubles": options.automatic_doubles,
+        "backgammon_value": options.backgammon_value, "beavers": options.beavers,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +144,8 @@ class TableState:
 # ----- folding events into the state
 
 
-def _step_from(data: dict[str, Any]) -> Step:
+def step_from(data: dict[str, Any]) -> Step:
+    """A step from its JSON form."""
     return Step(int(data["source"]), int(data["target"]), int(data["die"]), bool(data.get("hit", False)))
 
 
@@ -192,12 +197,12 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
         assert seat is not None
         state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(seat, data["dice"]))
     elif kind == "stepped":
-        state = replace(state, pending=(*state.pending, _step_from(data)))
+        state = replace(state, pending=(*state.pending, step_from(data)))
     elif kind == "undone":
         state = replace(state, pending=state.pending[:-1])
     elif kind == "moved":
         assert seat is not None and state.game is not None
-        steps = tuple(_step_from(s) for s in data["steps"])
+        steps = tuple(step_from(s) for s in data["steps"])
         last = {"seat": seat, "dice": list(state.game.dice or ()), "steps": data["steps"], "text": format_steps(steps)}
         state = _with_game(replace(state, pending=(), last_move=last), lambda g: g.move(seat, steps))
     elif kind in _CUBE_AND_RESIGN:
@@ -274,11 +279,11 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
         return _decide_leave(state, seat)
     game = _playing_game(state)
     if kind == "resign":
-        _refuse_rules(lambda: game.resign(seat, WinKind(action["kind"]) if action.get("kind") else None))
+        refuse_rules(lambda: game.resign(seat, WinKind(action["kind"]) if action.get("kind") else None))
         return [NewEvent("resigned", seat, {"kind": action.get("kind")})]
     if kind in ("accept_resignation", "decline_resignation"):
         name = "resignation_accepted" if kind == "accept_resignation" else "resignation_declined"
-        _refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
+        refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
         return [NewEvent(name, seat)]
     if state.actor() != seat:
         raise ActionError("not_your_turn", "it is not your decision now")
@@ -288,12 +293,12 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
         return [NewEvent("rolled", seat, {"dice": list(roller(state.roll_number)), "number": state.roll_number})]
     if kind in ("double", "take", "drop", "beaver"):
         name = {"double": "doubled", "take": "took", "drop": "dropped", "beaver": "beavered"}[kind]
-        _refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
+        refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
         return [NewEvent(name, seat)]
     if game.phase is not Phase.MOVING:
         raise ActionError("illegal", "there is nothing to move now: roll first")
     if kind == "step":
-        return [NewEvent("stepped", seat, step_dict(_next_step(state, game, action["source"], action["die"])))]
+        return [NewEvent("stepped", seat, step_dict(next_step(game, state.pending, action["source"], action["die"])))]
     if kind == "undo":
         if not state.pending:
             raise ActionError("illegal", "there is no step to undo")
@@ -303,8 +308,7 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
             raise ActionError("illegal", "the play is not complete: every die that can be played must be played")
         return [NewEvent("moved", seat, {"steps": [step_dict(s) for s in state.pending]})]
     if kind == "move":
-        steps = tuple(Step(s["source"], s["target"], s["die"], s.get("hit", False)) for s in action["steps"])
-        return [NewEvent("moved", seat, {"steps": [step_dict(s) for s in _whole_play(game, steps)]})]
+        return [NewEvent("moved", seat, {"steps": [step_dict(s) for s in whole_play(game, action["steps"])]})]
     raise ActionError("unknown_action", f"unknown action {kind!r}")
 
 
@@ -314,28 +318,44 @@ def _playing_game(state: TableState) -> Game:
     return state.match.game
 
 
-def _refuse_rules(check: Callable[[], object]) -> None:
+def refuse_rules(check: Callable[[], object]) -> None:
+    """Run ``check``; a :class:`RulesError` becomes an ``illegal`` ActionError with the rules' message."""
     try:
         check()
     except RulesError as error:
         raise ActionError("illegal", str(error)) from None
 
 
-def _next_step(state: TableState, game: Game, source: int, die: int) -> Step:
-    for step in game.next_steps(state.pending):
+def next_step(game: Game, pending: Sequence[Step], source: int, die: int) -> Step:
+    """The legal step from ``source`` by ``die`` after ``pending`` (target and hit by the rules), or ActionError."""
+    for step in game.next_steps(pending):
         if step.source == source and step.die == die:
             return step
     raise ActionError("illegal", f"no legal step from {source} with a {die} now")
 
 
-def _whole_play(game: Game, steps: tuple[Step, ...]) -> tuple[Step, ...]:
-    """The legal sequence matching ``steps`` (hits filled in by the rules), or ActionError."""
+def whole_play(game: Game, steps: Sequence[dict[str, Any]]) -> tuple[Step, ...]:
+    """The legal sequence matching the ``move`` action's ``steps`` (hits filled in by the rules), or ActionError."""
     assert game.dice is not None
-    bare = [(s.source, s.target, s.die) for s in steps]
+    bare = [(s["source"], s["target"], s["die"]) for s in steps]
     for sequence in game.position.legal_sequences(game.dice):
         if [(s.source, s.target, s.die) for s in sequence] == bare:
             return sequence
     raise ActionError("illegal", "that is not a legal play of the dice")
+
+
+def random_play(game: Game, pending: tuple[Step, ...], pick: random.Random) -> tuple[Step, ...]:
+    """A uniformly random legal play of the game's dice that begins with ``pending`` (a timeout, 004).
+
+    Uniform over the distinct resulting positions, in a fixed order, so a seeded ``pick`` repeats.
+    """
+    assert game.dice is not None
+    depth = len(pending)
+    ways: dict[Position, tuple[Step, ...]] = {}
+    for sequence in game.position.legal_sequences(game.dice):
+        if sequence[:depth] == pending:
+            ways.setdefault(game.position.after(sequence), sequence)
+    return pick.choice(sorted(ways.values(), key=lambda s: [(x.source, x.target, x.die) for x in s]))
 
 
 def _decide_client_seed(state: TableState, seat: int, seed: str) -> list[NewEvent]:
@@ -383,13 +403,7 @@ def forced_events(state: TableState, seat: int, pick: random.Random, roller: Rol
         assert game is not None
         if game.phase is not Phase.MOVING or game.turn != seat:
             return events
-    assert game.dice is not None
-    depth = len(state.pending)
-    ways: dict[Position, tuple[Step, ...]] = {}
-    for sequence in game.position.legal_sequences(game.dice):
-        if sequence[:depth] == state.pending:
-            ways.setdefault(game.position.after(sequence), sequence)
-    chosen = pick.choice(sorted(ways.values(), key=lambda s: [(x.source, x.target, x.die) for x in s]))
+    chosen = random_play(game, state.pending, pick)
     events.append(NewEvent("moved", seat, {"steps": [step_dict(s) for s in chosen]}))
     return events
 
@@ -444,18 +458,28 @@ def view(state: TableState, *, now: datetime) -> dict[str, Any]:
     return data
 
 
+def shown_boards(game: Game, pending: Sequence[Step]) -> tuple[Position, Position]:
+    """The position seen from each side (0, 1), with the steps made this turn applied."""
+    shown = game.position.after(pending) if pending else game.position
+    return (shown if game.turn == 0 else shown.turned(), shown if game.turn == 1 else shown.turned())
+
+
+def moving_legal(game: Game, pending: Sequence[Step]) -> dict[str, Any]:
+    """The mover's choices: the steps that may follow ``pending``, and whether to confirm or undo."""
+    following = game.next_steps(pending)
+    return {
+        "steps": [step_dict(s) for s in following],
+        "can_confirm": bool(pending) and not following,
+        "can_undo": bool(pending),
+    }
+
+
 def _game_view(state: TableState, game: Game) -> dict[str, Any]:
-    shown = game.position.after(state.pending) if state.pending else game.position
-    boards = [shown if seat == game.turn else shown.turned() for seat in (0, 1)]
+    boards = shown_boards(game, state.pending)
     actor = state.actor()
     legal: dict[str, Any] | None = None
     if actor is not None and game.phase is Phase.MOVING:
-        following = game.next_steps(state.pending)
-        legal = {
-            "steps": [step_dict(s) for s in following],
-            "can_confirm": bool(state.pending) and not following,
-            "can_undo": bool(state.pending),
-        }
+        legal = moving_legal(game, state.pending)
     elif actor is not None and game.phase is Phase.ROLLING:
         legal = {"can_double": game.can_double(actor), "double_refusal": game.double_refusal(actor)}
     elif actor is not None and game.phase is Phase.DOUBLED:

@@ -11,12 +11,10 @@ was first applied at and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -27,6 +25,15 @@ from nardy.rules import GameOptions, Phase
 from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
 from nardy.server.services.dice import DiceSource, commitment
+from nardy.server.services.eventlog import (
+    EventLogService,
+    LiveLog,
+    act_with_retries,
+    event_message,
+    fold_batch,
+    refresh,
+    table_channel,
+)
 from nardy.server.services.ratings import family_of, rated_match_rows
 from nardy.server.services.table_state import (
     ActionError,
@@ -44,14 +51,17 @@ from nardy.server.services.table_state import (
 from nardy.server.services.timers import DeadlineTimers
 from nardy.store import tables_repo
 from nardy.store.models import FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
-from nardy.store.tables_repo import StoredEvent, VersionConflict
+from nardy.store.tables_repo import VersionConflict
 
 log = logging.getLogger(__name__)
 
+__all__ = ["LiveTable", "TableService", "event_message", "spec_from_row", "table_channel"]
 
-def table_channel(table_id: str) -> str:
-    """The publish/subscribe channel of one table."""
-    return f"table:{table_id}"
+TABLE_KIND = "match"
+"""The ``tables.kind`` of a two-seat table (a chouette's is ``chouette``)."""
+
+LiveTable = LiveLog[TableState]
+"""A table held in memory: its folded state, its secret seeds and the lock serialising it."""
 
 
 def spec_from_row(row: GameTable) -> TableSpec:
@@ -66,25 +76,10 @@ def spec_from_row(row: GameTable) -> TableSpec:
     )
 
 
-@dataclass
-class LiveTable:
-    """A table held in memory: its folded state, its secret seeds and the lock serialising it."""
-
-    state: TableState
-    seeds: dict[int, str]
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    acted: dict[str, int] = field(default_factory=dict)
-    """Applied action ids (``seat:client id``) and the version each was acknowledged with."""
-
-    def fold(self, stored: StoredEvent) -> None:
-        """Apply one stored event to the cached state."""
-        self.state = apply_event(self.state, NewEvent(stored.kind, stored.seat, stored.payload), stored.at)
-        if stored.action_id is not None:
-            self.acted[stored.action_id] = stored.version
-
-
-class TableService:
+class TableService(EventLogService[TableState]):
     """Creates tables, seats players and applies actions, committing before publishing."""
+
+    kind = TABLE_KIND
 
     def __init__(
         self,
@@ -95,12 +90,9 @@ class TableService:
         clock: Clock,
         bot_factory: Callable[[str], Bot] = make_bot,
     ) -> None:
-        self._sessions = sessions
-        self._pubsub = pubsub
+        super().__init__(sessions=sessions, pubsub=pubsub, clock=clock)
         self._dice = dice
-        self._clock = clock
         self._bot_factory = bot_factory
-        self._live: dict[str, LiveTable] = {}
         self._random = random.SystemRandom()
         self._background: set[asyncio.Task[None]] = set()
         self.timers = DeadlineTimers(clock, self.on_deadline)
@@ -111,7 +103,7 @@ class TableService:
         """Re-arm stored deadlines and wake bots whose turn it is (after a restart)."""
         self.timers.start()
         with self._sessions() as db:
-            deadlines = tables_repo.tables_with_deadlines(db)
+            deadlines = tables_repo.tables_with_deadlines(db, kind=TABLE_KIND)
             bot_tables = tables_repo.tables_waiting_for_bots(db)
         for table_id, deadline in deadlines:
             self.timers.arm(table_id, deadline)
@@ -156,8 +148,7 @@ class TableService:
         with self._sessions() as db:
             db.add(row)
             db.commit()
-        live = LiveTable(state=state, seeds={})
-        self._live[table_id] = live
+        live = self._new_live(state)
         seats = [self._seat_event(0, user.id, user.username, None, client_seed)]
         if bot_level is not None:
             seats.append(self._seat_event(1, None, f"Computer ({bot_level})", bot_level, None))
@@ -171,7 +162,7 @@ class TableService:
         """Seat ``user`` in the free seat; when both are taken the match begins. ``ip`` as in :meth:`create`."""
         live = await self._load(table_id)
         async with live.lock:
-            await self._refresh(live)
+            refresh(self._sessions, live)
             state = live.state
             if state.status != "waiting":
                 raise ActionError("not_open", "this table is not waiting for a player")
@@ -203,49 +194,22 @@ class TableService:
         return await self._act_as(live, seat, action, action_id)
 
     async def _act_as(self, live: LiveTable, seat: int, action: dict[str, Any], client_action_id: str) -> int:
-        """Decide on the cached state and commit; the database is read again only when that fails.
+        """Decide and commit (see :func:`~nardy.server.services.eventlog.act_with_retries`);
+        action ids are de-duplicated per seat."""
 
-        A refusal may come from a copy another process has moved on from, and
-        a commit may lose a race with another process: both catch up from the
-        database and try again. Action ids are de-duplicated per seat.
-        """
-        action_id = f"{seat}:{client_action_id}"
-        async with live.lock:
-            for attempt in range(3):
-                done = live.acted.get(action_id)
-                if done is not None:
-                    return done
-                try:
-                    events = decide(live.state, seat, action, self._roller(live))
-                except ActionError:
-                    if attempt == 0 and await self._catch_up(live, action_id):
-                        continue
-                    raise
-                try:
-                    await self._commit(live, events, action_id=action_id)
-                except VersionConflict:
-                    await self._catch_up(live, action_id)
-                    continue
-                return live.state.version
-        raise ActionError("busy", "the table is busy; try again")
+        async def commit(live: LiveTable, events: list[NewEvent], action_id: str) -> None:
+            await self._commit(live, events, action_id=action_id)
 
-    async def _catch_up(self, live: LiveTable, action_id: str) -> bool:
-        """Fold in what the database has that we lack; True if anything was new, or the action was done."""
-        moved = await self._refresh(live)
-        if action_id in live.acted:
-            return True
-        with self._sessions() as db:
-            done = tables_repo.action_version(db, live.state.id, action_id)
-        if done is not None:
-            live.acted[action_id] = done
-            return True
-        return moved
+        return await act_with_retries(
+            self._sessions, live, f"{seat}:{client_action_id}",
+            lambda state: decide(state, seat, action, self._roller(live)), commit,
+        )
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out for the table's actor: time them out (004) if the deadline still stands."""
         live = await self._load(table_id)
         async with live.lock:
-            await self._refresh(live)
+            refresh(self._sessions, live)
             state = live.state
             seat = state.actor()
             if seat is None or state.deadline != deadline or self._clock.now() < deadline:
@@ -260,53 +224,16 @@ class TableService:
             except VersionConflict:
                 log.info("table %s moved on before its timeout was recorded", table_id)
 
-    # ----- reading
-
-    async def current(self, table_id: str) -> TableState:
-        """The table's state, loaded if needed and refreshed from the database."""
-        live = await self._load(table_id)
-        async with live.lock:
-            await self._refresh(live)
-            return live.state
-
-    def view_of(self, state: TableState) -> dict[str, Any]:
-        """The client view of ``state`` now."""
-        return view(state, now=self._clock.now())
-
-    def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]:
-        """The public events after ``version``, as sent to clients."""
-        with self._sessions() as db:
-            return [event_message(e) for e in tables_repo.events_after(db, table_id, version)]
-
     # ----- internals
 
-    async def _load(self, table_id: str) -> LiveTable:
-        live = self._live.get(table_id)
-        if live is not None:
-            return live
-        with self._sessions() as db:
-            row = tables_repo.get_table(db, table_id)
-            if row is None:
-                raise ActionError("no_such_table", f"there is no table {table_id!r}")
-            spec = spec_from_row(row)
-            events = tables_repo.events_after(db, table_id, 0)
-            seeds = tables_repo.seeds_of(db, table_id)
-        loaded = LiveTable(state=TableState(table_id, spec), seeds=seeds)
-        for stored in events:
-            loaded.fold(stored)
-        return self._live.setdefault(table_id, loaded)
+    def _initial(self, table_id: str, row: GameTable) -> TableState:
+        return TableState(table_id, spec_from_row(row))
 
-    async def _refresh(self, live: LiveTable) -> bool:
-        """Fold in events another server process appended since we last looked; True if there were any."""
-        with self._sessions() as db:
-            version = tables_repo.table_version(db, live.state.id)
-            if version is None or version <= live.state.version:
-                return False
-            events = tables_repo.events_after(db, live.state.id, live.state.version)
-            live.seeds = tables_repo.seeds_of(db, live.state.id)
-        for stored in events:
-            live.fold(stored)
-        return True
+    def _fold_event(self, state: TableState, event: NewEvent, at: datetime) -> TableState:
+        return apply_event(state, event, at)
+
+    def _render(self, state: TableState, now: datetime) -> dict[str, Any]:
+        return view(state, now=now)
 
     def _roller(self, live: LiveTable) -> Roller:
         state = live.state
@@ -320,24 +247,17 @@ class TableService:
         """Fold, add follow-ups, store everything in one transaction, then publish and arm clocks."""
         now = self._clock.now()
         start = live.state
-        state = start
-        stored: list[StoredEvent] = []
         new_seeds: list[GameSeed] = []
         finished: list[FinishedGame] = []
         seeds = dict(live.seeds)
-        pending = list(events)
-        while pending:
-            event = pending.pop(0)
-            state = apply_event(state, event, now)
-            stored.append(StoredEvent(state.version, event.kind, event.seat, event.payload, now, None))
+
+        def on_event(state: TableState, event: NewEvent) -> None:
             if event.kind == "game_ended":
                 finished.append(self._finished_row(state, event, now))
-            follow = self._follow_up(state, seeds, new_seeds)
-            if follow is not None:
-                pending.insert(0, follow)
-        if action_id is not None:
-            # The action id marks the last event of its batch: a repeat is acked with that version.
-            stored[-1] = replace(stored[-1], action_id=action_id)
+
+        state, stored = fold_batch(
+            start, events, now, apply_event, lambda s: self._follow_up(s, seeds, new_seeds), action_id, on_event,
+        )
         with self._sessions() as db:
             ratings = _rating_rows(db, state, now) if any(e.kind == "match_ended" for e in stored) else []
             tables_repo.append(
@@ -424,17 +344,6 @@ class TableService:
             finished_at=now,
         )
 
-    async def _publish(self, state: TableState, stored: list[StoredEvent]) -> None:
-        message = {
-            "t": "events",
-            "table": state.id,
-            "from_version": stored[0].version,
-            "version": state.version,
-            "events": [event_message(e) for e in stored],
-            "state": self.view_of(state),
-        }
-        await self._pubsub.publish(table_channel(state.id), json.dumps(message))
-
     def _after_commit(self, live: LiveTable) -> None:
         state = live.state
         self.timers.arm(state.id, state.deadline)
@@ -484,7 +393,7 @@ class TableService:
             if other is not None:
                 await self.join(new.id, user=other, ip=addresses[1])
         async with live.lock:
-            await self._refresh(live)
+            refresh(self._sessions, live)
             if live.state.rematch_table is None:
                 await self._commit(live, [NewEvent("rematch_created", None, {"table": new.id})], action_id=None)
 
@@ -532,17 +441,6 @@ def _summary(state: TableState, now: datetime) -> dict[str, Any]:
         if state.status == "finished":
             summary["finished_at"] = now
     return summary
-
-
-def event_message(event: StoredEvent) -> dict[str, Any]:
-    """One stored event as clients receive it."""
-    return {
-        "version": event.version,
-        "kind": event.kind,
-        "seat": event.seat,
-        "payload": event.payload,
-        "at": event.at.isoformat(),
-    }
 
 
 def _bot_action(bot: Bot, state: TableState, seat: int) -> dict[str, Any]:

@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from nardy.server.api.security import session_from_cookie_header
+from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
-from nardy.server.services.tables import TableService
 from nardy.server.settings import Settings
 from nardy.server.ws.hub import Hub, Watcher
 from nardy.server.ws.protocol import (
@@ -89,7 +89,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     user_id = user[0] if user is not None else None
     username = user[1] if user is not None else None
     await websocket.accept()
-    connection = Connection(websocket, app.state.tables, app.state.hub, settings, user_id, signed_in)
+    connection = Connection(websocket, app.state.directory, app.state.hub, settings, user_id, signed_in)
     await connection.send({"t": "hello", "user": None if user_id is None else {"id": user_id, "username": username}})
     await connection.serve()
 
@@ -100,7 +100,7 @@ class Connection:
     def __init__(
         self,
         websocket: WebSocket,
-        tables: TableService,
+        directory: TableDirectory,
         hub: Hub,
         settings: Settings,
         user_id: int | None,
@@ -109,11 +109,11 @@ class Connection:
         self._signed_in = signed_in
         self._session_checked_at = time.monotonic()
         self._websocket = websocket
-        self._tables = tables
+        self._directory = directory
         self._hub = hub
         self._settings = settings
         self._user_id = user_id
-        self._watcher = Watcher()
+        self._watcher = Watcher(user_id)
         self._bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
         self._send_lock = asyncio.Lock()
 
@@ -188,23 +188,22 @@ class Connection:
 
     async def _subscribe(self, message: Subscribe) -> None:
         try:
-            await self._tables.current(message.table)
+            service = self._directory.service_for(message.table)
         except ActionError as error:
             await self.send({"t": "error", "code": error.code, "message": str(error), "table": message.table})
             return
         await self._hub.watch(message.table, self._watcher)
-        state = await self._tables.current(message.table)
+        version, state = await service.snapshot(message.table)
         since = message.since
         limit = self._settings.resync_event_limit
-        if since is not None and since < state.version and state.version - since <= limit:
-            events = self._tables.events_since(message.table, since)
+        if since is not None and since < version and version - since <= limit:
+            events = service.events_since(message.table, since)
             await self.send({
-                "t": "events", "table": message.table, "from_version": since + 1, "version": state.version,
-                "events": events, "state": self._tables.view_of(state),
+                "t": "events", "table": message.table, "from_version": since + 1, "version": version,
+                "events": events, "state": state,
             })
             return
-        await self.send({"t": "sync", "table": message.table, "version": state.version,
-                         "state": self._tables.view_of(state)})
+        await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
 
     def _still_signed_in(self) -> bool:
         """Whether the connection's session still stands; looked up at most every few seconds."""
@@ -223,7 +222,7 @@ class Connection:
                              "message": "sign in or continue as a guest to play"})
             return
         try:
-            version = await self._tables.act(table_id, user_id=self._user_id, action=action, action_id=action_id)
+            version = await self._directory.act(table_id, user_id=self._user_id, action=action, action_id=action_id)
         except ActionError as error:
             await self.send({"t": "error", "action_id": action_id, "table": table_id, "code": error.code,
                              "message": str(error)})

@@ -3,7 +3,9 @@
 One publish/subscribe subscription per watched table per process forwards
 each published message, already serialised, to every local watcher's queue.
 A watcher too slow to keep up is disconnected; on reconnect it resyncs from
-the version it last saw.
+the version it last saw. A message addressed to some users only (a
+chouette's team channel, :func:`~nardy.server.services.eventlog.addressed`)
+goes to the watchers signed in as one of them and to nobody else.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 import logging
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
-from nardy.server.services.tables import table_channel
+from nardy.server.services.eventlog import parse_addressed, table_channel
 
 log = logging.getLogger(__name__)
 
@@ -21,9 +23,13 @@ QUEUE_LIMIT = 256
 
 
 class Watcher:
-    """One connection's outgoing queue; ``closed`` is set when it fell too far behind."""
+    """One connection's outgoing queue; ``closed`` is set when it fell too far behind.
 
-    def __init__(self) -> None:
+    ``user_id`` is the user the connection is signed in as (None for a visitor).
+    """
+
+    def __init__(self, user_id: int | None = None) -> None:
+        self.user_id = user_id
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = asyncio.Event()
 
@@ -90,8 +96,7 @@ class Hub:
                         continue
                     except StopAsyncIteration:
                         break
-                    for watcher in list(self._watchers.get(table_id, ())):
-                        watcher.deliver(message)
+                    self._deliver(table_id, message)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -101,6 +106,18 @@ class Hub:
             ready.set()
             if self._feeds.get(table_id) is asyncio.current_task():
                 del self._feeds[table_id]
+
+    def _deliver(self, table_id: str, message: str) -> None:
+        watchers = list(self._watchers.get(table_id, ()))
+        limited = parse_addressed(message)
+        if limited is None:
+            for watcher in watchers:
+                watcher.deliver(message)
+            return
+        audience, text = limited
+        for watcher in watchers:
+            if watcher.user_id is not None and watcher.user_id in audience:
+                watcher.deliver(text)
 
     def _resync_all(self, table_id: str) -> None:
         """Messages were lost: make every watcher of the table reconnect and resync."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 TableId = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$")]
 ActionId = Annotated[str, Field(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9_.:-]+$")]
@@ -120,9 +120,45 @@ class Leave(_Action):
     t: Literal["leave"]
 
 
+class Start(_Action):
+    """A chouette: roll for places once three or more players sit (``docs/chouette.md``)."""
+
+    t: Literal["start"]
+
+
+class Vote(_Action):
+    """A chouette member agrees to, or refuses, the team double the captain proposed."""
+
+    t: Literal["vote"]
+    agree: bool
+
+
+class BoxAnswer(_Action):
+    """The chouette box takes the cubes of ``takes`` (user ids) and passes the others."""
+
+    t: Literal["box_answer"]
+    takes: Annotated[list[Annotated[int, Field(ge=1)]], Field(max_length=8)]
+
+
+class TeamSay(_Action):
+    """A message to the chouette team only: words, a suggestion, and with ``play`` a proposed play."""
+
+    t: Literal["team_say"]
+    text: Annotated[str, Field(max_length=200)] = ""
+    suggest: Literal["double", "no_double", "take", "pass", "play"] | None = None
+    steps: Annotated[list[StepSpec], Field(min_length=1, max_length=4)] | None = None
+
+    @model_validator(mode="after")
+    def _steps_with_play(self) -> TeamSay:
+        if self.steps is not None and self.suggest != "play":
+            raise ValueError('steps go with "suggest": "play"')
+        return self
+
+
 Action = (
     Roll | StepAction | Undo | Confirm | Move | Double | Take | Drop | Beaver | Resign
     | AcceptResignation | DeclineResignation | Rematch | Leave | ClientSeed
+    | Start | Vote | BoxAnswer | TeamSay
 )
 Inbound = Annotated[Subscribe | Unsubscribe | Ping | Action, Field(discriminator="t")]
 

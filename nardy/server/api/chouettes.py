@@ -1,0 +1,86 @@
+"""Chouette tables over HTTP: create, join, look at (``docs/chouette.md``). The lobby lists them with the tables.
+
+Routers stay thin: the chouette service decides.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from nardy.rules import GameOptions
+from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
+from nardy.server.api.deps import SettingsDep
+from nardy.server.api.security import CurrentUser
+from nardy.server.api.tables import JoinIn, client_seed_or_422, refuse
+from nardy.server.services.chouette_state import ChouetteSpec
+from nardy.server.services.chouettes import ChouetteService
+from nardy.server.services.table_state import ActionError
+from nardy.server.settings import MOVE_SECONDS_CHOICES
+
+router = APIRouter(prefix="/api", tags=["chouettes"])
+
+
+class ChouetteOptionsIn(BaseModel):
+    """A chouette is backgammon with the cube; Jacoby and the backgammon's value are the choices."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    jacoby: bool = False
+    backgammon_value: Literal[2, 3] = 3
+
+
+class ChouetteIn(BaseModel):
+    """A new chouette: its places, time control, options and privacy."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = MAX_PLAYERS
+    move_seconds: Annotated[int, Field(ge=1)] | None = None
+    options: ChouetteOptionsIn = Field(default_factory=ChouetteOptionsIn)
+    private: bool = False
+    client_seed: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
+def _service(request: Request) -> ChouetteService:
+    service: ChouetteService = request.app.state.chouettes
+    return service
+
+
+@router.post("/chouettes", status_code=status.HTTP_201_CREATED)
+async def create_chouette(body: ChouetteIn, request: Request, user: CurrentUser, settings: SettingsDep) -> dict[str, Any]:
+    """Open a chouette; the creator sits down. It forms when a player sends ``start`` with three or more seated."""
+    if body.move_seconds is not None and body.move_seconds not in MOVE_SECONDS_CHOICES and not settings.testing:
+        raise HTTPException(422, f"seconds per move are one of {list(MOVE_SECONDS_CHOICES)}")
+    options = GameOptions(cube=True, jacoby=body.options.jacoby, backgammon_value=body.options.backgammon_value)
+    spec = ChouetteSpec(options=options, max_players=body.max_players, move_seconds=body.move_seconds,
+                        private=body.private)
+    service = _service(request)
+    try:
+        state = await service.create(user=user, spec=spec, client_seed=client_seed_or_422(body.client_seed))
+    except ActionError as error:
+        raise refuse(error) from None
+    return service.view_of(state)
+
+
+@router.get("/chouettes/{table_id}")
+async def chouette(table_id: str, request: Request) -> dict[str, Any]:
+    """The chouette as a client sees it now."""
+    service = _service(request)
+    try:
+        return service.view_of(await service.current(table_id))
+    except ActionError as error:
+        raise refuse(error) from None
+
+
+@router.post("/chouettes/{table_id}/join")
+async def join_chouette(table_id: str, body: JoinIn, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """Sit down: before forming to roll for a place, later at the end of the team from the next game."""
+    service = _service(request)
+    try:
+        state = await service.join(table_id, user=user, client_seed=client_seed_or_422(body.client_seed))
+    except ActionError as error:
+        raise refuse(error) from None
+    return service.view_of(state)

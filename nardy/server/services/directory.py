@@ -1,0 +1,66 @@
+"""Which service serves a table: a match goes to the table service, a chouette to the chouette service.
+
+The WebSocket endpoint asks the directory and stays the same for both kinds:
+subscribe, resync and actions look alike; only ``team_say`` is a chouette's
+alone. A table's kind never changes, so it is looked up once per process.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.server.services.chouette_state import CHOUETTE_KIND
+from nardy.server.services.chouettes import ChouetteService
+from nardy.server.services.table_state import ActionError
+from nardy.server.services.tables import TableService
+from nardy.store import tables_repo
+
+CHOUETTE_ACTIONS = frozenset({"start", "vote", "box_answer", "team_say"})
+"""Actions only a chouette takes."""
+
+
+class TableLike(Protocol):
+    """What the endpoint needs of a table service."""
+
+    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]: ...
+
+    def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]: ...
+
+    async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int: ...
+
+
+class TableDirectory:
+    """Routes a table id to the service of its kind."""
+
+    def __init__(self, *, sessions: sessionmaker[Session], tables: TableService, chouettes: ChouetteService) -> None:
+        self._sessions = sessions
+        self.tables = tables
+        self.chouettes = chouettes
+        self._kinds: dict[str, str] = {}
+
+    def kind_of(self, table_id: str) -> str:
+        """``match`` or ``chouette``; ``no_such_table`` otherwise."""
+        kind = self._kinds.get(table_id)
+        if kind is None:
+            with self._sessions() as db:
+                kind = tables_repo.table_kind(db, table_id)
+            if kind is None:
+                raise ActionError("no_such_table", f"there is no table {table_id!r}")
+            self._kinds[table_id] = kind
+        return kind
+
+    def service_for(self, table_id: str) -> TableLike:
+        """The service that serves ``table_id``."""
+        return self.chouettes if self.kind_of(table_id) == CHOUETTE_KIND else self.tables
+
+    async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
+        """Apply an action (or send a chouette team message) at the table's service; the version after it."""
+        if self.kind_of(table_id) != CHOUETTE_KIND:
+            if action["t"] in CHOUETTE_ACTIONS:
+                raise ActionError("unknown_action", f"{action['t']!r} is an action of a chouette table")
+            return await self.tables.act(table_id, user_id=user_id, action=action, action_id=action_id)
+        if action["t"] == "team_say":
+            return await self.chouettes.team_say(table_id, user_id=user_id, action=action)
+        return await self.chouettes.act(table_id, user_id=user_id, action=action, action_id=action_id)

@@ -1,0 +1,292 @@
+"""What the table services share: a table held in memory as the fold of its event log.
+
+A match (:mod:`~nardy.server.services.tables`) and a chouette
+(:mod:`~nardy.server.services.chouettes`) are both a row of ``tables`` and an
+append-only log in ``table_events``, with their dice seeds in ``game_seeds``.
+Each service folds the log with its own pure ``apply_event`` and decides with
+its own rules; loading, catching up with other processes, retrying an action,
+folding a batch with the server's follow-ups and publishing it are the same,
+and live here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Generic, Protocol, TypeVar
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.server.pubsub import PubSub
+from nardy.server.services.clock import Clock
+from nardy.server.services.table_state import ActionError, NewEvent
+from nardy.store import tables_repo
+from nardy.store.models import GameTable
+from nardy.store.tables_repo import StoredEvent, VersionConflict
+
+
+class Logged(Protocol):
+    """A state folded from a table's log: it knows its table and version."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+S = TypeVar("S", bound=Logged)
+Apply = Callable[[S, NewEvent, datetime], S]
+
+
+def table_channel(table_id: str) -> str:
+    """The publish/subscribe channel of one table."""
+    return f"table:{table_id}"
+
+
+AUDIENCE_PREFIX = '{"audience": '
+"""How a message for some users only starts on a table's channel (see :func:`addressed`)."""
+
+
+def addressed(audience: Iterable[int], message: dict[str, Any]) -> str:
+    """A message for the connections of ``audience`` (user ids) alone, as published on the table's channel.
+
+    Each process's hub delivers it to its watchers signed in as one of those
+    users and to nobody else (a chouette's team channel).
+    """
+    return json.dumps({"audience": sorted(set(audience)), "message": message})
+
+
+def parse_addressed(text: str) -> tuple[frozenset[int], str] | None:
+    """The audience and the message text of an :func:`addressed` message; None for a message to all."""
+    if not text.startswith(AUDIENCE_PREFIX):
+        return None
+    envelope = json.loads(text)
+    return frozenset(envelope["audience"]), json.dumps(envelope["message"])
+
+
+def event_message(event: StoredEvent) -> dict[str, Any]:
+    """One stored event as clients receive it."""
+    return {
+        "version": event.version,
+        "kind": event.kind,
+        "seat": event.seat,
+        "payload": event.payload,
+        "at": event.at.isoformat(),
+    }
+
+
+@dataclass
+class LiveLog(Generic[S]):
+    """A table held in memory: its folded state, its secret seeds and the lock serialising it."""
+
+    state: S
+    seeds: dict[int, str]
+    apply: Callable[[S, NewEvent, datetime], S]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    acted: dict[str, int] = field(default_factory=dict)
+    """Applied action ids (``who:client id``) and the version each was acknowledged with."""
+
+    def fold(self, stored: StoredEvent) -> None:
+        """Apply one stored event to the cached state."""
+        self.state = self.apply(self.state, NewEvent(stored.kind, stored.seat, stored.payload), stored.at)
+        if stored.action_id is not None:
+            self.acted[stored.action_id] = stored.version
+
+
+def load_log(
+    sessions: sessionmaker[Session],
+    table_id: str,
+    *,
+    kind: str,
+    initial: Callable[[GameTable], S],
+    apply: Callable[[S, NewEvent, datetime], S],
+) -> LiveLog[S]:
+    """Read a table of ``kind`` and fold its whole log; ``no_such_table`` or ``wrong_kind`` otherwise."""
+    with sessions() as db:
+        row = tables_repo.get_table(db, table_id)
+        if row is None:
+            raise ActionError("no_such_table", f"there is no table {table_id!r}")
+        if row.kind != kind:
+            raise ActionError("wrong_kind", f"table {table_id!r} is a {row.kind} table, not a {kind} table")
+        state = initial(row)
+        events = tables_repo.events_after(db, table_id, 0)
+        seeds = tables_repo.seeds_of(db, table_id)
+    live = LiveLog(state=state, seeds=seeds, apply=apply)
+    for stored in events:
+        live.fold(stored)
+    return live
+
+
+def refresh(sessions: sessionmaker[Session], live: LiveLog[S]) -> bool:
+    """Fold in events another server process appended since we last looked; True if there were any."""
+    with sessions() as db:
+        version = tables_repo.table_version(db, live.state.id)
+        if version is None or version <= live.state.version:
+            return False
+        events = tables_repo.events_after(db, live.state.id, live.state.version)
+        live.seeds = tables_repo.seeds_of(db, live.state.id)
+    for stored in events:
+        live.fold(stored)
+    return True
+
+
+def catch_up(sessions: sessionmaker[Session], live: LiveLog[S], action_id: str) -> bool:
+    """Fold in what the database has that we lack; True if anything was new, or the action was done."""
+    moved = refresh(sessions, live)
+    if action_id in live.acted:
+        return True
+    with sessions() as db:
+        done = tables_repo.action_version(db, live.state.id, action_id)
+    if done is not None:
+        live.acted[action_id] = done
+        return True
+    return moved
+
+
+async def act_with_retries(
+    sessions: sessionmaker[Session],
+    live: LiveLog[S],
+    action_id: str,
+    decide: Callable[[S], list[NewEvent]],
+    commit: Callable[[LiveLog[S], list[NewEvent], str], Awaitable[None]],
+) -> int:
+    """Decide on the cached state and commit; the database is read again only when that fails.
+
+    A refusal may come from a copy another process has moved on from, and a
+    commit may lose a race with another process: both catch up from the
+    database and try again. A repeated ``action_id`` is answered with the
+    version it was first applied at.
+    """
+    async with live.lock:
+        for attempt in range(3):
+            done = live.acted.get(action_id)
+            if done is not None:
+                return done
+            try:
+                events = decide(live.state)
+            except ActionError:
+                if attempt == 0 and catch_up(sessions, live, action_id):
+                    continue
+                raise
+            try:
+                await commit(live, events, action_id)
+            except VersionConflict:
+                catch_up(sessions, live, action_id)
+                continue
+            return live.state.version
+    raise ActionError("busy", "the table is busy; try again")
+
+
+def fold_batch(
+    start: S,
+    events: list[NewEvent],
+    now: datetime,
+    apply: Callable[[S, NewEvent, datetime], S],
+    follow_up: Callable[[S], NewEvent | None],
+    action_id: str | None,
+    on_event: Callable[[S, NewEvent], None] | None = None,
+) -> tuple[S, list[StoredEvent]]:
+    """Fold ``events`` and every follow-up the server adds after each; the stored rows of the batch.
+
+    The action id marks the last event of its batch: a repeat is acked with that version.
+    """
+    state = start
+    stored: list[StoredEvent] = []
+    pending = list(events)
+    while pending:
+        event = pending.pop(0)
+        state = apply(state, event, now)
+        stored.append(StoredEvent(state.version, event.kind, event.seat, event.payload, now, None))
+        if on_event is not None:
+            on_event(state, event)
+        follow = follow_up(state)
+        if follow is not None:
+            pending.insert(0, follow)
+    if action_id is not None and stored:
+        stored[-1] = replace(stored[-1], action_id=action_id)
+    return state, stored
+
+
+async def publish(pubsub: PubSub, table_id: str, stored: list[StoredEvent], version: int, view: dict[str, Any]) -> None:
+    """Send a committed batch (its events and the view after them) to the table's watchers."""
+    message = {
+        "t": "events",
+        "table": table_id,
+        "from_version": stored[0].version,
+        "version": version,
+        "events": [event_message(e) for e in stored],
+        "state": view,
+    }
+    await pubsub.publish(table_channel(table_id), json.dumps(message))
+
+
+class EventLogService(Generic[S]):
+    """What a table service of one kind shares: its live tables, loading, reading and publishing.
+
+    A subclass names its ``kind`` and says how a row starts a state, how an
+    event folds into it and how it is shown to clients.
+    """
+
+    kind: str
+
+    def __init__(self, *, sessions: sessionmaker[Session], pubsub: PubSub, clock: Clock) -> None:
+        self._sessions = sessions
+        self._pubsub = pubsub
+        self._clock = clock
+        self._live: dict[str, LiveLog[S]] = {}
+
+    def _initial(self, table_id: str, row: GameTable) -> S:
+        """The state of the table before its first event."""
+        raise NotImplementedError
+
+    def _fold_event(self, state: S, event: NewEvent, at: datetime) -> S:
+        """The state after ``event``."""
+        raise NotImplementedError
+
+    def _render(self, state: S, now: datetime) -> dict[str, Any]:
+        """The view clients get of ``state`` at ``now``."""
+        raise NotImplementedError
+
+    async def current(self, table_id: str) -> S:
+        """The table's state, loaded if needed and refreshed from the database."""
+        live = await self._load(table_id)
+        async with live.lock:
+            refresh(self._sessions, live)
+            return live.state
+
+    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
+        """The current version and view."""
+        state = await self.current(table_id)
+        return state.version, self.view_of(state)
+
+    def view_of(self, state: S) -> dict[str, Any]:
+        """The client view of ``state`` now."""
+        return self._render(state, self._clock.now())
+
+    def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]:
+        """The public events after ``version``, as sent to clients."""
+        with self._sessions() as db:
+            return [event_message(e) for e in tables_repo.events_after(db, table_id, version)]
+
+    def _new_live(self, state: S) -> LiveLog[S]:
+        """Hold a table just created (no events yet)."""
+        live = LiveLog(state=state, seeds={}, apply=self._fold_event)
+        self._live[state.id] = live
+        return live
+
+    async def _load(self, table_id: str) -> LiveLog[S]:
+        live = self._live.get(table_id)
+        if live is not None:
+            return live
+        loaded = load_log(
+            self._sessions, table_id, kind=self.kind,
+            initial=lambda row: self._initial(table_id, row), apply=self._fold_event,
+        )
+        return self._live.setdefault(table_id, loaded)
+
+    async def _publish(self, state: S, stored: list[StoredEvent]) -> None:
+        await publish(self._pubsub, state.id, stored, state.version, self.view_of(state))
