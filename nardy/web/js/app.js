@@ -2,7 +2,7 @@
 //   #/                lobby          #/table/ID    game        #/replay/ID  replay
 //   #/profile/NAME    profile        #/settings    settings    #/login      sign in
 //   #/invite/TOKEN    join a private table by its invite link
-//   #/ratings         leaderboards
+//   #/ratings         leaderboards   #/chouette/ID a chouette table
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
@@ -10,6 +10,7 @@ import { currentUser, loadUser, onUserChange } from "./session.js";
 import { getSettings, renderSettings } from "./settings.js";
 import { mountLobby, mountInvite } from "./lobby.js";
 import { mountGame } from "./game.js";
+import { mountChouette } from "./chouette.js";
 import { mountReplay } from "./replay.js";
 import { mountProfile } from "./profile.js";
 import { mountLogin } from "./auth.js";
@@ -41,6 +42,7 @@ function route() {
   document.body.dataset.page = page || "lobby";
   let result;
   if (page === "table" && arg) result = mountGame(view, arg, context);
+  else if (page === "chouette" && arg) result = mountChouette(view, arg, context);
   else if (page === "replay" && arg) result = mountReplay(view, arg, context);
   else if (page === "profile" && arg) result = mountProfile(view, arg, context);
   else if (page === "settings") result = renderSettings(view);

@@ -14,6 +14,7 @@ import {
   formatRemaining, formatSteps, formatDice, seatName,
 } from "./names.js";
 import { playSound } from "./sound.js";
+import { pickStep, diceFaces, highlights } from "./picking.js";
 
 export const AUTO_CONFIRM_MS = 2500;
 const MESSAGE_MS = 5000;
@@ -136,6 +137,7 @@ class GamePage {
   }
 
   update(update) {
+    if (update.kind === "team") return;
     if (update.kind === "error") {
       const m = update.message;
       if (m.code !== "no_such_table") {
@@ -325,41 +327,14 @@ class GamePage {
     this.act("roll");
   }
 
-  preferredDie(steps) {
-    const dice = steps.map((s) => s.die);
-    return this.swap ? Math.min(...dice) : Math.max(...dice);
-  }
-
   clickPoint(p) {
     if (!this.canMove() || this.busy) return;
-    const steps = this.state.game.legal.steps;
-    const from = (q) => steps.filter((s) => s.source === q);
-    if (this.selected !== null) {
-      if (p === this.selected) {
-        const options = from(p);
-        if (options.length) {
-          this.step(p, this.preferredDie(options));
-          return;
-        }
-      } else {
-        const onto = from(this.selected).filter((s) => s.target === p);
-        if (onto.length) {
-          this.step(this.selected, Math.min(...onto.map((s) => s.die)));
-          return;
-        }
-      }
-    }
-    const options = from(p);
-    if (!options.length) {
-      this.selected = null;
-      this.render();
+    const choice = pickStep(this.state.game.legal.steps, this.selected, p, this.swap);
+    if (choice.step) {
+      this.step(choice.step.source, choice.step.die);
       return;
     }
-    if (options.every((s) => s.target === 0)) {
-      this.step(p, Math.min(...options.map((s) => s.die)));
-      return;
-    }
-    this.selected = p;
+    this.selected = choice.select;
     this.render();
   }
 
@@ -515,14 +490,7 @@ class GamePage {
   diceView() {
     const g = this.state.game;
     if (!g || !g.dice || g.phase === "finished") return null;
-    const [a, b] = g.dice;
-    const values = a === b ? [a, a, a, a] : (this.swap ? [Math.min(a, b), Math.max(a, b)] : [Math.max(a, b), Math.min(a, b)]);
-    const used = values.map(() => false);
-    for (const step of g.pending || []) {
-      const i = values.findIndex((v, k) => v === step.die && !used[k]);
-      if (i >= 0) used[i] = true;
-    }
-    return { values, used, mine: g.turn === this.viewSeat() };
+    return { ...diceFaces(g.dice, g.pending, this.swap), mine: g.turn === this.viewSeat() };
   }
 
   renderBoard() {
@@ -539,9 +507,8 @@ class GamePage {
     const board = g.boards[me];
     const canMove = this.canMove();
     const steps = canMove ? g.legal.steps : [];
-    const movable = new Set(steps.map((x) => x.source));
-    if (this.selected !== null && !movable.has(this.selected)) this.selected = null;
-    const targets = new Set(this.selected !== null ? steps.filter((x) => x.source === this.selected).map((x) => x.target) : []);
+    const { movable, selected, targets } = highlights(steps, this.selected);
+    this.selected = selected;
     const convert = (steps_, seat, pending) => steps_.map((x) => ({
       from: seat === me ? x.source : fromOpponent(x.source, long),
       to: seat === me ? x.target : fromOpponent(x.target, long),

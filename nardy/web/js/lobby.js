@@ -4,6 +4,7 @@ import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser, ensureUser } from "./session.js";
 import { findOpponentCard } from "./matchmaking.js";
+import { chouetteCard } from "./chouette_lobby.js";
 import {
   VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, botLevelName, playerName,
 } from "./names.js";
@@ -64,8 +65,11 @@ export function mountLobby(view, { socket, toast, navigate }) {
     try {
       const lobby = await get("/api/tables");
       const me = currentUser();
-      fill(openList, lobby.waiting.length ? lobby.waiting.map((row) => tableRow(row, "join", me)) : h("p", { class: "hint" }, t("lobby.no_open_tables")));
-      fill(liveList, lobby.playing.length ? lobby.playing.map((row) => tableRow(row, "watch", me)) : h("p", { class: "hint" }, t("lobby.no_live_games")));
+      const match = (rows) => rows.filter((row) => !row.kind || row.kind === "match");
+      const waiting = match(lobby.waiting);
+      const playing = match(lobby.playing);
+      fill(openList, waiting.length ? waiting.map((row) => tableRow(row, "join", me)) : h("p", { class: "hint" }, t("lobby.no_open_tables")));
+      fill(liveList, playing.length ? playing.map((row) => tableRow(row, "watch", me)) : h("p", { class: "hint" }, t("lobby.no_live_games")));
     } catch (error) {
       fill(openList, h("p", { class: "error" }, errorText(error)));
     }
@@ -101,14 +105,17 @@ export function mountLobby(view, { socket, toast, navigate }) {
   }
 
   const finder = findOpponentCard({ toast, navigate });
+  const chouettes = chouetteCard({ socket, toast, navigate });
   fill(view, h("section", { class: "page lobby" },
     h("div", { class: "lobby-grid" },
       h("div", {}, quick, finder.el, form),
       h("div", {},
         h("section", { class: "card" }, h("h2", {}, t("lobby.open_tables")), openList),
-        h("section", { class: "card" }, h("h2", {}, t("lobby.live_games")), liveList)))));
-  refresh();
-  timer = setInterval(refresh, REFRESH_MS);
+        h("section", { class: "card" }, h("h2", {}, t("lobby.live_games")), liveList),
+        chouettes.el))));
+  const refreshAll = () => { refresh(); chouettes.refresh(); };
+  refreshAll();
+  timer = setInterval(refreshAll, REFRESH_MS);
   return () => { clearInterval(timer); finder.stop(); };
 }
 

@@ -33,3 +33,11 @@ export async function ensureUser() {
   setUser((await post("/api/guest")).user);
   return user;
 }
+
+/** ensureUser, then reconnect `socket` if a guest was just made, so the server knows who acts on it. */
+export async function ensureSignedIn(socket) {
+  const had = !!user;
+  await ensureUser();
+  if (!had && socket) socket.reconnect();
+  return user;
+}

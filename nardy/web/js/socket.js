@@ -101,7 +101,7 @@ export class Socket {
     this.send(message);
   }
 
-  /** Follow table id; listener(update) gets {kind: "sync"|"events"|"error", state, events, message}. */
+  /** Follow table id; listener(update) gets {kind: "sync"|"events"|"error"|"team", state, events, message}. */
   watch(id, listener) {
     let entry = this.tables.get(id);
     if (!entry) {
@@ -170,6 +170,9 @@ export class Socket {
       this.notify(entry, { kind: "events", state: message.state, events: fresh });
     } else if (kind === "error") {
       this.notify(entry, { kind: "error", state: entry.state, events: [], message });
+    } else if (kind === "team") {
+      // a chouette's team channel: said to the team, never part of the table's versions
+      this.notify(entry, { kind: "team", state: entry.state, events: [], message });
     }
   }
 

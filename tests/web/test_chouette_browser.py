@@ -1,0 +1,212 @@
+"""A chouette in the browser: four people, one table, one game played through the page (docs/chouette.md).
+
+Alice creates the table from the lobby, Bob and Carol join from the lobby's
+list and Dave by the table's address; Dave presses Start. Scripted dice
+decide the places (Alice the box, Bob the captain, Carol and Dave the team)
+and the game: the team opens, the box doubles every cube (Bob and Carol
+take, Dave passes), the captain proposes a redouble that Carol agrees to,
+the box takes Bob's cube and passes Carol's, and after another turn the box
+resigns. Along the way the team channel is checked to reach the team and
+never the box. At the end every page shows the same results and scores,
+and the table has rotated for the next game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from browser_client import Client
+from web_driver import WebServer
+
+MakeClient = Callable[..., Client]
+
+PAGE = ".chouette-page"
+FORMATION_ROLLS = [(6, 5), (4, 3)]  # one die each, in the order they sat: Alice 6, Bob 5, Carol 4, Dave 3
+OPENING = (1, 3)  # the box rolls 1, the captain 3: the team opens with 3-1
+BOX_ROLL = (6, 5)
+TEAM_ROLL = (4, 2)
+NEXT_OPENING = (2, 5)  # the second game's opening roll, rolled as soon as the first game ends
+
+
+def version(person: Client) -> int:
+    return int(person.page.get_attribute(PAGE, "data-version") or "-1")
+
+
+def wait_version_after(person: Client, seen: int) -> None:
+    person.page.wait_for_function(
+        "v => { const el = document.querySelector('.chouette-page'); return el && Number(el.dataset.version) > v; }",
+        arg=seen)
+
+
+def wait_page(person: Client, **data: str) -> None:
+    """Wait until the chouette page's data attributes hold these values (data-my-turn is my_turn)."""
+    selector = PAGE + "".join(f'[data-{key.replace("_", "-")}="{value}"]' for key, value in data.items())
+    person.page.wait_for_selector(selector)
+
+
+def click(person: Client, selector: str) -> None:
+    """Click and wait for the table to move on."""
+    seen = version(person)
+    person.page.click(selector)
+    wait_version_after(person, seen)
+
+
+def username(person: Client) -> str:
+    name: str | None = person.page.get_attribute("[data-user]", "data-user")
+    assert name, "nobody is signed in"
+    return name
+
+
+def user_id(person: Client, name: str) -> int:
+    return int(person.page.get_attribute(f'li.chouette-player[data-name="{name}"]', "data-user-id") or "0")
+
+
+def play_the_dice(person: Client) -> None:
+    """Click checkers and highlighted points until the play is complete (not confirmed yet)."""
+    for _ in range(12):
+        if person.page.locator("[data-action=confirm]").is_enabled():
+            return
+        seen = version(person)
+        person.page.locator("g.hit.movable").first.click()
+        person.page.wait_for_function(
+            "v => Number(document.querySelector('.chouette-page').dataset.version) > v || document.querySelector('g.hit.target')",
+            arg=seen)
+        targets = person.page.locator("g.hit.target")
+        if targets.count():
+            targets.first.click()
+        wait_version_after(person, seen)
+    raise AssertionError("the play did not complete")
+
+
+def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer) -> None:
+    alice, bob, carol, dave = client(), client(), client(), client()
+    everyone = (alice, bob, carol, dave)
+
+    # ----- Alice creates the table from the lobby
+    alice.goto("#/")
+    card = alice.page.locator(".chouette-card")
+    card.locator("summary").click()
+    card.locator("select[name=max_players]").select_option("6")
+    card.locator("[data-action=create-chouette]").click()
+    wait_page(alice, status="waiting", role="seated")
+    match = re.search(r"#/chouette/([A-Za-z0-9_-]+)", alice.page.url)
+    assert match, alice.page.url
+    table = match.group(1)
+    assert "1/6" in alice.page.locator(".match-info").inner_text()
+
+    # ----- Bob and Carol join from the lobby's list, Dave by the table's address
+    for person in (bob, carol):
+        person.goto("#/")
+        row = person.page.locator(f'[data-chouette="{table}"]')
+        if person is carol:
+            assert "2/6" in row.inner_text()
+            person.screenshot_page("chouette-lobby")
+        row.locator("[data-join-chouette]").click()
+        wait_page(person, status="waiting", role="seated")
+    dave.goto(f"#/chouette/{table}")
+    wait_page(dave, status="waiting", role="spectator")
+    dave.page.click("[data-action=join]")
+    wait_page(dave, status="waiting", role="seated")
+    alice.page.wait_for_selector("li.chouette-player >> nth=3")
+    names = {person: username(person) for person in everyone}
+    ids = {person: user_id(alice, names[person]) for person in everyone}
+    assert all(ids.values())
+
+    # ----- Dave presses Start: the rolls decide the places
+    server.dice(*FORMATION_ROLLS, OPENING, BOX_ROLL, TEAM_ROLL, NEXT_OPENING)
+    dave.page.click("[data-action=start]")
+    for person, role in ((alice, "box"), (bob, "captain"), (carol, "member"), (dave, "member")):
+        wait_page(person, status="playing", role=role)
+    for person in everyone:
+        players = person.page.locator("li.chouette-player")
+        assert [players.nth(i).get_attribute("data-role") for i in range(4)] == ["box", "captain", "member", "member"]
+        assert players.nth(0).get_attribute("data-name") == names[alice]
+        assert person.page.locator(f'.formation .roll[data-user-id="{ids[alice]}"][data-die="6"]').count() == 1
+        assert person.page.locator(f'.formation .roll[data-user-id="{ids[dave]}"][data-die="3"]').count() == 1
+    assert alice.page.get_attribute(PAGE, "data-side") == "box"
+    assert bob.page.get_attribute(PAGE, "data-side") == "team"
+    alice.screenshot_page("chouette-box-start")
+
+    # ----- the team channel reaches the team, never the box
+    assert alice.page.locator(".team-panel").is_hidden()
+    carol.page.fill("input[name=team_text]", "let us run")
+    carol.page.click("[data-action=team-send]")
+    for person in (bob, carol, dave):
+        person.page.wait_for_selector(f'.team-message[data-from="{ids[carol]}"]:has-text("let us run")')
+    dave.page.click("[data-suggest=no_double]")
+    bob.page.wait_for_selector(f'.team-message[data-from="{ids[dave]}"][data-suggest="no_double"]')
+    assert alice.page.locator(".team-message").count() == 0, "the box hears nothing of the team channel"
+
+    # ----- the team opens with 3-1: the captain plays it by clicking, shows it to the team, confirms
+    wait_page(bob, phase="moving", my_turn="true")
+    assert bob.page.get_attribute("svg.board", "data-dice") in ("3-1", "1-3")
+    assert carol.page.locator("[data-action=confirm]").count() == 0, "only the captain moves the team's checkers"
+    play_the_dice(bob)
+    bob.page.click("[data-suggest=play]")
+    suggested = carol.page.locator(f'.team-message[data-from="{ids[bob]}"][data-suggest="play"] .play')
+    suggested.wait_for()
+    assert re.fullmatch(r"\d+/\d+\*? \d+/\d+\*?", suggested.inner_text()), suggested.inner_text()
+    carol.screenshot_page("chouette-member-suggested-play")
+    click(bob, "[data-action=confirm]")
+
+    # ----- the box doubles every cube: Bob and Carol take, Dave passes
+    wait_page(alice, phase="rolling", my_turn="true")
+    click(alice, "[data-action=double]")
+    for person in (bob, carol, dave):
+        wait_page(person, phase="box_doubled", my_turn="true")
+    click(bob, "[data-action=take]")
+    click(carol, "[data-action=take]")
+    click(dave, "[data-action=drop]")
+    wait_page(alice, phase="rolling", my_turn="true")
+    dave_row = alice.page.locator(f'li.chouette-player[data-user-id="{ids[dave]}"] .stake')
+    assert dave_row.get_attribute("data-result") == "-1"
+    assert bob.page.locator(f'li.chouette-player[data-user-id="{ids[bob]}"] .stake').get_attribute("data-owner") == "member"
+
+    # ----- the box rolls and plays by clicking
+    click(alice, "[data-action=roll]")
+    wait_page(alice, phase="moving", my_turn="true")
+    assert alice.page.get_attribute("svg.board", "data-dice") == "6-5"
+    play_the_dice(alice)
+    click(alice, "[data-action=confirm]")
+
+    # ----- the captain proposes a redouble, Carol agrees; the box takes Bob's cube and passes Carol's
+    wait_page(bob, phase="rolling", my_turn="true")
+    click(bob, "[data-action=double]")
+    wait_page(carol, phase="team_vote", my_turn="true")
+    assert dave.page.locator("[data-action=agree]").count() == 0, "a member who passed has no vote"
+    click(carol, "[data-action=agree]")
+    wait_page(alice, phase="team_doubled", my_turn="true")
+    alice.page.check(f'input[data-member="{ids[carol]}"][value="pass"]')
+    alice.screenshot_page("chouette-box-answers-team-double")
+    click(alice, "[data-action=box-answer]")
+    wait_page(bob, phase="rolling", my_turn="true")
+    carol_stake = bob.page.locator(f'li.chouette-player[data-user-id="{ids[carol]}"] .stake')
+    assert carol_stake.get_attribute("data-result") == "2"
+    bob_stake = bob.page.locator(f'li.chouette-player[data-user-id="{ids[bob]}"] .stake')
+    assert (bob_stake.get_attribute("data-cube"), bob_stake.get_attribute("data-owner")) == ("4", "box")
+
+    # ----- the captain rolls and plays; then the box resigns
+    click(bob, "[data-action=roll]")
+    play_the_dice(bob)
+    click(bob, "[data-action=confirm]")
+    wait_page(alice, phase="rolling", my_turn="true")
+    alice.page.click("[data-action=resign]")
+
+    # ----- every page shows the same result and running scores; the team won, so Bob takes the box
+    for person in everyone:
+        wait_page(person, results="1")
+    bob_points = int(alice.page.get_attribute(f'.chouette-results td.points[data-user-id="{ids[bob]}"]', "data-points") or "0")
+    assert bob_points in (8, 12), "the box resigned with nothing borne off: a gammon or a backgammon at cube 4"
+    expected = {alice: -(bob_points + 1), bob: bob_points, carol: 2, dave: -1}
+    for person in everyone:
+        for other, points in expected.items():
+            cell = person.page.locator(f'.chouette-results td.points[data-user-id="{ids[other]}"]')
+            assert cell.get_attribute("data-points") == str(points)
+            score = person.page.locator(f'li.chouette-player[data-user-id="{ids[other]}"] .score')
+            assert score.get_attribute("data-score") == str(points)
+    for person, role in ((bob, "box"), (carol, "captain"), (dave, "member"), (alice, "member")):
+        wait_page(person, role=role)
+    assert alice.page.locator(".team-panel").is_visible(), "the old box is on the team now"
+    assert bob.page.locator(".team-panel").is_hidden()
+    alice.screenshot_page("chouette-after-game")
