@@ -9,6 +9,10 @@ the box takes Bob's cube and passes Carol's, and after another turn the box
 resigns. Along the way the team channel is checked to reach the team and
 never the box. At the end every page shows the same results and scores,
 and the table has rotated for the next game.
+
+A second, shorter test sets a client seed from the page's fair-dice box (the
+rolls for places and the first game use it) and leaves the table: at once
+before it forms, and at the end of the game when asked during one.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import re
 from collections.abc import Callable
 
 from browser_client import Client
-from web_driver import WebServer
+from web_driver import Http, WebServer
 
 MakeClient = Callable[..., Client]
 
@@ -79,20 +83,33 @@ def play_the_dice(person: Client) -> None:
     raise AssertionError("the play did not complete")
 
 
+def create_from_lobby(person: Client, max_players: int) -> str:
+    """Create a chouette from the lobby's card; returns its id (the page's address)."""
+    person.goto("#/")
+    card = person.page.locator(".chouette-card")
+    card.locator("summary").click()
+    card.locator("select[name=max_players]").select_option(str(max_players))
+    card.locator("[data-action=create-chouette]").click()
+    wait_page(person, status="waiting", role="seated")
+    match = re.search(r"#/chouette/([A-Za-z0-9_-]+)", person.page.url)
+    assert match, person.page.url
+    return match.group(1)
+
+
+def join_by_address(person: Client, table: str) -> None:
+    """Open the table's page as a spectator and sit down."""
+    person.goto(f"#/chouette/{table}")
+    wait_page(person, status="waiting", role="spectator")
+    person.page.click("[data-action=join]")
+    wait_page(person, status="waiting", role="seated")
+
+
 def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer) -> None:
     alice, bob, carol, dave = client(), client(), client(), client()
     everyone = (alice, bob, carol, dave)
 
     # ----- Alice creates the table from the lobby
-    alice.goto("#/")
-    card = alice.page.locator(".chouette-card")
-    card.locator("summary").click()
-    card.locator("select[name=max_players]").select_option("6")
-    card.locator("[data-action=create-chouette]").click()
-    wait_page(alice, status="waiting", role="seated")
-    match = re.search(r"#/chouette/([A-Za-z0-9_-]+)", alice.page.url)
-    assert match, alice.page.url
-    table = match.group(1)
+    table = create_from_lobby(alice, 6)
     assert "1/6" in alice.page.locator(".match-info").inner_text()
 
     # ----- Bob and Carol join from the lobby's list, Dave by the table's address
@@ -104,10 +121,7 @@ def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer
             person.screenshot_page("chouette-lobby")
         row.locator("[data-join-chouette]").click()
         wait_page(person, status="waiting", role="seated")
-    dave.goto(f"#/chouette/{table}")
-    wait_page(dave, status="waiting", role="spectator")
-    dave.page.click("[data-action=join]")
-    wait_page(dave, status="waiting", role="seated")
+    join_by_address(dave, table)
     alice.page.wait_for_selector("li.chouette-player >> nth=3")
     names = {person: username(person) for person in everyone}
     ids = {person: user_id(alice, names[person]) for person in everyone}
@@ -210,3 +224,72 @@ def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer
     assert alice.page.locator(".team-panel").is_visible(), "the old box is on the team now"
     assert bob.page.locator(".team-panel").is_hidden()
     alice.screenshot_page("chouette-after-game")
+
+
+def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_games(
+    client: MakeClient, server: WebServer,
+) -> None:
+    """Dave leaves before the table forms (at once); Alice sets her client seed, which the first rolls use;
+    Carol leaves during the game, plays it out marked as leaving, and is gone when it ends."""
+    alice, bob, carol, dave = client(), client(), client(), client()
+    table = create_from_lobby(alice, 8)
+    for person in (bob, carol, dave):
+        join_by_address(person, table)
+    alice.page.wait_for_selector("li.chouette-player >> nth=3")
+    names = {person: username(person) for person in (alice, bob, carol, dave)}
+    ids = {person: user_id(alice, names[person]) for person in (alice, bob, carol)}
+
+    # ----- between games a leave takes effect at once: Dave is a spectator again
+    click(dave, "[data-action=leave]")
+    wait_page(dave, status="waiting", role="spectator")
+    assert dave.page.locator("[data-action=join]").is_visible()
+    alice.page.wait_for_selector(f'li.chouette-player[data-name="{names[dave]}"]', state="detached")
+    assert alice.page.locator("li.chouette-player").count() == 3
+    assert dave.page.locator(".seed-box").is_hidden(), "a spectator has no client seed to set"
+
+    # ----- Alice sets her client seed from the page; the box shows it and the hash committed ahead
+    seeds = alice.page.locator("details.seed-box")
+    seeds.locator("summary").click()
+    committed = seeds.locator("[data-next-commitment] code").get_attribute("data-commitment") or ""
+    assert re.fullmatch(r"[0-9a-f]{64}", committed), committed
+    seeds.locator("input[name=client_seed]").fill("alice-picked-this")
+    click(alice, "[data-action=set-seed]")
+    alice.page.wait_for_selector('.seed-box .my-seed[data-client-seed="alice-picked-this"]')
+    assert seeds.locator("input[name=client_seed]").input_value() == ""
+    view = Http(server).get(f"/api/chouettes/{table}")
+    assert {p["user_id"]: p["client_seed"] for p in view["players"]}[ids[alice]] == "alice-picked-this"
+
+    # ----- the rolls for places and the game use it (Alice sat first, and is the box)
+    server.dice(*FORMATION_ROLLS, OPENING)
+    bob.page.click("[data-action=start]")
+    for person, role in ((alice, "box"), (bob, "captain"), (carol, "member")):
+        wait_page(person, status="playing", role=role)
+    current = seeds.locator("[data-current-commitment]")
+    current.get_by_text("alice-picked-this", exact=False).wait_for()
+    assert seeds.get_attribute("open") is not None, "the seed box stays open while the table moves on"
+    alice.screenshot_page("chouette-fair-dice")
+    view = Http(server).get(f"/api/chouettes/{table}")
+    assert view["client_seeds"][0] == "alice-picked-this"
+    assert current.locator("code").get_attribute("data-commitment") == view["commitment"]
+    formation, first_game = Http(server).get(f"/api/tables/{table}/record")["games"][:2]
+    assert formation["seed_hash"] == committed, "the places were rolled with the seed whose hash the page showed"
+    assert formation["client_seeds"][0] == first_game["client_seeds"][0] == "alice-picked-this"
+
+    # ----- during a game a leave waits for its end: Carol plays it out, marked as leaving
+    wait_page(bob, phase="moving", my_turn="true")
+    click(carol, "[data-action=leave]")  # the page asks first; the dialog is accepted
+    carol.page.wait_for_selector("p[data-leaving]")
+    assert carol.page.locator("[data-action=leave]").count() == 0
+    for person in (alice, bob, carol):
+        person.page.wait_for_selector(f'li.chouette-player[data-user-id="{ids[carol]}"] [data-leaving]')
+    wait_page(carol, role="member")
+
+    # ----- the box resigns: the game ends, Carol is gone, and two players wait for a third
+    alice.page.click("[data-action=resign]")
+    for person in (alice, bob, carol):
+        wait_page(person, results="1", status="paused")
+    wait_page(carol, role="spectator")
+    for person in (alice, bob):
+        person.page.wait_for_selector(f'li.chouette-player[data-user-id="{ids[carol]}"]', state="detached")
+    assert carol.page.locator("[data-action=join]").is_visible(), "Carol may sit down again"
+    assert carol.page.locator(".seed-box").is_hidden()

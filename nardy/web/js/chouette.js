@@ -15,6 +15,7 @@ import { pickStep, diceFaces, highlights } from "./picking.js";
 import { playSound } from "./sound.js";
 import { playersList, formationView, resultsTable, roleOf, roleName, signed } from "./chouette_view.js";
 import { TeamPanel } from "./chouette_panel.js";
+import { SeedBox } from "./fair_dice.js";
 
 const MIN_PLAYERS = 3;
 const MESSAGE_MS = 5000;
@@ -75,6 +76,7 @@ class ChouettePage {
     this.formationBox = h("div", {});
     this.resultsBox = h("div", { class: "chouette-results-box" });
     this.extras = h("div", { class: "table-actions" });
+    this.seeds = new SeedBox({ act: (type, fields) => this.act(type, fields), toast: this.toast, hint: t("chouette.fair_dice_hint") });
     if (!teamLogs.has(this.tableId)) teamLogs.set(this.tableId, []);
     this.panel = new TeamPanel({ send: (fields) => this.say(fields), name: (uid) => this.name(uid), messages: teamLogs.get(this.tableId) });
     this.section = h("section", { class: "game-page chouette-page" },
@@ -84,7 +86,7 @@ class ChouettePage {
         h("h2", { class: "moves-title" }, t("chouette.players")), this.playersBox, this.formationBox,
         this.panel.el,
         h("h2", { class: "moves-title" }, t("chouette.results")), this.resultsBox,
-        this.extras));
+        this.extras, this.seeds.el));
     fill(this.view, this.section);
   }
 
@@ -309,6 +311,7 @@ class ChouettePage {
     fill(this.resultsBox, resultsTable(s, (uid) => this.name(uid)));
     this.panel.update({ member: this.isTeamMember(), pending: g && g.turn === "team" ? g.pending : [] });
     this.renderExtras();
+    this.renderSeeds();
     this.renderClocks();
   }
 
@@ -562,6 +565,19 @@ class ChouettePage {
       }
     }
     fill(this.extras, out);
+  }
+
+  /** Provably fair dice (fair_dice.js): this formation's or game's seed hash and client seeds, the next hash, one's own seed. */
+  renderSeeds() {
+    const s = this.state;
+    const p = this.player();
+    const next = s.next_commitment;
+    this.seeds.update({
+      shown: !!p && s.status !== "closed",
+      current: { commitment: s.commitment, clientSeeds: s.client_seeds },
+      next: next && { label: t("chouette.next_commitment", { n: next.number }), commitment: next.commitment },
+      mine: p ? p.client_seed : null,
+    });
   }
 
   renderClocks() {

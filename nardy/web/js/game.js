@@ -15,6 +15,7 @@ import {
 } from "./names.js";
 import { playSound } from "./sound.js";
 import { pickStep, diceFaces, highlights } from "./picking.js";
+import { SeedBox } from "./fair_dice.js";
 
 export const AUTO_CONFIRM_MS = 2500;
 const MESSAGE_MS = 5000;
@@ -104,12 +105,13 @@ class GamePage {
     this.autoBar = h("div", { class: "auto-confirm", hidden: true }, h("div", { class: "auto-confirm-fill" }));
     this.logBox = h("ol", { class: "move-list", "aria-label": t("game.moves") });
     this.extras = h("div", { class: "table-actions" });
+    this.seeds = new SeedBox({ act: (type, fields) => this.act(type, fields), toast: this.toast });
     this.overlay = h("div", { class: "overlay", hidden: true });
     this.section = h("section", { class: "game-page" },
       h("div", { class: "game-main" }, this.topPlayer, this.boardHost, this.bottomPlayer),
       h("aside", { class: "game-side" },
         this.info, this.sidePlayers, this.messageBox, this.controls, this.autoBar,
-        h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras),
+        h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras, this.seeds.el),
       this.overlay,
     );
     fill(this.view, this.section);
@@ -682,34 +684,24 @@ class GamePage {
     if (s.status === "finished") {
       out.push(h("a", { href: `#/replay/${this.tableId}`, class: "button" }, t("game.replay")));
     }
-    if (me !== null && s.status !== "finished") out.push(this.seedBox());
+    this.renderSeeds();
     const icon = h("span", { class: "icon", "aria-hidden": "true" });
     icon.innerHTML = '<svg viewBox="0 0 24 24" width="18" height="18"><path d="M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
     out.push(this.button([icon, h("span", { class: "label" }, t("game.fullscreen"))], () => toggleFullscreen(), { class: "subtle fullscreen", title: t("game.fullscreen") }));
     fill(this.extras, out);
   }
 
-  /** Provably fair dice: the next game's committed seed hash, and a fresh client seed of one's own. */
-  seedBox() {
+  /** Provably fair dice (fair_dice.js): the seed hashes, the client seeds, and one's own client seed. */
+  renderSeeds() {
     const s = this.state;
-    const input = h("input", { type: "text", name: "client_seed", maxlength: "64", autocomplete: "off", spellcheck: "false" });
+    const me = this.mySeat();
     const next = s.next_commitment;
-    return h("details", { class: "seed-box" },
-      h("summary", {}, t("game.fair_dice")),
-      h("p", { class: "hint" }, t("game.fair_dice_hint")),
-      next && next.commitment ? h("p", { class: "hint commitment" }, t("game.next_commitment", { n: next.game }), " ", h("code", {}, next.commitment.slice(0, 16) + "…")) : null,
-      h("form", {
-        class: "row",
-        onsubmit: async (event) => {
-          event.preventDefault();
-          const seed = input.value.trim();
-          if (seed && await this.act("client_seed", { seed })) {
-            input.value = "";
-            this.toast(t("game.seed_set"));
-          }
-        },
-      }, h("label", { class: "field" }, h("span", {}, t("lobby.dice_seed_label")), input),
-      h("button", { type: "submit" }, t("game.set_seed"))));
+    this.seeds.update({
+      shown: me !== null && s.status !== "finished",
+      current: { commitment: s.commitment, clientSeeds: s.client_seeds },
+      next: next && { label: t("game.next_commitment", { n: next.game }), commitment: next.commitment },
+      mine: me !== null && s.seats && s.seats[me] ? s.seats[me].client_seed : null,
+    });
   }
 
   renderLog() {
