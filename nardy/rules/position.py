@@ -12,7 +12,7 @@ for the opponent; ``bar`` and ``off`` are ``(side to move, opponent)``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from nardy.rules import movegen
 from nardy.rules.board import BAR, CHECKERS, NUM_POINTS, OFF
@@ -46,6 +46,10 @@ class Position:
     points: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)
     off: tuple[int, int] = (0, 0)
+    _sequences: dict[tuple[int, int], tuple[int, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False, hash=False,
+    )
+    """This position's legal sequences per roll, packed (see :meth:`_sequence_codes`): a memo, not state."""
 
     def __post_init__(self) -> None:
         if isinstance(self.variant, str):
@@ -68,6 +72,7 @@ class Position:
         object.__setattr__(position, "points", board[1:BAR])
         object.__setattr__(position, "bar", (board[BAR], board[BAR + 1]))
         object.__setattr__(position, "off", (board[OFF], opponent_off))
+        object.__setattr__(position, "_sequences", None)
         return position
 
     def _validate(self) -> None:
@@ -141,7 +146,7 @@ class Position:
 
     def legal_sequences(self, dice: Sequence[int]) -> list[tuple[Step, ...]]:
         """Every legal order of steps (several may reach one position)."""
-        return [c.steps for c in self._search(check_dice(dice), every_sequence=True) if c.steps]
+        return [_decode(code) for code in self._sequence_codes(dice)]
 
     def next_steps(self, dice: Sequence[int], made: Iterable[Step] = ()) -> list[Step]:
         """The steps that may follow ``made`` in a legal play of ``dice``.
@@ -151,17 +156,21 @@ class Position:
         Raises :class:`IllegalStepError` if ``made`` does not begin a legal play.
         """
         prefix = tuple(made)
-        depth = len(prefix)
-        following: dict[Step, None] = {}
+        codes = self._sequence_codes(dice)
+        wanted = _encode(prefix)
+        following: dict[int, None] = {}
         matched = False
-        for sequence in self.legal_sequences(dice):
-            if sequence[:depth] == prefix:
-                matched = True
-                if len(sequence) > depth:
-                    following[sequence[depth]] = None
+        if wanted is not None:
+            shift = _STEP_BITS * len(prefix)
+            mask = (1 << shift) - 1
+            for code in codes:
+                if code & mask == wanted:
+                    matched = True
+                    if code >> shift:
+                        following[(code >> shift) & _STEP_MASK] = None
         if not matched and prefix:
             raise IllegalStepError(f"the steps {_describe(prefix)} do not begin a legal play of {list(dice)}")
-        return list(following)
+        return [_step(code) for code in following]
 
     def destinations(self, dice: Sequence[int], source: int, made: Iterable[Step] = ()) -> list[Step]:
         """The legal next steps of the checker on ``source`` (25 = bar), largest die first."""
@@ -174,9 +183,10 @@ class Position:
         A roll with no legal play is played with no steps (a pass).
         """
         wanted = tuple(steps)
-        for sequence in self.legal_sequences(dice) or [()]:
-            if sequence == wanted:
-                return self.after(wanted)
+        codes = self._sequence_codes(dice)
+        legal = _encode(wanted) in codes if codes else not wanted
+        if legal:
+            return self.after(wanted)
         raise IllegalPlayError(f"{_describe(wanted) or 'pass'} is not a legal play of {list(dice)}")
 
     def after(self, steps: Iterable[Step]) -> Position:
@@ -195,8 +205,95 @@ class Position:
     def _search(self, dice: tuple[int, int], *, every_sequence: bool) -> list[movegen.Candidate]:
         return movegen.search(self.variant, self.points, self.bar, self.off, dice, every_sequence=every_sequence)
 
+    def _sequence_codes(self, dice: Sequence[int]) -> tuple[int, ...]:
+        """Every legal order of steps of ``dice``, each packed into one int (see :func:`_encode`).
+
+        A turn asks for the same position's sequences several times (the
+        highlighted steps of each view, the check of the move, applying it),
+        and the search is the costliest thing the rules do; the position
+        remembers the answer per roll. The memo holds ints only, so the
+        garbage collector does not track it, and it changes no answer.
+        """
+        rolled = check_dice(dice)
+        memo = self._sequences
+        if memo is None:
+            memo = {}
+            object.__setattr__(self, "_sequences", memo)
+        codes = memo.get(rolled)
+        if codes is None:
+            codes = _search_codes(self.variant, self.points, self.bar, self.off, rolled)
+            memo[rolled] = codes
+        return codes
+
 
 def _describe(steps: tuple[Step, ...]) -> str:
     return " ".join(
         f"{'bar' if s.source == BAR else s.source}/{'off' if s.target == OFF else s.target}" for s in steps
     )
+
+
+# ----- legal sequences packed into ints (see Position._sequence_codes)
+
+_STEP_BITS = 14
+_STEP_MASK = (1 << _STEP_BITS) - 1
+
+
+def _step_code(source: int, target: int, die: int, hit: bool) -> int | None:
+    """A step packed into :data:`_STEP_BITS` bits (never 0, since a die is at least 1); None if it cannot be."""
+    if not (
+        type(source) is int and type(target) is int and type(die) is int
+        and 0 <= source <= BAR and 0 <= target <= BAR and 1 <= die <= 6 and (hit is True or hit is False)
+    ):
+        return None
+    return ((source << 5 | target) << 3 | die) << 1 | hit
+
+
+def _encode(steps: Iterable[Step]) -> int | None:
+    """A sequence packed into one int, first step in the lowest bits; None if a step cannot be packed."""
+    code = 0
+    for index, step in enumerate(steps):
+        packed = _step_code(step.source, step.target, step.die, step.hit)
+        if packed is None:
+            return None
+        code |= packed << (_STEP_BITS * index)
+    return code
+
+
+_STEPS: dict[int, Step] = {
+    code: step
+    for step in (
+        Step(source, max(source - die, OFF), die, hit)
+        for source in range(1, BAR + 1)
+        for die in range(1, 7)
+        for hit in (False, True)
+    )
+    if (code := _step_code(step.source, step.target, step.die, step.hit)) is not None
+}
+"""Every step a search can make, by its code (steps are immutable, so one of each is shared)."""
+
+
+def _step(code: int) -> Step:
+    step = _STEPS.get(code)
+    if step is None:
+        step = Step(code >> 9, (code >> 4) & 31, (code >> 1) & 7, bool(code & 1))
+    return step
+
+
+def _decode(code: int) -> tuple[Step, ...]:
+    steps = []
+    while code:
+        steps.append(_step(code & _STEP_MASK))
+        code >>= _STEP_BITS
+    return tuple(steps)
+
+
+def _search_codes(
+    variant: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], dice: tuple[int, int],
+) -> tuple[int, ...]:
+    codes = []
+    for candidate in movegen.search(variant, points, bar, off, dice, every_sequence=True):
+        if candidate.steps:
+            code = _encode(candidate.steps)
+            assert code is not None, candidate.steps
+            codes.append(code)
+    return tuple(codes)

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy.rules import BAR, CHECKERS, DICE_ROLLS, OFF, VARIANTS, Play, Position
+from nardy.rules import BAR, CHECKERS, DICE_ROLLS, OFF, VARIANTS, Play, Position, movegen
 
 VARIANT_NAMES = sorted(VARIANTS)
 LONG_VARIANTS = [name for name in VARIANT_NAMES if not VARIANTS[name].hitting]
@@ -419,3 +419,24 @@ def test_last_checker_is_borne_off_with_the_larger_die(variant: str) -> None:
     [play] = position.legal_plays((5, 2))
     assert play.steps[0].die == 5
     assert position.play((5, 2), play.steps) == play.position
+
+
+@settings(max_examples=15, deadline=None)
+@given(walks)
+def test_remembered_sequences_are_the_search_itself(walk: Walk) -> None:
+    """A position remembers its legal sequences per roll (a memo for the server's repeated
+    questions in one turn): the answers are the engine's search, unchanged by asking twice,
+    and the memo takes no part in equality or hashing."""
+    for ply in replay(walk):
+        position, dice = ply.position, ply.dice
+        searched = [c.steps for c in movegen.search(
+            position.variant, position.points, position.bar, position.off, dice, every_sequence=True,
+        ) if c.steps]
+        fresh = Position(position.variant, position.points, position.bar, position.off)
+        assert position.legal_sequences(dice) == searched
+        assert position.legal_sequences(dice) == searched
+        assert fresh == position and hash(fresh) == hash(position)
+        if searched:
+            first = searched[0]
+            assert position.next_steps(dice, first[:1]) == fresh.next_steps(dice, first[:1])
+            assert position.play(dice, first) == position.after(first)
