@@ -45,11 +45,14 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(engine)
         pubsub = make_pubsub(config.redis_url)
+        idle, finished = config.table_idle_seconds, config.finished_table_seconds
         service = TableService(
             sessions=app.state.db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock,
+            idle_seconds=idle, finished_seconds=finished,
         )
         chouette_service = ChouetteService(
             sessions=app.state.db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock,
+            idle_seconds=idle, finished_seconds=finished,
         )
         app.state.pubsub = pubsub
         app.state.tables = service

@@ -34,6 +34,12 @@ class Settings(BaseSettings):
     messages_per_second: float = 20.0
     message_burst: int = 40
     resync_event_limit: int = 500
+    table_idle_seconds: float = Field(
+        default=1800.0, gt=0, description="a table unused this long leaves memory (reloaded from its log on use)",
+    )
+    finished_table_seconds: float = Field(
+        default=60.0, ge=0, description="a finished table leaves memory this long after its last use",
+    )
     allowed_origins: list[str] = Field(default_factory=list)
 
     @property

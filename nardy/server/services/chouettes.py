@@ -45,6 +45,8 @@ from nardy.server.services.chouette_state import (
 from nardy.server.services.clock import Clock
 from nardy.server.services.dice import DiceSource, commitment
 from nardy.server.services.eventlog import (
+    FINISHED_SECONDS,
+    IDLE_SECONDS,
     EventLogService,
     LiveLog,
     act_with_retries,
@@ -77,8 +79,19 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
     kind = CHOUETTE_KIND
 
-    def __init__(self, *, sessions: sessionmaker[Session], pubsub: PubSub, dice: DiceSource, clock: Clock) -> None:
-        super().__init__(sessions=sessions, pubsub=pubsub, clock=clock)
+    def __init__(
+        self,
+        *,
+        sessions: sessionmaker[Session],
+        pubsub: PubSub,
+        dice: DiceSource,
+        clock: Clock,
+        idle_seconds: float = IDLE_SECONDS,
+        finished_seconds: float = FINISHED_SECONDS,
+    ) -> None:
+        super().__init__(
+            sessions=sessions, pubsub=pubsub, clock=clock, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+        )
         self._dice = dice
         self._random = random.SystemRandom()
         self.timers = DeadlineTimers(clock, self.on_deadline)
@@ -86,16 +99,18 @@ class ChouetteService(EventLogService[ChouetteTableState]):
     # ----- lifecycle
 
     async def start(self) -> None:
-        """Re-arm the stored deadlines of running chouettes (after a restart)."""
+        """Re-arm the stored deadlines of running chouettes (after a restart); start dropping idle tables."""
         self.timers.start()
+        self._start_sweeping()
         with self._sessions() as db:
             deadlines = tables_repo.tables_with_deadlines(db, kind=CHOUETTE_KIND)
         for table_id, deadline in deadlines:
             self.timers.arm(table_id, deadline)
 
     async def stop(self) -> None:
-        """Stop the clocks."""
+        """Stop the clocks and the sweeping of idle tables."""
         await self.timers.stop()
+        await self._stop_sweeping()
 
     # ----- creating and joining
 
@@ -122,8 +137,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
         Already seated: nothing changes. ``table_full`` or ``not_open`` (while rolling for places) otherwise.
         """
-        live = await self._load(table_id)
-        async with live.lock:
+        async with self._hold(table_id) as live, live.lock:
             refresh(self._sessions, live)
             events = sit_events(live.state, user.id, user.username, client_seed or secrets.token_hex(16))
             if events:
@@ -134,15 +148,15 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
         """Apply a player's action; returns the table version after it. Raises ActionError."""
-        live = await self._load(table_id)
 
         async def commit(live: LiveChouette, events: list[NewEvent], action_id: str) -> None:
             await self._commit(live, events, action_id=action_id)
 
-        return await act_with_retries(
-            self._sessions, live, f"u{user_id}:{action_id}",
-            lambda state: decide(state, user_id, action, self._roller(live)), commit,
-        )
+        async with self._hold(table_id) as live:
+            return await act_with_retries(
+                self._sessions, live, f"u{user_id}:{action_id}",
+                lambda state: decide(state, user_id, action, self._roller(live)), commit,
+            )
 
     async def team_say(self, table_id: str, *, user_id: int, action: dict[str, Any]) -> int:
         """Send a team member's message to the team as it is now (never stored); returns the table's version."""
@@ -153,8 +167,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out on the decision the table waits for: the server decides it (``docs/chouette.md``)."""
-        live = await self._load(table_id)
-        async with live.lock:
+        async with self._hold(table_id) as live, live.lock:
             refresh(self._sessions, live)
             state = live.state
             now = self._clock.now()
@@ -176,6 +189,9 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
     def _render(self, state: ChouetteTableState, now: datetime) -> dict[str, Any]:
         return view(state, now=now)
+
+    def _is_finished(self, state: ChouetteTableState) -> bool:
+        return state.status == "closed"
 
     def _roller(self, live: LiveChouette) -> Roller:
         state = live.state

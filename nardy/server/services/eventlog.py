@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterable
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -40,6 +42,15 @@ class Logged(Protocol):
 
 S = TypeVar("S", bound=Logged)
 Apply = Callable[[S, NewEvent, datetime], S]
+
+log = logging.getLogger(__name__)
+
+IDLE_SECONDS = 30 * 60
+"""A table nobody has touched for this long leaves memory (its log reloads it on the next access)."""
+
+FINISHED_SECONDS = 60
+"""A finished table leaves memory this long after its last use: the end of a match and the
+rematch that follows are served from memory, and nothing keeps it there afterwards."""
 
 
 def table_channel(table_id: str) -> str:
@@ -89,6 +100,15 @@ class LiveLog(Generic[S]):
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     acted: dict[str, int] = field(default_factory=dict)
     """Applied action ids (``who:client id``) and the version each was acknowledged with."""
+    used_at: datetime | None = None
+    """When the table was last loaded or used (the service's clock)."""
+    pins: int = 0
+    """Callers and tasks holding this table across an ``await`` (an action, a bot's move): it stays in memory."""
+
+    @property
+    def busy(self) -> bool:
+        """Something holds the table now: it must not be dropped from memory."""
+        return self.pins > 0 or self.lock.locked()
 
     def fold(self, stored: StoredEvent) -> None:
         """Apply one stored event to the cached state."""
@@ -229,15 +249,34 @@ class EventLogService(Generic[S]):
 
     A subclass names its ``kind`` and says how a row starts a state, how an
     event folds into it and how it is shown to clients.
+
+    Tables live in memory only while they are in use: :meth:`evict` drops
+    a finished table ``finished_seconds`` after its last use and any other
+    one after ``idle_seconds`` without use, unless something holds it (its
+    lock, an action or a task in flight: see :meth:`_hold`). Dropping is
+    always safe: the state is the fold of the database log, which the next
+    access reloads. A move clock keeps no table in memory either: the timer
+    holds only the table's id, and its deadline loads the table again.
     """
 
     kind: str
 
-    def __init__(self, *, sessions: sessionmaker[Session], pubsub: PubSub, clock: Clock) -> None:
+    def __init__(
+        self,
+        *,
+        sessions: sessionmaker[Session],
+        pubsub: PubSub,
+        clock: Clock,
+        idle_seconds: float = IDLE_SECONDS,
+        finished_seconds: float = FINISHED_SECONDS,
+    ) -> None:
         self._sessions = sessions
         self._pubsub = pubsub
         self._clock = clock
         self._live: dict[str, LiveLog[S]] = {}
+        self.idle_seconds = idle_seconds
+        self.finished_seconds = finished_seconds
+        self._sweeper: asyncio.Task[None] | None = None
 
     def _initial(self, table_id: str, row: GameTable) -> S:
         """The state of the table before its first event."""
@@ -251,10 +290,13 @@ class EventLogService(Generic[S]):
         """The view clients get of ``state`` at ``now``."""
         raise NotImplementedError
 
+    def _is_finished(self, state: S) -> bool:
+        """True when the table will not change again except by its players' afterthoughts (rematch offers)."""
+        raise NotImplementedError
+
     async def current(self, table_id: str) -> S:
         """The table's state, loaded if needed and refreshed from the database."""
-        live = await self._load(table_id)
-        async with live.lock:
+        async with self._hold(table_id) as live, live.lock:
             refresh(self._sessions, live)
             return live.state
 
@@ -272,20 +314,89 @@ class EventLogService(Generic[S]):
         with self._sessions() as db:
             return [event_message(e) for e in tables_repo.events_after(db, table_id, version)]
 
+    # ----- which tables are held in memory
+
+    def is_loaded(self, table_id: str) -> bool:
+        """Whether the table is held in memory now."""
+        return table_id in self._live
+
+    def evict(self, now: datetime | None = None) -> list[str]:
+        """Drop the tables nobody holds that are finished and unused for ``finished_seconds``,
+        or unused for ``idle_seconds``; their ids."""
+        now = now if now is not None else self._clock.now()
+        finished_before = now - timedelta(seconds=self.finished_seconds)
+        idle_before = now - timedelta(seconds=self.idle_seconds)
+        dropped = []
+        for table_id, live in list(self._live.items()):
+            if live.busy:
+                continue
+            used = live.used_at if live.used_at is not None else now
+            if used <= idle_before or (used <= finished_before and self._is_finished(live.state)):
+                del self._live[table_id]
+                dropped.append(table_id)
+        if dropped:
+            log.debug("%s tables dropped from memory: %d (%d held)", self.kind, len(dropped), len(self._live))
+        return dropped
+
+    def _start_sweeping(self) -> None:
+        """Run :meth:`evict` periodically (inside the running event loop)."""
+        self._sweeper = asyncio.create_task(self._sweep(), name=f"nardy-evict-{self.kind}")
+
+    async def _stop_sweeping(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            try:
+                await self._sweeper
+            except asyncio.CancelledError:
+                pass
+
+    async def _sweep(self) -> None:
+        period = max(1.0, min(60.0, self.finished_seconds, self.idle_seconds) / 2)
+        while True:
+            await asyncio.sleep(period)
+            try:
+                self.evict()
+            except Exception:
+                log.exception("dropping idle %s tables failed", self.kind)
+
+    @asynccontextmanager
+    async def _hold(self, table_id: str) -> AsyncIterator[LiveLog[S]]:
+        """The table, loaded if needed and kept in memory until the block ends."""
+        live = await self._load(table_id)
+        live.pins += 1
+        try:
+            yield live
+        finally:
+            self._release(live)
+
+    def _spawn(self, live: LiveLog[S], work: Coroutine[Any, Any, None], background: set[asyncio.Task[None]]) -> None:
+        """Run ``work`` as a task that keeps ``live`` in memory until it ends (a bot's move, a rematch)."""
+        live.pins += 1
+        task = asyncio.create_task(work)
+        background.add(task)
+        task.add_done_callback(background.discard)
+        task.add_done_callback(lambda _: self._release(live))
+
+    def _release(self, live: LiveLog[S]) -> None:
+        live.pins -= 1
+        live.used_at = self._clock.now()
+
     def _new_live(self, state: S) -> LiveLog[S]:
         """Hold a table just created (no events yet)."""
-        live = LiveLog(state=state, seeds={}, apply=self._fold_event)
+        live = LiveLog(state=state, seeds={}, apply=self._fold_event, used_at=self._clock.now())
         self._live[state.id] = live
         return live
 
     async def _load(self, table_id: str) -> LiveLog[S]:
         live = self._live.get(table_id)
         if live is not None:
+            live.used_at = self._clock.now()
             return live
         loaded = load_log(
             self._sessions, table_id, kind=self.kind,
             initial=lambda row: self._initial(table_id, row), apply=self._fold_event,
         )
+        loaded.used_at = self._clock.now()
         return self._live.setdefault(table_id, loaded)
 
     async def _publish(self, state: S, stored: list[StoredEvent]) -> None:

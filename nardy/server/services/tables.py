@@ -26,6 +26,8 @@ from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
 from nardy.server.services.dice import DiceSource, commitment
 from nardy.server.services.eventlog import (
+    FINISHED_SECONDS,
+    IDLE_SECONDS,
     EventLogService,
     LiveLog,
     act_with_retries,
@@ -89,8 +91,12 @@ class TableService(EventLogService[TableState]):
         dice: DiceSource,
         clock: Clock,
         bot_factory: Callable[[str], Bot] = make_bot,
+        idle_seconds: float = IDLE_SECONDS,
+        finished_seconds: float = FINISHED_SECONDS,
     ) -> None:
-        super().__init__(sessions=sessions, pubsub=pubsub, clock=clock)
+        super().__init__(
+            sessions=sessions, pubsub=pubsub, clock=clock, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+        )
         self._dice = dice
         self._bot_factory = bot_factory
         self._random = random.SystemRandom()
@@ -100,8 +106,9 @@ class TableService(EventLogService[TableState]):
     # ----- lifecycle
 
     async def start(self) -> None:
-        """Re-arm stored deadlines and wake bots whose turn it is (after a restart)."""
+        """Re-arm stored deadlines and wake bots whose turn it is (after a restart); start dropping idle tables."""
         self.timers.start()
+        self._start_sweeping()
         with self._sessions() as db:
             deadlines = tables_repo.tables_with_deadlines(db, kind=TABLE_KIND)
             bot_tables = tables_repo.tables_waiting_for_bots(db)
@@ -112,8 +119,9 @@ class TableService(EventLogService[TableState]):
             self._after_commit(live)
 
     async def stop(self) -> None:
-        """Stop clocks and pending bot moves."""
+        """Stop clocks, pending bot moves and the sweeping of idle tables."""
         await self.timers.stop()
+        await self._stop_sweeping()
         for task in list(self._background):
             task.cancel()
 
@@ -160,8 +168,7 @@ class TableService(EventLogService[TableState]):
         self, table_id: str, *, user: User, client_seed: str | None = None, ip: str | None = None,
     ) -> TableState:
         """Seat ``user`` in the free seat; when both are taken the match begins. ``ip`` as in :meth:`create`."""
-        live = await self._load(table_id)
-        async with live.lock:
+        async with self._hold(table_id) as live, live.lock:
             refresh(self._sessions, live)
             state = live.state
             if state.status != "waiting":
@@ -187,11 +194,11 @@ class TableService(EventLogService[TableState]):
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
         """Apply a player's action; returns the table version after it. Raises ActionError."""
-        live = await self._load(table_id)
-        seat = live.state.seat_of(user_id)
-        if seat is None:
-            raise ActionError("not_seated", "only the two players of this table can act on it")
-        return await self._act_as(live, seat, action, action_id)
+        async with self._hold(table_id) as live:
+            seat = live.state.seat_of(user_id)
+            if seat is None:
+                raise ActionError("not_seated", "only the two players of this table can act on it")
+            return await self._act_as(live, seat, action, action_id)
 
     async def _act_as(self, live: LiveTable, seat: int, action: dict[str, Any], client_action_id: str) -> int:
         """Decide and commit (see :func:`~nardy.server.services.eventlog.act_with_retries`);
@@ -207,8 +214,7 @@ class TableService(EventLogService[TableState]):
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out for the table's actor: time them out (004) if the deadline still stands."""
-        live = await self._load(table_id)
-        async with live.lock:
+        async with self._hold(table_id) as live, live.lock:
             refresh(self._sessions, live)
             state = live.state
             seat = state.actor()
@@ -234,6 +240,9 @@ class TableService(EventLogService[TableState]):
 
     def _render(self, state: TableState, now: datetime) -> dict[str, Any]:
         return view(state, now=now)
+
+    def _is_finished(self, state: TableState) -> bool:
+        return state.status == "finished"
 
     def _roller(self, live: LiveTable) -> Roller:
         state = live.state
@@ -350,15 +359,11 @@ class TableService(EventLogService[TableState]):
         actor = state.actor()
         acting = state.seats[actor] if actor is not None else None
         if actor is not None and acting is not None and acting.bot:
-            task = asyncio.create_task(self._bot_turn(live, actor, state.version))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._spawn(live, self._bot_turn(live, actor, state.version), self._background)
         bots = {seat for seat, info in enumerate(state.seats) if info is not None and info.bot}
         wanted = state.rematch_offers and (state.rematch_offers | bots) == {0, 1}
         if state.status == "finished" and wanted and state.rematch_table is None:
-            task = asyncio.create_task(self._create_rematch(live))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._spawn(live, self._create_rematch(live), self._background)
 
     async def _bot_turn(self, live: LiveTable, seat: int, version: int) -> None:
         state = live.state

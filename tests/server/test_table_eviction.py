@@ -1,0 +1,159 @@
+"""Tables leave memory when finished or idle, and come back from their log unchanged.
+
+The table services hold a table in memory only while it is in use
+(``EventLogService.evict``): a finished table shortly after its last use,
+any table after a long idle spell, never one that an action, a bot's move or
+its lock holds. The state is the fold of the database log, so the next
+access reloads it as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nardy.notation import position_from_dict
+
+WAIT = 4.0
+"""Seconds to wait for a one-second clock to run out and be acted on."""
+
+
+def _tables(server: Any) -> Any:
+    return server.app.state.tables
+
+
+def _evict(server: Any, service: Any, *, idle: float | None = None, finished: float | None = None) -> list[str]:
+    """Run one eviction pass in the server's event loop with the given limits (seconds)."""
+    def run() -> list[str]:
+        saved = service.idle_seconds, service.finished_seconds
+        service.idle_seconds = idle if idle is not None else saved[0]
+        service.finished_seconds = finished if finished is not None else saved[1]
+        try:
+            dropped: list[str] = service.evict()
+            return dropped
+        finally:
+            service.idle_seconds, service.finished_seconds = saved
+    result: list[str] = server.client.portal.call(run)
+    return result
+
+
+def _play_turn(server: Any, table: str, players: list[Any]) -> None:
+    """The player on turn rolls and, if the roll can be played, plays the first legal play."""
+    server.top_up()
+    state = players[0].state(table)
+    player = players[state["actor"]]
+    player.ok("roll", table)
+    state = player.state(table)
+    game = state["game"]
+    if state["actor"] == game["turn"] and game["phase"] == "moving":
+        plays = position_from_dict(game["boards"][game["turn"]]).legal_plays(tuple(game["dice"]))
+        player.ok("move", table, steps=[
+            {"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in plays[0].steps
+        ])
+    for other in players:
+        other.catch_up(player.version(table), table)
+
+
+def _same_view(first: dict[str, Any], second: dict[str, Any]) -> None:
+    """Two views of a table agree on everything but the moment they were made."""
+    assert {**first, "server_time": None} == {**second, "server_time": None}
+
+
+def test_a_finished_match_leaves_memory_and_still_reads_subscribes_and_replays(server) -> None:
+    service = _tables(server)
+    table, players = server.match("backgammon", 1)
+    server.play_out(table, players, choose=server.racing)
+    assert service.is_loaded(table)
+    before = server.view(table)
+    record = server.record(table)
+    replay = server.client.get(f"/api/tables/{table}/replay").json()
+
+    assert _evict(server, service, idle=3600) == []  # used just now: within the finished grace
+    assert table in _evict(server, service, idle=3600, finished=0)
+    assert not service.is_loaded(table)
+
+    after = server.view(table)
+    _same_view(before, after)
+    assert server.record(table) == record
+    assert server.client.get(f"/api/tables/{table}/replay").json() == replay
+    watcher = server.guest()
+    sync = watcher.subscribe(table)
+    assert sync["t"] == "sync" and sync["version"] == before["version"]
+    _same_view(before, sync["state"])
+    assert watcher.subscribe(table, since=0)["t"] in ("sync", "events")
+
+
+def test_a_rematch_offer_reloads_an_evicted_finished_table(server) -> None:
+    service = _tables(server)
+    table, (alice, bob) = server.match("georgian", 1)
+    server.play_out(table, [alice, bob], choose=server.racing)
+    assert table in _evict(server, service, finished=0)
+    alice.ok("rematch", table)
+    bob.ok("rematch", table)
+    state = alice.wait(lambda s: s["rematch"]["table"] is not None, table)
+    assert state["rematch"]["offers"] == [0, 1]
+
+
+def test_an_idle_table_is_evicted_and_reloads_identically_then_plays_on(server) -> None:
+    service = _tables(server)
+    table, players = server.match("long-traditional", 1)
+    for _ in range(6):  # a few turns in: the fold has something to rebuild
+        _play_turn(server, table, players)
+    before = server.view(table)
+    assert _evict(server, service) == []  # in play and recently used: stays
+    assert table in _evict(server, service, idle=0)
+    assert not service.is_loaded(table)
+    _same_view(before, server.view(table))
+    assert service.is_loaded(table)
+    final = server.play_out(table, players)
+    assert final["status"] == "finished"
+
+
+def test_a_held_table_is_not_evicted(server) -> None:
+    service = _tables(server)
+    table, _ = server.match("backgammon", 1)
+    live = service._live[table]
+
+    async def locked() -> list[str]:
+        async with live.lock:
+            return list(service.evict())
+
+    def pinned() -> list[str]:
+        live.pins += 1
+        try:
+            return list(service.evict())
+        finally:
+            live.pins -= 1
+
+    service.idle_seconds, saved = 0, service.idle_seconds
+    try:
+        assert table not in server.client.portal.call(locked)
+        assert table not in server.client.portal.call(pinned)
+    finally:
+        service.idle_seconds = saved
+    assert table in _evict(server, service, idle=0)
+
+
+def test_the_move_clock_of_an_evicted_table_still_runs_out(server) -> None:
+    service = _tables(server)
+    table, (alice, _) = server.match("georgian", 3, opening=[(3, 1)], move_seconds=1)
+    assert table in _evict(server, service, idle=0)
+    state = alice.wait(lambda s: s["match"]["timeouts"][0] >= 1, timeout=WAIT)
+    assert state["actor"] == 1
+    assert service.is_loaded(table)
+
+
+def test_an_idle_chouette_is_evicted_and_reloads(server) -> None:
+    service = server.app.state.chouettes
+    ann, bob = server.guest(), server.guest()
+    table = ann.post("/api/chouettes", {"max_players": 4}).json()["table"]
+    assert bob.post(f"/api/chouettes/{table}/join").status_code == 200
+    before = server.client.get(f"/api/chouettes/{table}").json()
+    assert table in _evict(server, service, idle=0)
+    assert not service.is_loaded(table)
+    _same_view(before, server.client.get(f"/api/chouettes/{table}").json())
+    ann.subscribe(table)
+    ann.ok("leave", table)
+    bob.subscribe(table)
+    bob.ok("leave", table)
+    assert bob.state(table)["status"] == "closed"
+    assert table in _evict(server, service, finished=0)
