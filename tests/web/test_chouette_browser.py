@@ -8,7 +8,8 @@ take, Dave passes), the captain proposes a redouble that Carol agrees to,
 the box takes Bob's cube and passes Carol's, and after another turn the box
 resigns. Along the way the team channel is checked to reach the team and
 never the box. At the end every page shows the same results and scores,
-and the table has rotated for the next game.
+the table has rotated for the next game, and the game replays frame by
+frame from the results table's link.
 
 A second, shorter test sets a client seed from the page's fair-dice box (the
 rolls for places and the first game use it) and leaves the table: at once
@@ -224,6 +225,25 @@ def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer
     assert alice.page.locator(".team-panel").is_visible(), "the old box is on the team now"
     assert bob.page.locator(".team-panel").is_hidden()
     alice.screenshot_page("chouette-after-game")
+
+    # ----- the finished game replays move by move from the results table's link
+    frames = Http(server).get(f"/api/chouettes/{table}/replay")["games"][0]["frames"]
+    total = len(frames)
+    assert [f["kind"] for f in frames][:2] == ["game_started", "opening_rolled"] and frames[-1]["kind"] == "resigned"
+    dave.page.click(".chouette-results a[data-replay]")
+    dave.page.wait_for_selector(f".replay-counter:has-text('1 of {total}')")
+    assert dave.page.locator(".replay-text").get_attribute("data-kind") == "game_started"
+    dave.page.click("[data-action=forward]")
+    dave.page.wait_for_selector(f".replay-counter:has-text('2 of {total}')")
+    assert dave.page.locator(".replay-text").get_attribute("data-kind") == "opening_rolled"
+    dave.page.click("[data-action=last]")
+    dave.page.wait_for_selector(f".replay-counter:has-text('{total} of {total}')")
+    assert dave.page.locator(".replay-text").get_attribute("data-kind") == "resigned"
+    dave.page.wait_for_selector(".replay-result")
+    stakes = {p: dave.page.locator(f'.replay-stakes li[data-user-id="{ids[p]}"]') for p in (bob, carol, dave)}
+    assert stakes[bob].get_attribute("data-cube") == "4" and stakes[bob].get_attribute("data-result") == str(bob_points)
+    assert stakes[carol].get_attribute("data-result") == "2" and stakes[dave].get_attribute("data-result") == "-1"
+    dave.screenshot_page("chouette-replay-last")
 
 
 def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_games(

@@ -12,13 +12,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from nardy.rules import GameOptions
 from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
-from nardy.server.api.deps import SettingsDep
+from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.api.tables import JoinIn, client_seed_or_422, refuse
-from nardy.server.services.chouette_state import ChouetteSpec
-from nardy.server.services.chouettes import ChouetteService
+from nardy.server.services.chouette_state import CHOUETTE_KIND, ChouetteSpec
+from nardy.server.services.chouettes import ChouetteService, chouette_spec_from_row
+from nardy.server.services.records import chouette_replay
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import MOVE_SECONDS_CHOICES
+from nardy.store import tables_repo
 
 router = APIRouter(prefix="/api", tags=["chouettes"])
 
@@ -73,6 +75,16 @@ async def chouette(table_id: str, request: Request) -> dict[str, Any]:
         return service.view_of(await service.current(table_id))
     except ActionError as error:
         raise refuse(error) from None
+
+
+@router.get("/chouettes/{table_id}/replay")
+async def replay_chouette(table_id: str, db: DbSession) -> dict[str, Any]:
+    """Each finished game of the chouette, frame by frame; the game in play is not replayed."""
+    row = tables_repo.get_table(db, table_id)
+    if row is None or row.kind != CHOUETTE_KIND:
+        raise HTTPException(404, f"there is no chouette {table_id!r}")
+    return {"table": table_id, "games": chouette_replay(table_id, chouette_spec_from_row(row),
+                                                         tables_repo.events_after(db, table_id))}
 
 
 @router.post("/chouettes/{table_id}/join")

@@ -88,6 +88,8 @@ class ChouetteTableState:
     pending: tuple[Step, ...] = ()
     """The steps made this turn and not yet confirmed."""
     last_move: dict[str, Any] | None = None
+    finished_game: ChouetteGame | None = None
+    """The last game that ended, as it ended (the rules begin the next one at once): for the replay."""
     version: int = 0
     deadline: datetime | None = None
     clock_key: tuple[object, ...] | None = None
@@ -217,11 +219,13 @@ def _round_started(data: dict[str, Any]) -> dict[str, Any]:
 def _with_game(state: ChouetteTableState, change: Callable[[ChouetteGame], ChouetteGame]) -> ChouetteTableState:
     game = state.chouette.game
     assert game is not None
-    chouette = state.chouette.update(change(game))
+    changed = change(game)
+    chouette = state.chouette.update(changed)
     if len(chouette.results) == len(state.chouette.results):
         return replace(state, chouette=chouette)
     return replace(
         state, chouette=chouette, game_open=False, pending=(), result_numbers=(*state.result_numbers, state.number),
+        finished_game=changed,
     )
 
 

@@ -7,6 +7,9 @@ from typing import Any
 
 from nardy.notation import position_to_dict
 from nardy.rules import Game
+from nardy.rules.chouette import BOX_SIDE, TEAM_SIDE, ChouetteGame, ChouettePhase
+from nardy.server.services import chouette_state
+from nardy.server.services.chouette_state import ChouetteSpec
 from nardy.server.services.table_state import NewEvent, TableSpec, TableState, apply_event
 from nardy.store.tables_repo import StoredEvent
 
@@ -67,7 +70,7 @@ def replay(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> lis
             "seat": event.seat,
             "at": event.at.isoformat(),
             "game_number": state.game_number,
-            "dice": _frame_dice(event, state, game),
+            "dice": _frame_dice(event, state.last_move, game),
             "text": state.last_move["text"] if event.kind == "moved" and state.last_move else None,
             "board": position_to_dict(board),
             "pips": list(board.pip_counts()),
@@ -80,15 +83,83 @@ def replay(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> lis
     return frames
 
 
-def _frame_dice(event: StoredEvent, state: TableState, game: Game) -> list[int] | None:
+def _frame_dice(event: StoredEvent, last_move: dict[str, Any] | None, game: Game) -> list[int] | None:
     """The dice a frame shows: those rolled, those just played, or those still to play."""
     if "dice" in event.payload:
         dice: list[int] = event.payload["dice"]
         return dice
-    if event.kind == "moved" and state.last_move is not None:
-        played: list[int] = state.last_move["dice"]
+    if event.kind == "moved" and last_move is not None:
+        played: list[int] = last_move["dice"]
         return played
     return list(game.dice) if game.dice else None
+
+
+_CHOUETTE_FRAMES = frozenset({
+    "game_started", "opening_rolled", "rolled", "moved", "doubled", "double_proposed", "voted", "box_answered",
+    "took", "dropped", "resigned", "timed_out",
+})
+"""The events of a chouette game that a replay shows (not steps, undos, seats, seeds or the formation)."""
+_CHOUETTE_DETAILS = {"voted": ("agree",), "box_answered": ("takes",), "timed_out": ("players",)}
+
+
+def chouette_replay(table_id: str, spec: ChouetteSpec, events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
+    """Each finished game of a chouette, frame by frame (``docs/chouette.md``, *Replay*).
+
+    The events are folded by the same fold the server plays with; a frame is
+    taken after each event that changes the game, with the board from the
+    team's side and every member's stake. The game in play is left out.
+    """
+    state = chouette_state.initial_state(table_id, spec)
+    games: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for event in events:
+        ended_before = len(state.chouette.results)
+        state = chouette_state.apply_event(state, NewEvent(event.kind, event.seat, event.payload), event.at)
+        ended = len(state.chouette.results) > ended_before
+        if event.kind == "game_started":
+            game = state.game
+            assert game is not None
+            current = {"number": state.number, "box": game.lineup.box, "team": list(game.lineup.team), "frames": []}
+        if current is None or event.kind not in _CHOUETTE_FRAMES:
+            continue
+        game = state.finished_game if ended else state.game
+        assert game is not None
+        current["frames"].append(_chouette_frame(event, state.last_move, game))
+        if ended:
+            result = state.chouette.results[-1]
+            current["result"] = {
+                "team_won": result.team_won, "kind": result.kind.value if result.kind is not None else None,
+                "points": [[player, points] for player, points in result.points],
+            }
+            games.append(current)
+            current = None
+    return games
+
+
+def _chouette_frame(event: StoredEvent, last_move: dict[str, Any] | None, game: ChouetteGame) -> dict[str, Any]:
+    board = game.board
+    shown = board.board_for(TEAM_SIDE)
+    pips = shown.pip_counts()
+    phase = game.phase
+    return {
+        "version": event.version,
+        "kind": event.kind,
+        "player": event.seat,
+        "at": event.at.isoformat(),
+        "dice": _frame_dice(event, last_move, board),
+        "text": last_move["text"] if event.kind == "moved" and last_move else None,
+        "steps": last_move["steps"] if event.kind == "moved" and last_move else None,
+        "detail": {key: event.payload[key] for key in _CHOUETTE_DETAILS.get(event.kind, ()) if key in event.payload} or None,
+        "board": position_to_dict(shown),
+        "pips": {"team": pips[0], "box": pips[1]},
+        "phase": phase.value,
+        "turn": None if phase is ChouettePhase.OPENING else "box" if game.turn_side == BOX_SIDE else "team",
+        "acting_captain": game.captain,
+        "stakes": [
+            {"member": s.member, "value": s.value, "owner": s.owner, "result": s.result, "how": s.how}
+            for s in game.stakes
+        ],
+    }
 
 
 def public_record(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 //   #/profile/NAME    profile        #/settings    settings    #/login      sign in
 //   #/invite/TOKEN    join a private table by its invite link
 //   #/ratings         leaderboards   #/chouette/ID a chouette table
+//   #/chouette-replay/ID/N            replay of a chouette's finished game N (its dice number)
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
@@ -12,6 +13,7 @@ import { mountLobby, mountInvite } from "./lobby.js";
 import { mountGame } from "./game.js";
 import { mountChouette } from "./chouette.js";
 import { mountReplay } from "./replay.js";
+import { mountChouetteReplay } from "./chouette_replay.js";
 import { mountProfile } from "./profile.js";
 import { mountLogin } from "./auth.js";
 import { mountLeaderboard } from "./leaderboard.js";
@@ -44,6 +46,7 @@ function route() {
   if (page === "table" && arg) result = mountGame(view, arg, context);
   else if (page === "chouette" && arg) result = mountChouette(view, arg, context);
   else if (page === "replay" && arg) result = mountReplay(view, arg, context);
+  else if (page === "chouette-replay" && arg) result = mountChouetteReplay(view, arg);
   else if (page === "profile" && arg) result = mountProfile(view, arg, context);
   else if (page === "settings") result = renderSettings(view);
   else if (page === "ratings") result = mountLeaderboard(view);

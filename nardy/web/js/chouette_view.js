@@ -85,7 +85,7 @@ export function formationView(state, name) {
       ? h("p", { class: "hint" }, t("chouette.to_roll", { names: f.to_roll.map(name).join(", ") })) : null);
 }
 
-/** Past games: a row per player with their points in each game (the box's in italics), and the totals. */
+/** Past games: a row per player with their points in each game (the box's in italics), the totals, and a replay link per game. */
 export function resultsTable(state, name) {
   const results = state.results || [];
   if (!results.length) return h("p", { class: "hint", "data-results": "0" }, t("chouette.no_results"));
@@ -110,5 +110,11 @@ export function resultsTable(state, name) {
       return h("tr", { "data-user-id": String(uid) },
         h("th", { class: "name" }, name(uid)), cells,
         h("td", { class: "total", "data-user-id": String(uid), "data-total": String(total) }, signed(total)));
-    }))));
+    })),
+    h("tfoot", {}, h("tr", {},
+      h("th", {}, t("chouette.replay")),
+      results.map((r, i) => h("td", { "data-game": String(r.number) },
+        h("a", { href: `#/chouette-replay/${encodeURIComponent(state.table)}/${r.number}`, class: "replay-link", "data-replay": String(r.number),
+          title: t("chouette.replay_game", { n: i + 1 }), "aria-label": t("chouette.replay_game", { n: i + 1 }) }, "▶"))),
+      h("td", {})))));
 }

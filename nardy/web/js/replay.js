@@ -11,17 +11,56 @@ const SHOWN = new Set([
   "resignation_accepted", "resignation_declined", "timed_out", "forfeited", "game_ended", "match_ended",
 ]);
 
+/**
+ * Stepping through frames: the first/back/forward/last buttons, the counter, the slider and the arrow keys.
+ * `render(i)` draws frame i; `go(i)` clamps i, draws it and updates the controls. Shared with the chouette replay.
+ */
+export function frameStepper(render) {
+  const stepper = { index: 0, count: 0 };
+  const counter = h("span", { class: "replay-counter" });
+  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": t("replay.jump"), name: "frame" });
+  stepper.go = (i) => {
+    if (!stepper.count) return;
+    stepper.index = Math.max(0, Math.min(stepper.count - 1, i));
+    render(stepper.index);
+    slider.max = String(stepper.count - 1);
+    slider.value = String(stepper.index);
+    counter.textContent = t("replay.frame", { n: stepper.index + 1, total: stepper.count });
+  };
+  const go = (i) => stepper.go(i);
+  const button = (label, aria, action, onclick) => h("button", { type: "button", "aria-label": aria, title: aria, "data-action": action, onclick }, label);
+  stepper.controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+    button("⏮", t("replay.first"), "first", () => go(0)),
+    button("◀", t("replay.back"), "back", () => go(stepper.index - 1)),
+    button("▶", t("replay.forward"), "forward", () => go(stepper.index + 1)),
+    button("⏭", t("replay.last"), "last", () => go(stepper.count - 1)),
+    counter);
+  stepper.field = h("label", { class: "field" }, h("span", {}, t("replay.jump")), slider);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+
+  function onKey(event) {
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    if (event.key === "ArrowRight") go(stepper.index + 1);
+    else if (event.key === "ArrowLeft") go(stepper.index - 1);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(stepper.count - 1);
+    else return;
+    event.preventDefault();
+  }
+  document.addEventListener("keydown", onKey);
+  stepper.detach = () => document.removeEventListener("keydown", onKey);
+  return stepper;
+}
+
 export function mountReplay(view, tableId) {
   let frames = [];
-  let index = 0;
   let table = null;
   const whites = {};
   let board = null;
   const boardHost = h("div", { class: "board-wrap" });
   const caption = h("div", { class: "replay-caption", role: "status", "aria-live": "polite" });
-  const counter = h("span", { class: "replay-counter" });
-  const slider = h("input", { type: "range", min: "0", max: "0", value: "0", "aria-label": t("replay.jump"), name: "frame" });
   const title = h("h1", {}, t("replay.title"));
+  const stepper = frameStepper(show);
 
   const name = (seat) => (table && table.seats[seat] ? seatName(table.seats[seat]) : t("game.player_n", { n: seat + 1 }));
 
@@ -64,9 +103,7 @@ export function mountReplay(view, tableId) {
     return null;
   }
 
-  function show(i) {
-    if (!frames.length) return;
-    index = Math.max(0, Math.min(frames.length - 1, i));
+  function show(index) {
     const frame = frames[index];
     const b = frame.board;
     // frames are seen from seat 0; the board's pips come from the server only in live play
@@ -81,9 +118,6 @@ export function mountReplay(view, tableId) {
       dice: shownDice(index) ? { values: shownDice(index), used: [], mine: turnSeat === 0 } : null,
       cube: table && table.options.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
     });
-    slider.max = String(frames.length - 1);
-    slider.value = String(index);
-    counter.textContent = t("replay.frame", { n: index + 1, total: frames.length });
     fill(caption,
       h("span", { class: "replay-score" }, t("replay.score", { a: name(0), b: name(1), sa: frame.score[0], sb: frame.score[1] })),
       h("span", { class: "replay-text", "data-kind": frame.kind }, describe(frame)),
@@ -91,28 +125,8 @@ export function mountReplay(view, tableId) {
     boardHost.dataset.frame = String(index);
   }
 
-  const button = (label, aria, action, go) => h("button", { type: "button", "aria-label": aria, title: aria, "data-action": action, onclick: go }, label);
-  const controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-    button("⏮", t("replay.first"), "first", () => show(0)),
-    button("◀", t("replay.back"), "back", () => show(index - 1)),
-    button("▶", t("replay.forward"), "forward", () => show(index + 1)),
-    button("⏭", t("replay.last"), "last", () => show(frames.length - 1)),
-    counter);
-  slider.addEventListener("input", () => show(Number(slider.value)));
-
-  function onKey(event) {
-    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
-    if (event.key === "ArrowRight") show(index + 1);
-    else if (event.key === "ArrowLeft") show(index - 1);
-    else if (event.key === "Home") show(0);
-    else if (event.key === "End") show(frames.length - 1);
-    else return;
-    event.preventDefault();
-  }
-  document.addEventListener("keydown", onKey);
-
   fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
-    h("div", { class: "replay-side" }, caption, controls, h("label", { class: "field" }, h("span", {}, t("replay.jump")), slider),
+    h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field,
       h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table"))))));
   board = new Board(boardHost, {});
 
@@ -130,14 +144,15 @@ export function mountReplay(view, tableId) {
         fill(caption, t("replay.empty"));
         return;
       }
-      show(0);
+      stepper.count = frames.length;
+      stepper.go(0);
     } catch (error) {
       fill(caption, h("span", { class: "error" }, errorText(error)));
     }
   })();
-  const offSettings = onSettingsChange(() => show(index));
+  const offSettings = onSettingsChange(() => stepper.go(stepper.index));
   return () => {
-    document.removeEventListener("keydown", onKey);
+    stepper.detach();
     offSettings();
   };
 }
