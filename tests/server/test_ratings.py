@@ -190,6 +190,23 @@ def test_unrated_table_and_computer_games_change_nothing(server: Server) -> None
         assert _ratings(server, player)["georgian"]["matches"] == 0
 
 
+def test_rated_tables_are_for_account_holders(server: Server) -> None:
+    """A guest can neither open nor join a rated table (403, nothing created); unrated tables stay open to guests."""
+    guest = server.guest()
+    refused = guest.post("/api/tables", {"variant": "georgian", "rated": True})
+    assert refused.status_code == 403 and "account" in refused.json()["detail"]
+    assert server.create(guest, "georgian", 1)["rated"] is False
+    host = _player_at(server, "10.0.0.4")
+    table = server.create(host, "georgian", 1, rated=True)["table"]
+    other = server.guest()
+    refused = other.post(f"/api/tables/{table}/join")
+    assert refused.status_code == 403 and "account" in refused.json()["detail"]
+    view = server.client.get(f"/api/tables/{table}").json()
+    assert view["status"] == "waiting" and view["seats"][1] is None
+    server.top_up()
+    assert server.join(_player_at(server, "10.0.0.5"), table)["status"] == "playing"
+
+
 def test_rated_table_between_two_addresses(server: Server) -> None:
     players = [_player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")]
     final = _play_rated(server, players)

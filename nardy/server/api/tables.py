@@ -31,6 +31,7 @@ _ERROR_STATUS = {
     "not_open": status.HTTP_409_CONFLICT,
     "table_full": status.HTTP_409_CONFLICT,
     "wrong_kind": status.HTTP_404_NOT_FOUND,
+    "account_required": status.HTTP_403_FORBIDDEN,
 }
 
 

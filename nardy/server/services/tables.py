@@ -141,6 +141,8 @@ class TableService(EventLogService[TableState]):
 
         ``ip`` is the client address the creator came from (kept private; see :func:`_rating_rows`).
         """
+        if spec.rated and bot_level is None:
+            _account_for_rated(user)
         table_id = secrets.token_urlsafe(12)
         state = initial_state(table_id, spec)
         if bot_level is not None:
@@ -178,6 +180,8 @@ class TableService(EventLogService[TableState]):
             free = [i for i, seat in enumerate(state.seats) if seat is None]
             if not free:
                 raise ActionError("table_full", "both seats are taken")
+            if state.spec.rated:
+                _account_for_rated(user)
             event = self._seat_event(free[0], user.id, user.username, None, client_seed)
             with self._sessions() as db:
                 tables_repo.set_seat_address(db, table_id, free[0], ip)
@@ -403,11 +407,17 @@ class TableService(EventLogService[TableState]):
                 await self._commit(live, [NewEvent("rematch_created", None, {"table": new.id})], action_id=None)
 
 
+def _account_for_rated(user: User) -> None:
+    """Rated tables seat account holders only: a guest's rating would belong to nobody (004)."""
+    if user.is_guest:
+        raise ActionError("account_required", "rated tables are for players with an account: sign up, or play unrated")
+
+
 def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating | RatingChange]:
     """The rating rows of a match that just ended, or none if it is not rated (004).
 
     Rated only when the table was created rated, both seats are people (games
-    against the computer are unrated), they are two different users, and they
+    against the computer are unrated) with accounts, two different users, and they
     did not join from the same client address (a second account on the same
     connection: an approximation, since people behind one NAT share an
     address too). Timeouts and forfeits already end the match as a loss.
@@ -416,7 +426,7 @@ def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating |
     players = [seat.user_id if seat is not None and seat.bot is None else None for seat in state.seats]
     if not state.spec.rated or match is None or match.winner is None or None in players:
         return []
-    if players[0] == players[1]:
+    if players[0] == players[1] or any(_is_guest(db, user_id) for user_id in players):
         return []
     addresses = tables_repo.seat_addresses(db, state.id)
     if addresses[0] is not None and addresses[0] == addresses[1]:
@@ -428,6 +438,11 @@ def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating |
         db, family=family_of(state.spec.variant), winner_user_id=winner, loser_user_id=loser,
         length=state.spec.match_length, at=now, table_id=state.id,
     )
+
+
+def _is_guest(db: Session, user_id: int | None) -> bool:
+    user = db.get(User, user_id) if user_id is not None else None
+    return user is None or user.is_guest
 
 
 def _summary(state: TableState, now: datetime) -> dict[str, Any]:

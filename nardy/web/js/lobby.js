@@ -181,8 +181,10 @@ function createForm(start) {
     if (beavers.disabled) beavers.checked = false;
     bgValue.closest("label").hidden = v !== "backgammon";
     const computer = opponent.value === "computer";
-    rated.disabled = computer;
-    if (computer) rated.checked = false;
+    const guest = Boolean(currentUser()?.guest);
+    rated.disabled = computer || guest;
+    rated.title = guest ? t("lobby.rated_account") : "";
+    if (rated.disabled) rated.checked = false;
     privateBox.disabled = computer;
     if (computer) privateBox.checked = false;
     botLevel.closest("label").hidden = !computer;
