@@ -13,7 +13,20 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, Dialect, Float, ForeignKey, Index, Integer, MetaData, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+    func,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
@@ -62,6 +75,10 @@ class User(Base):
     language: Mapped[str] = mapped_column(String(8), default="")
     preferences: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime]
+
+
+Index("uq_users_username_lower", func.lower(User.username), unique=True)
+"""Usernames are unique in any letter case ("Bob" and "bob" are one name), also when two sign-ups race."""
 
 
 class LoginSession(Base):

@@ -206,9 +206,9 @@ def _taken(username: str) -> UsernameTaken:
 def _commit_username(db: Session, username: str) -> None:
     """Commit a new or changed username; losing a race for the same name is :class:`UsernameTaken`.
 
-    The unique index on ``users.username`` is case-sensitive, so the
-    case-insensitive check before the write is what keeps "Bob" from
-    joining "bob"; the index catches two identical names at once.
+    The check before the write gives the usual answer; the unique index on
+    ``lower(username)`` refuses the loser of two sign-ups racing for "Bob"
+    and "bob".
     """
     try:
         db.commit()
