@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from nardy.bots import make_bot
 from nardy.server.services.dice import verify_record
 
 MATCHES = {
@@ -171,3 +172,21 @@ def test_provably_fair_dice_verify_after_a_match_against_the_computer(make_serve
     first_roll = next(e for e in events if e["kind"] == "opening_rolled")
     started = next(e for e in events if e["kind"] == "game_started")
     assert started["version"] < first_roll["version"]
+
+
+def test_the_computer_is_made_for_the_tables_variant(server, monkeypatch):
+    """The bot is built for the table's variant (its weights checked when the table opens), and again per turn."""
+    made = []
+
+    def factory(level, *, variant=None):
+        made.append((level, variant))
+        return make_bot(level, variant=variant)
+
+    monkeypatch.setattr(server.app.state.tables, "_bot_factory", factory)
+    guest = server.guest()
+    server.top_up()
+    created = server.create(guest, "long-tournament", 1, opponent="computer", bot_level="beginner")
+    assert made[0] == ("beginner", "long-tournament")
+    guest.subscribe(created["table"])
+    server.play_out(created["table"], [guest, None], choose=server.racing)
+    assert len(made) > 2 and set(made) == {("beginner", "long-tournament")}

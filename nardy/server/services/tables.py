@@ -14,9 +14,8 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -78,6 +77,12 @@ def spec_from_row(row: GameTable) -> TableSpec:
     )
 
 
+class BotFactory(Protocol):
+    """Makes the computer player of a level for a variant (the shipped weights are checked and loaded then)."""
+
+    def __call__(self, level: str, *, variant: str | None = None) -> Bot: ...
+
+
 class TableService(EventLogService[TableState]):
     """Creates tables, seats players and applies actions, committing before publishing."""
 
@@ -90,7 +95,7 @@ class TableService(EventLogService[TableState]):
         pubsub: PubSub,
         dice: DiceSource,
         clock: Clock,
-        bot_factory: Callable[[str], Bot] = make_bot,
+        bot_factory: BotFactory = make_bot,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
     ) -> None:
@@ -146,7 +151,7 @@ class TableService(EventLogService[TableState]):
         table_id = secrets.token_urlsafe(12)
         state = initial_state(table_id, spec)
         if bot_level is not None:
-            self._bot_factory(bot_level)
+            self._bot_factory(bot_level, variant=spec.variant)
         now = self._clock.now()
         row = GameTable(
             id=table_id, variant=spec.variant, match_length=spec.match_length, options=spec.options_dict(),
@@ -374,7 +379,7 @@ class TableService(EventLogService[TableState]):
         seat_info = state.seats[seat]
         if seat_info is None or seat_info.bot is None or state.version != version:
             return
-        bot = self._bot_factory(seat_info.bot)
+        bot = self._bot_factory(seat_info.bot, variant=state.spec.variant)
         action = await asyncio.get_running_loop().run_in_executor(None, _bot_action, bot, state, seat)
         try:
             await self._act_as(live, seat, action, f"bot-{version}")
