@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal, SupportsIndex
 
 from nardy.rules.board import CHECKERS, HOME, NUM_POINTS
 from nardy.rules.errors import IllegalActionError
@@ -143,6 +143,12 @@ class Variant:
     def __hash__(self) -> int:
         return hash(self.name)
 
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        """A registered variant unpickles as the same singleton, so positions still compare equal."""
+        if _registered(self.name) is self:
+            return (_registered, (self.name,))
+        return super().__reduce_ex__(protocol)
+
     @property
     def has_bar(self) -> bool:
         """Whether checkers can be hit to the bar in this variant."""
@@ -198,3 +204,9 @@ class Variant:
             allowed = ", ".join(map(str, self.match_lengths))
             raise IllegalActionError(f"{self.name} matches are played to {allowed} points")
 
+
+def _registered(name: str) -> Variant | None:
+    """The registered variant called ``name`` (None if there is none)."""
+    from nardy.rules.variants import VARIANTS
+
+    return VARIANTS.get(name)

@@ -16,6 +16,7 @@ test pins the one engine bug these properties found.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -440,3 +441,13 @@ def test_remembered_sequences_are_the_search_itself(walk: Walk) -> None:
             first = searched[0]
             assert position.next_steps(dice, first[:1]) == fresh.next_steps(dice, first[:1])
             assert position.play(dice, first) == position.after(first)
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_positions_survive_pickling(name: str) -> None:
+    """A position sent to another process (a pool of bots) comes back equal, its variant the same singleton."""
+    position = Position.start(name)
+    play = position.legal_plays((6, 5))[0]
+    for original in (position, play.position.turned()):
+        back = pickle.loads(pickle.dumps(original))
+        assert back == original and hash(back) == hash(original) and back.variant is original.variant
