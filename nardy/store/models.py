@@ -213,3 +213,14 @@ class RatingChange(Base):
     before: Mapped[float] = mapped_column(Float)
     after: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime]
+
+
+class MatchmakingRow(Base):
+    """The matchmaking pool every server process shares, as one JSON document with a version (004)."""
+
+    __tablename__ = "matchmaking"
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    version: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any]]
+    updated_at: Mapped[datetime]

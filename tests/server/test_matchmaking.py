@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from nardy.server.services.matchmaking import (
     CONFIRM_GAP,
     OFFER_SECONDS,
+    OPENING_TIMEOUT,
     MatchmakingError,
     MatchmakingPool,
     Offer,
@@ -84,9 +86,9 @@ def test_a_pairing_400_apart_needs_both_confirmations() -> None:
     assert offer.needs_confirmation and not offer.is_started
     assert offer.gap == CONFIRM_GAP
     assert pool.offer_of(1) is offer and pool.offer_of(2) is offer
-    assert pool.confirm(offer.id, 2).is_started is False
+    assert pool.confirm(offer.id, 2, at(100)).is_started is False
     assert pool.offer_of(1) is offer
-    assert pool.confirm(offer.id, 1).is_started is True
+    assert pool.confirm(offer.id, 1, at(100)).is_started is True
     assert pool.offer_of(1) is None and pool.offer_of(2) is None
     assert pool.waiting(1) is None and pool.waiting(2) is None
 
@@ -105,9 +107,9 @@ def test_confirmation_works_in_either_order(first: int) -> None:
     pool.join(1, 2000, key=KEY, now=at(0))
     pool.join(2, 1500, key=KEY, now=at(0))
     [offer] = pool.pair(at(100))
-    pool.confirm(offer.id, first)
+    pool.confirm(offer.id, first, at(100))
     assert not offer.is_started
-    assert pool.confirm(offer.id, 3 - first).is_started
+    assert pool.confirm(offer.id, 3 - first, at(100)).is_started
 
 
 def test_a_decline_removes_the_decliner_and_returns_the_other() -> None:
@@ -115,13 +117,13 @@ def test_a_decline_removes_the_decliner_and_returns_the_other() -> None:
     pool.join(1, 1500, key=KEY, now=at(0))
     pool.join(2, 2000, key=KEY, now=at(5))
     [offer] = pool.pair(at(100))
-    pool.confirm(offer.id, 1)
+    pool.confirm(offer.id, 1, at(100))
     pool.decline(offer.id, 2)
     assert pool.waiting(2) is None and pool.offer_of(2) is None
     back = pool.waiting(1)
     assert back is not None and back.since == at(0)  # keeps the waiting time already earned
     with pytest.raises(MatchmakingError):
-        pool.confirm(offer.id, 1)
+        pool.confirm(offer.id, 1, at(100))
     pool.join(3, 1510, key=KEY, now=at(100))
     assert pairs(pool.pair(at(100))) == {frozenset({1, 3})}
 
@@ -131,7 +133,7 @@ def test_an_unanswered_offer_expires() -> None:
     pool.join(1, 1500, key=KEY, now=at(0))
     pool.join(2, 2000, key=KEY, now=at(0))
     [offer] = pool.pair(at(100))
-    pool.confirm(offer.id, 1)
+    pool.confirm(offer.id, 1, at(100))
     assert pool.expire(at(100 + OFFER_SECONDS - 1)) == []
     assert pool.pair(at(100 + OFFER_SECONDS)) == []  # a wave expires it first
     assert pool.offer_of(1) is None and pool.offer_of(2) is None
@@ -156,8 +158,59 @@ def test_leaving_and_offers_to_others() -> None:
     pool.join(2, 2000, key=KEY, now=at(0))
     [offer] = pool.pair(at(100))
     with pytest.raises(MatchmakingError):
-        pool.confirm(offer.id, 3)
+        pool.confirm(offer.id, 3, at(100))
     with pytest.raises(MatchmakingError):
         pool.join(1, 1500, key=KEY, now=at(100))
     assert pool.leave(1)                 # leaving during an offer declines it
     assert pool.waiting(2) is not None
+
+
+def test_a_started_pairing_is_opening_until_its_table_is_reported() -> None:
+    pool = MatchmakingPool()
+    pool.join(1, 1500, key=KEY, now=at(0))
+    pool.join(2, 1550, key=KEY, now=at(0))
+    [offer] = pool.pair(at(1))
+    assert pool.opening_of(1) is offer and pool.opening_of(2) is offer
+    with pytest.raises(MatchmakingError, match="being opened"):
+        pool.join(1, 1500, key=KEY, now=at(2))
+    pool.opened(offer.id, "table-1")
+    assert pool.opening_of(1) is None and pool.matched_table(1) == pool.matched_table(2) == "table-1"
+    pool.join(1, 1500, key=KEY, now=at(3))
+    assert pool.matched_table(1) is None and pool.matched_table(2) == "table-1"
+    assert pool.leave(2) is False and pool.matched_table(2) is None
+
+
+def test_an_opening_never_reported_returns_its_players() -> None:
+    """The process opening the table died: after OPENING_TIMEOUT both wait again, keeping their place."""
+    pool = MatchmakingPool()
+    pool.join(1, 1500, key=KEY, now=at(0))
+    pool.join(2, 1550, key=KEY, now=at(0))
+    [offer] = pool.pair(at(1))
+    seconds = OPENING_TIMEOUT.total_seconds()
+    assert pool.pair(at(1 + seconds - 1)) == []
+    [again] = pool.pair(at(1 + seconds))
+    assert pairs([again]) == {frozenset({1, 2})} and again.id != offer.id
+
+
+def test_the_pool_survives_its_json_round_trip() -> None:
+    """What one server process writes, another reads back identically."""
+    pool = MatchmakingPool()
+    for user, rating in ((1, 1500), (2, 2000), (3, 1520), (4, 1800), (5, 1810), (6, 2450), (7, 1000)):
+        pool.join(user, rating, key=("backgammon", 3, 60) if user in (4, 5) else KEY, now=at(user), ip=f"10.0.0.{user}")
+    made = pool.pair(at(100))
+    started = next(o for o in made if o.is_started)
+    waiting_offer = next(o for o in made if not o.is_started)
+    pool.confirm(waiting_offer.id, waiting_offer.players[0].user_id, at(101))
+    pool.opened(started.id, "t1")
+    data = json.loads(json.dumps(pool.to_json()))
+    back = MatchmakingPool.from_json(data)
+    assert back.to_json() == pool.to_json()
+    for user in range(1, 8):
+        assert back.waiting(user) == pool.waiting(user)
+        assert back.matched_table(user) == pool.matched_table(user)
+        mine, theirs = back.offer_of(user), pool.offer_of(user)
+        assert (mine is None) == (theirs is None)
+        if mine is not None and theirs is not None:
+            assert (mine.id, mine.players, mine.confirmed, mine.expires_at) == (
+                theirs.id, theirs.players, theirs.confirmed, theirs.expires_at)
+    assert MatchmakingPool.from_json({}).to_json() == MatchmakingPool().to_json()

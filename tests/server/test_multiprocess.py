@@ -16,6 +16,7 @@ process on PostgreSQL playing a whole match, with restarts, is in
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -177,3 +178,29 @@ def test_a_match_across_two_processes(servers: tuple[LiveServer, LiveServer]) ->
             assert event == stored[version], f"event {version} seen live differs from the stored one"
         client.close()
 
+
+
+def test_matchmaking_pairs_players_waiting_in_two_processes(servers: tuple[LiveServer, LiveServer]) -> None:
+    """Alice waits through A, Bob through B: one pool, so they are paired, and either process tells them so."""
+    a, b = servers
+    alice, bob = HttpUser(a.base_url), HttpUser(b.base_url)
+    names = unique_name("alice"), unique_name("bob")
+    alice.signup(names[0])
+    bob.signup(names[1])
+    pool = {"variant": "georgian", "match_length": 3}
+    assert alice.post("/api/matchmaking/join", pool).json()["status"] == "waiting"
+    assert bob.post("/api/matchmaking/join", pool).json()["status"] in ("waiting", "matched")
+    alice_on_b, bob_on_a = HttpUser(b.base_url), HttpUser(a.base_url)
+    alice_on_b.http.cookies = alice.http.cookies
+    bob_on_a.http.cookies = bob.http.cookies
+    deadline = time.monotonic() + 20
+    while (status := alice_on_b.get("/api/matchmaking/status").json())["status"] != "matched":
+        assert status["status"] == "waiting", status
+        assert time.monotonic() < deadline, "no pairing within 20 s"
+        time.sleep(0.2)
+    table = status["table"]
+    for user in (alice, bob, bob_on_a):
+        assert user.get("/api/matchmaking/status").json() == {"status": "matched", "table": table}
+    view = alice.table(table)
+    assert view["status"] == "playing" and view["rated"] is True
+    assert {seat["name"] for seat in view["seats"]} == set(names)

@@ -11,13 +11,16 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from nardy.server.services import ratings
 from nardy.server.services.accounts import create_user
+from nardy.server.services.matchmaking import MatchmakingPool
 from nardy.server.services.ratings import Standing, rating_changes
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
+from nardy.store.models import MatchmakingRow
 
 PASSWORD = "correct horse battery"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -271,8 +274,9 @@ def test_matchmaking_offer_across_400_points_over_http(server: Server) -> None:
     service = server.app.state.matchmaking
     key = ("georgian", 1, None)
     now = server.app.state.clock.now()
-    service.pool.join(ann.user["id"], 1500, key=key, now=now - timedelta(minutes=5), ip="192.0.2.1")
-    service.pool.join(bob.user["id"], 2000, key=key, now=now - timedelta(minutes=5), ip="192.0.2.2")
+    before = now - timedelta(minutes=5)
+    server.client.portal.call(service.update, lambda pool: pool.join(ann.user["id"], 1500, key=key, now=before))
+    server.client.portal.call(service.update, lambda pool: pool.join(bob.user["id"], 2000, key=key, now=before))
     server.client.portal.call(service.wave)
     offer = ann.client.get("/api/matchmaking/status").json()
     assert offer["status"] == "offer" and offer["offer"]["gap"] == 500
@@ -284,3 +288,32 @@ def test_matchmaking_offer_across_400_points_over_http(server: Server) -> None:
     assert ann.post("/api/matchmaking/leave").json()["status"] == "idle"
     guest = server.guest()
     assert guest.post("/api/matchmaking/join", {"variant": "georgian"}).status_code == 403
+
+
+def test_a_matchmaking_change_is_retried_when_another_process_wrote_first(server: Server) -> None:
+    """Between reading the shared pool and writing it back, another process writes: the change is redone
+    on what that process wrote, so neither change is lost."""
+    service = server.app.state.matchmaking
+    sessions = server.app.state.db
+    now = server.app.state.clock.now()
+    key = ("georgian", 1, None)
+    attempts = []
+
+    def other_process_writes() -> None:
+        with sessions() as db:
+            version, state = db.execute(select(MatchmakingRow.version, MatchmakingRow.state)).one()
+            pool = MatchmakingPool.from_json(state)
+            pool.join(902, 1600, key=key, now=now)
+            db.execute(update(MatchmakingRow).values(version=version + 1, state=pool.to_json()))
+            db.commit()
+
+    def join_901(pool: MatchmakingPool) -> None:
+        attempts.append(pool.waiting(902) is not None)
+        if len(attempts) == 1:
+            other_process_writes()
+        pool.join(901, 1500, key=key, now=now)
+
+    server.client.portal.call(service.update, lambda pool: pool.join(900, 1700, key=key, now=now))
+    server.client.portal.call(service.update, join_901)
+    assert attempts == [False, True]
+    assert [service.status(user)["status"] for user in (900, 901, 902)] == ["waiting"] * 3

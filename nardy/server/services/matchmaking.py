@@ -15,10 +15,10 @@
   asked to decide because the other declined first) goes back to the pool,
   keeping their place in the queue (their waiting time keeps counting).
 
-:class:`MatchmakingService` is the glue: it keeps one pool, runs a wave every
-:data:`WAVE_SECONDS` in a background task, and for each started pairing opens
-a rated table through the table service (the first player creates it, the
-second joins). Clients learn of an offer or a table by polling
+:class:`MatchmakingService` is the glue: it keeps the pool in the database,
+shared by every server process, runs a wave every :data:`WAVE_SECONDS` in a
+background task, and for each started pairing opens a rated table through
+the table service (the first player creates it, the second joins). Clients learn of an offer or a table by polling
 ``GET /api/matchmaking/status`` (``docs/protocol.md``, "Matchmaking and ratings").
 """
 
@@ -30,8 +30,11 @@ import logging
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from nardy.rules import VARIANTS
@@ -39,9 +42,11 @@ from nardy.server.services.clock import Clock
 from nardy.server.services.ratings import family_of, standing_of
 from nardy.server.services.table_state import TableSpec
 from nardy.server.services.tables import TableService
-from nardy.store.models import User
+from nardy.store.models import MatchmakingRow, User
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 PoolKey = tuple[str, int, int | None]
 """(variant, match length, seconds per move or None)."""
@@ -54,6 +59,9 @@ OFFER_SECONDS = 20
 
 WAVE_SECONDS = 2.0
 """How often the service pairs the waiting players."""
+
+OPENING_TIMEOUT = timedelta(seconds=30)
+"""A pairing whose table was never reported open (its server died) goes back to the pool after this."""
 
 
 def allowed_gap(waited: timedelta) -> float:
@@ -87,6 +95,8 @@ class Offer:
     needs_confirmation: bool
     expires_at: datetime | None
     confirmed: set[int] = field(default_factory=set)
+    started_at: datetime | None = None
+    """When the pairing was settled and its table began to open."""
 
     @property
     def is_started(self) -> bool:
@@ -104,12 +114,20 @@ class MatchmakingError(ValueError):
 
 
 class MatchmakingPool:
-    """The waiting players and the open offers; every method takes the time ``now``."""
+    """The waiting players, the open offers and the pairings being opened; every method takes the time ``now``.
+
+    A pairing that may start is *opening* until the service reports its table
+    (:meth:`opened`); the table then stays the players' answer until they join
+    or leave again. An opening that never reports back (its server process
+    died) returns its players to the pool after :data:`OPENING_SECONDS`.
+    """
 
     def __init__(self) -> None:
         self._waiting: dict[int, Waiting] = {}
         self._offers: dict[str, Offer] = {}
         self._offer_of: dict[int, str] = {}
+        self._opening: dict[str, Offer] = {}
+        self._matched: dict[int, str] = {}
 
     # ----- players
 
@@ -117,12 +135,16 @@ class MatchmakingPool:
         """Wait for an opponent in pool ``key`` (joining again moves the player to that pool, keeping no place)."""
         if user_id in self._offer_of:
             raise MatchmakingError("answer the offer you have first")
+        if self.opening_of(user_id) is not None:
+            raise MatchmakingError("your match is being opened")
+        self._matched.pop(user_id, None)
         entry = Waiting(user_id, rating, key, now, ip)
         self._waiting[user_id] = entry
         return entry
 
     def leave(self, user_id: int) -> bool:
         """Stop waiting (an open offer counts as declined); True if the player was in the pool."""
+        self._matched.pop(user_id, None)
         if user_id in self._offer_of:
             self.decline(self._offer_of[user_id], user_id)
             return True
@@ -137,6 +159,21 @@ class MatchmakingPool:
         offer_id = self._offer_of.get(user_id)
         return self._offers.get(offer_id) if offer_id is not None else None
 
+    def opening_of(self, user_id: int) -> Offer | None:
+        """The player's pairing whose table is being opened, if any."""
+        return next((o for o in self._opening.values() if user_id in {p.user_id for p in o.players}), None)
+
+    def matched_table(self, user_id: int) -> str | None:
+        """The table the player's last pairing opened (until they join or leave again)."""
+        return self._matched.get(user_id)
+
+    def opened(self, offer_id: str, table_id: str) -> None:
+        """The table of an opening pairing is open: both players are matched to it."""
+        offer = self._opening.pop(offer_id, None)
+        if offer is not None:
+            for player in offer.players:
+                self._matched[player.user_id] = table_id
+
     # ----- waves
 
     def pair(self, now: datetime) -> list[Offer]:
@@ -146,6 +183,10 @@ class MatchmakingPool:
         played now; the rest are offers awaiting both confirmations.
         """
         self.expire(now)
+        for stale in [o for o in self._opening.values() if o.started_at and now - o.started_at >= OPENING_TIMEOUT]:
+            del self._opening[stale.id]
+            for player in stale.players:
+                self._waiting[player.user_id] = player
         pools: dict[PoolKey, list[Waiting]] = {}
         for entry in self._waiting.values():
             pools.setdefault(entry.key, []).append(entry)
@@ -173,15 +214,18 @@ class MatchmakingPool:
                 if needs:
                     self._offers[offer.id] = offer
                     self._offer_of[a.user_id] = self._offer_of[b.user_id] = offer.id
+                else:
+                    self._start(offer, now)
                 made.append(offer)
         return made
 
-    def confirm(self, offer_id: str, user_id: int) -> Offer:
-        """``user_id`` accepts the offer; once both have, it is closed and ``is_started``."""
+    def confirm(self, offer_id: str, user_id: int, now: datetime) -> Offer:
+        """``user_id`` accepts the offer; once both have, it is closed, ``is_started`` and opening."""
         offer = self._open_offer(offer_id, user_id)
         offer.confirmed.add(user_id)
         if offer.is_started:
             self._close(offer)
+            self._start(offer, now)
         return offer
 
     def decline(self, offer_id: str, user_id: int) -> Offer:
@@ -213,12 +257,93 @@ class MatchmakingPool:
         for player in offer.players:
             self._offer_of.pop(player.user_id, None)
 
+    def _start(self, offer: Offer, now: datetime) -> None:
+        offer.started_at = now
+        self._opening[offer.id] = offer
+
+    # ----- storage
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole pool as JSON-ready data (the servers share it through the database)."""
+        return {
+            "waiting": [_waiting_json(w) for w in self._waiting.values()],
+            "offers": [_offer_json(o) for o in self._offers.values()],
+            "opening": [_offer_json(o) for o in self._opening.values()],
+            "matched": [[user_id, table] for user_id, table in self._matched.items()],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> MatchmakingPool:
+        """The pool :meth:`to_json` wrote (an empty pool from ``{}``)."""
+        pool = cls()
+        for entry in data.get("waiting", []):
+            waiting = _waiting_from(entry)
+            pool._waiting[waiting.user_id] = waiting
+        for entry in data.get("offers", []):
+            offer = _offer_from(entry)
+            pool._offers[offer.id] = offer
+            for player in offer.players:
+                pool._offer_of[player.user_id] = offer.id
+        for entry in data.get("opening", []):
+            offer = _offer_from(entry)
+            pool._opening[offer.id] = offer
+        pool._matched = {int(user_id): str(table) for user_id, table in data.get("matched", [])}
+        return pool
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _time_from(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value is not None else None
+
+
+def _waiting_json(entry: Waiting) -> dict[str, Any]:
+    return {"user_id": entry.user_id, "rating": entry.rating, "key": list(entry.key), "since": _time(entry.since),
+            "ip": entry.ip}
+
+
+def _waiting_from(data: dict[str, Any]) -> Waiting:
+    variant, length, seconds = data["key"]
+    since = _time_from(data["since"])
+    assert since is not None
+    return Waiting(int(data["user_id"]), float(data["rating"]), (str(variant), int(length), seconds), since, data["ip"])
+
+
+def _offer_json(offer: Offer) -> dict[str, Any]:
+    return {
+        "id": offer.id, "key": list(offer.key), "players": [_waiting_json(p) for p in offer.players],
+        "gap": offer.gap, "needs_confirmation": offer.needs_confirmation, "expires_at": _time(offer.expires_at),
+        "confirmed": sorted(offer.confirmed), "started_at": _time(offer.started_at),
+    }
+
+
+def _offer_from(data: dict[str, Any]) -> Offer:
+    variant, length, seconds = data["key"]
+    first, second = (_waiting_from(p) for p in data["players"])
+    return Offer(
+        id=str(data["id"]), key=(str(variant), int(length), seconds), players=(first, second),
+        gap=float(data["gap"]), needs_confirmation=bool(data["needs_confirmation"]),
+        expires_at=_time_from(data["expires_at"]), confirmed={int(u) for u in data["confirmed"]},
+        started_at=_time_from(data["started_at"]),
+    )
+
 
 StatusKind = Literal["idle", "waiting", "offer", "matched"]
 
 
 class MatchmakingService:
-    """The pool of this server process, its waves, and the tables they open."""
+    """The pool every server process shares, its waves, and the tables they open.
+
+    The pool lives in one database row (``matchmaking``), so players are
+    paired whichever process their requests reach. Every change rereads the
+    row, applies a pool method and writes it back only if nobody wrote in
+    between (a version check), else tries again; the pool's methods are pure,
+    so a retry is safe. Every process runs waves; they take turns through
+    that check. A started pairing is written as *opening* before its table is
+    created, and the table is written back once it exists.
+    """
 
     def __init__(
         self,
@@ -228,12 +353,10 @@ class MatchmakingService:
         clock: Clock,
         interval: float = WAVE_SECONDS,
     ) -> None:
-        self.pool = MatchmakingPool()
         self._tables = tables
         self._sessions = sessions
         self._clock = clock
         self._interval = interval
-        self._matched: dict[int, str] = {}
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
 
@@ -259,52 +382,82 @@ class MatchmakingService:
             except Exception:  # noqa: BLE001 - one failed wave must not stop matchmaking
                 log.exception("matchmaking wave failed")
 
+    async def update(self, change: Callable[[MatchmakingPool], _T]) -> _T:
+        """Apply ``change`` to the shared pool as one step; what it raises leaves the pool unchanged."""
+        async with self._lock:
+            return self._update(change)
+
+    def _update(self, change: Callable[[MatchmakingPool], _T]) -> _T:
+        while True:
+            with self._sessions() as db:
+                version, pool = _load(db)
+                result = change(pool)
+                if version is None:
+                    db.add(MatchmakingRow(id=POOL_ROW, version=1, state=pool.to_json(), updated_at=self._clock.now()))
+                    try:
+                        db.commit()
+                    except IntegrityError:
+                        db.rollback()
+                        continue
+                    return result
+                written = db.execute(
+                    update(MatchmakingRow)
+                    .where(MatchmakingRow.id == POOL_ROW, MatchmakingRow.version == version)
+                    .values(version=version + 1, state=pool.to_json(), updated_at=self._clock.now())
+                )
+                if written.rowcount == 1:  # type: ignore[attr-defined]
+                    db.commit()
+                    return result
+                db.rollback()
+
+    def _pool(self) -> MatchmakingPool:
+        with self._sessions() as db:
+            return _load(db)[1]
+
     async def join(self, user: User, *, variant: str, match_length: int, move_seconds: int | None,
                    ip: str | None) -> Waiting:
         """Put ``user`` in the pool for these settings, at their rating in the variant's family."""
         family = family_of(variant)
         with self._sessions() as db:
             rating = standing_of(db, user.id, family).rating
-        async with self._lock:
-            self._matched.pop(user.id, None)
-            return self.pool.join(user.id, rating, key=(variant, match_length, move_seconds),
-                                  now=self._clock.now(), ip=ip)
+        now = self._clock.now()
+        return await self.update(
+            lambda pool: pool.join(user.id, rating, key=(variant, match_length, move_seconds), now=now, ip=ip)
+        )
 
     async def leave(self, user_id: int) -> bool:
         """Leave the pool (declining an open offer)."""
-        async with self._lock:
-            self._matched.pop(user_id, None)
-            return self.pool.leave(user_id)
+        return await self.update(lambda pool: pool.leave(user_id))
 
     async def confirm(self, offer_id: str, user_id: int) -> Offer:
         """Confirm an offer; the table opens as soon as both have."""
-        async with self._lock:
-            offer = self.pool.confirm(offer_id, user_id)
-            if offer.is_started:
-                await self._open_table(offer)
-            return offer
+        now = self._clock.now()
+        offer = await self.update(lambda pool: pool.confirm(offer_id, user_id, now))
+        if offer.is_started:
+            await self._open_table(offer)
+        return offer
 
     async def decline(self, offer_id: str, user_id: int) -> Offer:
         """Decline an offer and leave the pool."""
-        async with self._lock:
-            return self.pool.decline(offer_id, user_id)
+        return await self.update(lambda pool: pool.decline(offer_id, user_id))
 
     async def wave(self) -> list[Offer]:
         """Pair now; open a table for each pairing that needs no confirmation."""
-        async with self._lock:
-            made = self.pool.pair(self._clock.now())
-            for offer in made:
-                if offer.is_started:
-                    await self._open_table(offer)
-            return made
+        now = self._clock.now()
+        made = await self.update(lambda pool: pool.pair(now))
+        for offer in made:
+            if offer.is_started:
+                await self._open_table(offer)
+        return made
 
     def status(self, user_id: int) -> dict[str, Any]:
         """What the player's "find an opponent" stands at: idle, waiting, an offer to answer, or a table."""
         now = self._clock.now()
-        table = self._matched.get(user_id)
+        pool = self._pool()
+        table = pool.matched_table(user_id)
         if table is not None:
             return {"status": "matched", "table": table}
-        offer = self.pool.offer_of(user_id)
+        offer = pool.offer_of(user_id)
         if offer is not None:
             me, other = (offer.players[0], offer.players[1]) if offer.players[0].user_id == user_id \
                 else (offer.players[1], offer.players[0])
@@ -319,7 +472,8 @@ class MatchmakingService:
                     "expires_at": offer.expires_at.isoformat() if offer.expires_at else None,
                 },
             }
-        waiting = self.pool.waiting(user_id)
+        opening = pool.opening_of(user_id)
+        waiting = pool.waiting(user_id) or (next(p for p in opening.players if p.user_id == user_id) if opening else None)
         if waiting is not None:
             variant, length, seconds = waiting.key
             return {
@@ -342,4 +496,18 @@ class MatchmakingService:
             return
         state = await self._tables.create(user=users[0], spec=spec, ip=first.ip)
         await self._tables.join(state.id, user=users[1], ip=second.ip)
-        self._matched[first.user_id] = self._matched[second.user_id] = state.id
+        await self.update(lambda pool: pool.opened(offer.id, state.id))
+
+
+POOL_ROW = 1
+"""The id of the one row that holds the pool."""
+
+
+def _load(db: Session) -> tuple[int | None, MatchmakingPool]:
+    """The stored pool and its version (None: no row yet, an empty pool)."""
+    row = db.execute(
+        select(MatchmakingRow.version, MatchmakingRow.state).where(MatchmakingRow.id == POOL_ROW)
+    ).one_or_none()
+    if row is None:
+        return None, MatchmakingPool()
+    return int(row.version), MatchmakingPool.from_json(row.state)
