@@ -15,7 +15,7 @@ the deepest level it completed.
 >>> from nardy.rules import Position
 >>> from nardy.bots.neural import default_evaluator
 >>> start = Position.start("backgammon")
->>> plays = start.legal_plays((3, 1))
+>>> plays = start.legal_plays((6, 4))
 >>> choice = choose(default_evaluator("backgammon"), [p.position for p in plays], plies=1)
 >>> choice.depth
 1
