@@ -361,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--variant", choices=names, nargs="+", required=True,
                        help="the variant; more names of the same family interleave their games")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
-    train.add_argument("--hidden", type=int, default=80, help="hidden units of a new network")
+    train.add_argument("--hidden", type=int, default=80, help="hidden units of a new network (an --init network with fewer grows to this many)")
     train.add_argument("--alpha", type=float, default=0.1)
     train.add_argument("--lambda", dest="lambda_", type=float, default=0.7)
     train.add_argument("--seed", type=int, default=0)

@@ -15,7 +15,7 @@ together.
 
 >>> from nardy.rules import Position
 >>> encode([Position.start("backgammon")]).shape
-(1, 198)
+(1, 208)
 >>> encode([Position.start("long-bolshie")]).shape
 (1, 202)
 """
@@ -30,6 +30,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from nardy.bots.features import COUNT as FEATURES
+from nardy.bots.features import longest_run, short_features
 from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant
 from nardy.rules.variant import LongTopology, ShortTopology, Topology
 
@@ -52,6 +54,9 @@ class Family:
     encoder: Callable[[Family, IntArray], FloatArray] = field(repr=False)
     source: IntArray = field(repr=False)
     """``source[j]``: the mover's point index that the opponent calls index ``j``."""
+    earlier: dict[int, IntArray] = field(default_factory=dict, repr=False)
+    """Earlier encodings of this family by width: where each of their inputs sits in this one
+    (a network trained on one of them can be grown into this encoding)."""
 
     def encode(self, raw: IntArray) -> FloatArray:
         """The network inputs of raw boards, shape ``(n, inputs)``."""
@@ -110,10 +115,12 @@ _UNITS: Final = 4 * NUM_POINTS
 
 
 def _encode_short(family: Family, raw: IntArray) -> FloatArray:
-    """Tesauro/gnubg style: per side 24 x 4 units, bar n/2, off n/15, plus the pip count / 167."""
+    """Tesauro/gnubg style: per side 24 x 4 units, bar n/2, off n/15, the pip count / 167, then the
+    hand-made :mod:`~nardy.bots.features`."""
     mine, theirs = _sides(family, raw)
     out = np.empty((raw.shape[0], family.inputs))
     half = family.inputs // 2
+    features = short_features(mine, theirs, raw[:, _BAR : _BAR + 2])
     for counts, index in ((mine, 0), (theirs, 1)):
         side = out[:, index * half : (index + 1) * half]
         bar = raw[:, _BAR + index]
@@ -121,17 +128,8 @@ def _encode_short(family: Family, raw: IntArray) -> FloatArray:
         side[:, _UNITS] = bar / 2.0
         side[:, _UNITS + 1] = raw[:, _OFF + index] / CHECKERS
         side[:, _UNITS + 2] = (counts @ _PIP_WEIGHTS + 25 * bar) / 167.0
+        side[:, _UNITS + 3 :] = features[index]
     return out
-
-
-def longest_run(held: npt.NDArray[np.bool_]) -> IntArray:
-    """The longest run of consecutive ``True`` columns per row (a batch of 24-column masks)."""
-    bits = held.astype(np.int64) @ (np.int64(1) << np.arange(held.shape[1], dtype=np.int64))
-    run = np.zeros(held.shape[0], dtype=np.int64)
-    while bits.any():
-        run += bits != 0
-        bits &= bits >> 1
-    return run
 
 
 def _encode_long(family: Family, raw: IntArray) -> FloatArray:
@@ -162,7 +160,16 @@ def _source(topology: Topology) -> IntArray:
     return source
 
 
-SHORT: Final = Family("short", 2 * (4 * NUM_POINTS + 3), ShortTopology(), _encode_short, _source(ShortTopology()))
+_SHORT_HALF: Final = 4 * NUM_POINTS + 3 + FEATURES
+SHORT: Final = Family(
+    "short",
+    2 * _SHORT_HALF,
+    ShortTopology(),
+    _encode_short,
+    _source(ShortTopology()),
+    earlier={198: np.r_[0:99, _SHORT_HALF : _SHORT_HALF + 99]},
+)
+"""The short family. Until December 2026 it had no hand-made features (198 inputs)."""
 LONG: Final = Family("long", 2 * (4 * NUM_POINTS + 5), LongTopology(), _encode_long, _source(LongTopology()))
 
 _FAMILIES: Final[dict[type[Topology], Family]] = {ShortTopology: SHORT, LongTopology: LONG}

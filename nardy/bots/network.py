@@ -105,6 +105,27 @@ class Network:
         f1, f2 = self.gradient_factors(hidden, y)
         return x[None, :, None] * f1[:, None, :], f1, hidden[None, :, None] * f2[:, None, :], f2
 
+    def grown(self, *, columns: npt.NDArray[np.int64], inputs: int, hidden: int, seed: int) -> Network:
+        """The same function of the old inputs, taking ``inputs`` inputs and ``hidden`` hidden units.
+
+        ``columns[i]`` is where old input ``i`` sits among the new ones; the
+        new inputs start with zero weights and the new hidden units with small
+        random input weights and zero output weights, so every output is
+        unchanged until training gives them a use. This carries a trained
+        network over to a richer encoding instead of training from scratch.
+        """
+        if len(columns) != self.inputs or hidden < self.hidden:
+            raise ValueError("a network only grows: every old input needs a column, and no hidden unit is dropped")
+        rng = np.random.default_rng(seed)
+        w1 = np.zeros((inputs, hidden))
+        w1[columns, : self.hidden] = self.w1
+        w1[:, self.hidden :] = rng.normal(0.0, 0.1, (inputs, hidden - self.hidden))
+        b1 = np.zeros(hidden)
+        b1[: self.hidden] = self.b1
+        w2 = np.zeros((hidden, OUTPUTS))
+        w2[: self.hidden] = self.w2
+        return Network(w1, b1, w2, self.b2.copy(), {**self.meta, "inputs": inputs, "hidden": hidden})
+
     def parameters(self) -> tuple[FloatArray, ...]:
         """The weight arrays, in the order of :data:`PARAMETERS` (updated in place by training)."""
         return self.w1, self.b1, self.w2, self.b2

@@ -310,9 +310,7 @@ class Trainer:
         self.rng = np.random.default_rng(config.seed)
         self.dice = random.Random(config.seed)
         if config.init is not None:
-            self.network = Network.load(config.init)
-            if self.network.inputs != self.family.inputs:
-                raise ValueError(f"{config.init} is not a {self.family.name}-family network")
+            self.network = self._grown(Network.load(config.init))
             self.network.meta["init"] = f"{config.init.name} ({self.network.meta.get('games', 0)} games)"
             self.network.meta["games"] = 0
         else:
@@ -322,6 +320,21 @@ class Trainer:
             )
         self.network.meta.update(seed=config.seed, variants=list(config.variants), name=config.weights_name)
         self.progress.config = _config_dict(config)
+
+    def _grown(self, network: Network) -> Network:
+        """``network`` carried over to the family's current encoding and ``config.hidden`` units where it has fewer."""
+        config, family = self.config, self.family
+        if network.inputs == family.inputs:
+            columns = np.arange(family.inputs)
+        elif network.inputs in family.earlier:
+            columns = family.earlier[network.inputs]
+        else:
+            raise ValueError(f"{config.init} is not a {family.name}-family network")
+        hidden = max(config.hidden, network.hidden)
+        if network.inputs == family.inputs and hidden == network.hidden:
+            return network
+        seed = int(self.rng.integers(2**31))
+        return network.grown(columns=columns, inputs=family.inputs, hidden=hidden, seed=seed)
 
     def _resume(self, progress_file: Path) -> None:
         data = json.loads(progress_file.read_text())

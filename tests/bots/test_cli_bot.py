@@ -11,8 +11,9 @@ from typing import IO, Any
 
 import numpy as np
 import pytest
-from bot_positions import random_position
+from bot_positions import game_positions, random_position
 
+from nardy.bots.encoding import SHORT, raw_boards
 from nardy.bots.network import Network
 from nardy.bots.training import TrainConfig, Trainer
 from nardy.cli import main
@@ -119,6 +120,23 @@ def test_training_resumes_exactly(tmp_path: Path) -> None:
     network = Network.load(exported)
     assert network.meta["games"] == 4 and network.meta["family"] == "short" and network.meta["seed"] == 5
     assert exported.stat().st_size < 1_000_000
+
+
+def test_training_grows_a_network_of_an_earlier_encoding(tmp_path: Path) -> None:
+    """``--init`` with a 198-input short network (before the hand-made features): same ratings, then training."""
+    old = Network.initial(inputs=198, hidden=4, seed=3, family="short")
+    old.save(tmp_path / "old.npz", exact=True)
+    trainer = Trainer(_tiny(tmp_path / "run", 1, init=tmp_path / "old.npz"))
+    grown = trainer.network
+    assert (grown.inputs, grown.hidden) == (SHORT.inputs, 6)
+    raw = raw_boards(game_positions("georgian", seed=3, count=30))
+    x = SHORT.encode(raw)
+    assert np.allclose(grown.forward(x), old.forward(x[:, SHORT.earlier[198]]), atol=1e-12)
+    trainer.train()
+    assert trainer.games == 1
+    Network.initial(inputs=50, hidden=4, seed=3, family="short").save(tmp_path / "odd.npz")
+    with pytest.raises(ValueError, match="not a short-family network"):
+        Trainer(_tiny(tmp_path / "odd-run", 1, init=tmp_path / "odd.npz"))
 
 
 def test_train_command_resumes_and_benchmarks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -38,6 +38,22 @@ def test_load_refuses_other_files() -> None:
         Network.load(buffer)
 
 
+def test_a_grown_network_computes_the_same_function() -> None:
+    """New inputs and hidden units change nothing until training uses them; then they do learn."""
+    net = Network.initial(inputs=6, hidden=4, seed=5, family="short")
+    columns = np.array([0, 1, 2, 4, 5, 6])
+    grown = net.grown(columns=columns, inputs=8, hidden=7, seed=1)
+    assert grown.inputs == 8 and grown.hidden == 7 and grown.meta["inputs"] == 8
+    x = np.random.default_rng(2).random((5, 8))
+    assert np.allclose(grown.forward(x), net.forward(x[:, columns]), atol=1e-12)
+    learner = TDLearner(grown, alpha=0.5, lambda_=0.0)
+    hidden, y = (a[0] for a in grown.activations(x[:1]))
+    learner.update(x[0], hidden, y, np.full(5, 0.9), turned=False)
+    assert np.any(grown.w1[3] != 0.0) and np.any(grown.w2[4:] != 0.0)
+    with pytest.raises(ValueError, match="grows"):
+        net.grown(columns=columns, inputs=8, hidden=3, seed=1)
+
+
 def test_gradients_match_finite_differences() -> None:
     net = Network.initial(inputs=6, hidden=4, seed=5, family="short")
     x = np.random.default_rng(1).random(6)
