@@ -32,9 +32,10 @@ processes under ``nice``; a matchup stops after ``--games`` games or once
 ``--time-limit`` seconds have passed (the pairs finished are reported).
 
 Speed: the median (and 90th percentile, and mean) wall time of ``choose_play`` of our
-backgammon bot at 0-ply and at 2-ply, over (position, roll) pairs taken from
-pubeval self-play games with a fixed seed, measured in the main process
-while no games run.
+bot at 0-ply and at 2-ply, for backgammon (over (position, roll) pairs taken
+from pubeval self-play games with a fixed seed) and, when a long-nardy
+variant is played, for the first of them (from the heuristic bot's self-play),
+measured in the main process while no games run.
 """
 
 from __future__ import annotations
@@ -342,14 +343,18 @@ def matchups_for(variants: Sequence[str], plies: int, gnubg: bool) -> list[Match
 # ---------------------------------------------------------------- speed
 
 
-def speed_corpus(count: int, seed: str = "strength:speed") -> list[tuple[Position, tuple[int, int]]]:
-    """(position, roll) pairs from pubeval self-play backgammon games, with more than one legal play."""
+def speed_corpus(variant: str, count: int, seed: str = "strength:speed") -> list[tuple[Position, tuple[int, int]]]:
+    """(position, roll) pairs with more than one legal play, from self-play of a fixed bot with fixed dice.
+
+    Backgammon games are pubeval's (as before), other variants the heuristic bot's.
+    """
+    from nardy.bots.heuristic import heuristic_bot
     from nardy.bots.pubeval import PubevalBot
 
     rng = random.Random(seed)
-    bot = PubevalBot()
+    bot: Player = PubevalBot() if variant == "backgammon" else heuristic_bot(variant)
     corpus: list[tuple[Position, tuple[int, int]]] = []
-    position = Position.start("backgammon")
+    position = Position.start(variant)
     while len(corpus) < count:
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         plays = position.legal_plays(dice)
@@ -358,12 +363,13 @@ def speed_corpus(count: int, seed: str = "strength:speed") -> list[tuple[Positio
         play = bot.choose_play(position, dice)
         position = (play.position if play else position).turned()
         if position.is_game_over():
-            position = Position.start("backgammon")
+            position = Position.start(variant)
     return corpus
 
 
 @dataclass
 class Speed:
+    variant: str
     plies: int
     decisions: int
     median_ms: float
@@ -371,9 +377,23 @@ class Speed:
     mean_ms: float
 
 
-def measure_speed(plies: int, count: int, weights: Path | None = None) -> Speed:
-    bot = make_player(f"ours:{plies}" + (f"@{weights.resolve()}" if weights else ""), "backgammon")
-    corpus = speed_corpus(count)
+def speed_variants(variants: Sequence[str]) -> list[str]:
+    """One variant per network family among ``variants``: backgammon always, long nardy when played."""
+    long_ones = [v for v in variants if v.startswith("long-")]
+    return ["backgammon", *long_ones[:1]]
+
+
+def measure_speed(variant: str, plies: int, count: int, weights: Path | None = None) -> Speed:
+    """Decision times of our bot at ``plies``; ``weights`` is used only when it is a network of the variant's family."""
+    spec = f"ours:{plies}"
+    if weights is not None:
+        from nardy.bots.encoding import family_of
+        from nardy.bots.network import Network
+
+        if Network.load(weights).family == family_of(find_variant(variant)).name:
+            spec += f"@{weights.resolve()}"
+    bot = make_player(spec, variant)
+    corpus = speed_corpus(variant, count)
     bot.choose_play(*corpus[0])  # load the weights, warm caches
     times = []
     for position, dice in corpus:
@@ -382,7 +402,7 @@ def measure_speed(plies: int, count: int, weights: Path | None = None) -> Speed:
         times.append(time.perf_counter() - began)
     times.sort()
     return Speed(
-        plies, len(times), 1000 * statistics.median(times), 1000 * times[int(0.9 * (len(times) - 1))],
+        variant, plies, len(times), 1000 * statistics.median(times), 1000 * times[int(0.9 * (len(times) - 1))],
         1000 * statistics.fmean(times),
     )
 
@@ -484,16 +504,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     speeds: list[Speed] = []
     if not args.no_speed:
-        for plies, count in ((0, args.speed_decisions), (2, max(args.speed_decisions // 4, 10))):
-            try:
-                speed = measure_speed(plies, count, args.weights)
-            except Unavailable as reason:
-                print(f"speed at {plies}-ply skipped: {reason}")
-                break
-            speeds.append(speed)
-            print(f"speed, ours {plies}-ply, backgammon: median {speed.median_ms:.2f} ms, "
-                  f"90th percentile {speed.p90_ms:.2f} ms, mean {speed.mean_ms:.2f} ms "
-                  f"over {speed.decisions} decisions", flush=True)
+        for variant in speed_variants(variants):
+            for plies, count in ((0, args.speed_decisions), (2, max(args.speed_decisions // 4, 10))):
+                try:
+                    speed = measure_speed(variant, plies, count, args.weights)
+                except Unavailable as reason:
+                    print(f"speed at {plies}-ply, {variant}, skipped: {reason}")
+                    break
+                speeds.append(speed)
+                print(f"speed, ours {plies}-ply, {variant}: median {speed.median_ms:.2f} ms, "
+                      f"90th percentile {speed.p90_ms:.2f} ms, mean {speed.mean_ms:.2f} ms "
+                      f"over {speed.decisions} decisions", flush=True)
         print()
 
     if args.matchup:
