@@ -85,7 +85,7 @@ class Arena:
         assert reply.get("t") == "error", f"{_short(message)} was answered with {_short(reply)}"
         assert reply["code"] in codes, f"{_short(message)}: code {reply['code']!r}, expected one of {codes}"
         assert isinstance(reply.get("message"), str) and reply["message"]
-        if isinstance(message, dict) and reply["code"] not in ("bad_message", "too_large", "rate_limited"):
+        if isinstance(message, dict):
             assert reply.get("action_id", message.get("action_id")) == message.get("action_id")
         ws.send_text('{"t": "ping"}')
         pong = ws.receive_json()
@@ -308,6 +308,17 @@ def test_a_legal_step_with_an_unknown_field_is_refused_whole(arena: Arena) -> No
     message = {"t": "step", "table": arena.table, "action_id": "s1", "source": source, "die": die, "steps": []}
     reply = arena.refused(arena.players[arena.actor], message, {"bad_message"})
     assert "steps" in reply["message"]
+    assert reply["action_id"] == "s1" and reply["table"] == arena.table  # so the client can settle its action
+
+
+def test_a_refused_message_echoes_only_well_formed_ids(arena: Arena) -> None:
+    ws = arena.players[arena.actor]
+    reply = arena.refused(ws, {"t": "roll", "table": "no such/table", "action_id": "bad id!"}, {"bad_message"})
+    assert "action_id" not in reply and "table" not in reply
+    reply = arena.refused(ws, {"t": "fly", "table": arena.table, "action_id": 7}, {"bad_message"})
+    assert reply["table"] == arena.table and "action_id" not in reply
+    reply = arena.refused(ws, "[1, 2", {"bad_message"})
+    assert "action_id" not in reply
 
 
 def test_binary_frames_are_read_like_text(arena: Arena) -> None:
@@ -338,7 +349,8 @@ def test_a_burst_beyond_the_limit_is_rate_limited(tmp_path: Path) -> None:
         step = state["game"]["legal"]["steps"][0]
         ws.send_text(json.dumps({"t": "step", "table": table, "action_id": "while-limited",
                                  "source": step["source"], "die": step["die"]}))
-        assert ws.receive_json()["code"] == "rate_limited"
+        assert ws.receive_json() == {"t": "error", "code": "rate_limited", "message": "too many messages: slow down",
+                                     "table": table, "action_id": "while-limited"}
         assert client.get(f"/api/tables/{table}").json()["version"] == state["version"]
         record = client.get(f"/api/tables/{table}/record").json()
         assert all(e["kind"] != "stepped" for e in record["events"])

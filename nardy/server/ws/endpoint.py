@@ -31,6 +31,7 @@ from nardy.server.ws.protocol import (
     Subscribe,
     Unsubscribe,
     action_payload,
+    echoed_ids,
     parse_message,
 )
 
@@ -166,16 +167,20 @@ class Connection:
             if size > limit:
                 await self.send({"t": "error", "code": "too_large", "message": f"messages are at most {limit} bytes"})
                 continue
+            text = raw if raw is not None else received.get("bytes") or b""
             if not self._bucket.allow():
-                await self.send({"t": "error", "code": "rate_limited", "message": "too many messages: slow down"})
+                await self.send({
+                    "t": "error", "code": "rate_limited", "message": "too many messages: slow down",
+                    **echoed_ids(text),
+                })
                 continue
-            await self._handle(raw if raw is not None else received.get("bytes") or b"")
+            await self._handle(text)
 
     async def _handle(self, raw: str | bytes) -> None:
         try:
             message = parse_message(raw)
         except ProtocolError as error:
-            await self.send({"t": "error", "code": "bad_message", "message": str(error)})
+            await self.send({"t": "error", "code": "bad_message", "message": str(error), **echoed_ids(raw)})
             return
         if isinstance(message, Ping):
             await self.send({"t": "pong"})

@@ -180,6 +180,30 @@ def parse_message(text: str | bytes) -> Subscribe | Unsubscribe | Ping | Action:
     return parsed
 
 
+_ECHO: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+_TABLE_ID: TypeAdapter[str] = TypeAdapter(TableId)
+_ACTION_ID: TypeAdapter[str] = TypeAdapter(ActionId)
+
+
+def echoed_ids(text: str | bytes) -> dict[str, str]:
+    """The well-formed ``table`` and ``action_id`` of a message refused as a whole, to echo in the error.
+
+    A client can then settle the action it sent even when the message was
+    malformed or dropped by the rate limit; anything not well formed is left out.
+    """
+    try:
+        fields = _ECHO.validate_json(text)
+    except ValidationError:
+        return {}
+    echoed = {}
+    for name, adapter in (("table", _TABLE_ID), ("action_id", _ACTION_ID)):
+        try:
+            echoed[name] = adapter.validate_python(fields.get(name), strict=True)
+        except ValidationError:
+            pass
+    return echoed
+
+
 def action_payload(action: Action) -> dict[str, Any]:
     """The action as the table service takes it (no table or action id)."""
     return action.model_dump(exclude={"table", "action_id"}, exclude_none=True)
