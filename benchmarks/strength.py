@@ -551,7 +551,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "variant": m.variant, "a": m.a_name or m.a, "b": m.b_name or m.b, "games": m.games,
                     "ppg": m.ppg, "half_width_95": m.half_width, "a_win_rate": m.win_rate,
                     "seconds": m.seconds, "skipped": m.skipped,
-                    "pair_values": [p.value for p in m.pairs],
+                    "pairs": {str(p.pair): p.value for p in m.pairs},
                 }
                 for m in matchups
             ],
