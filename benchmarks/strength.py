@@ -292,18 +292,18 @@ def _probe(spec: str, variant: str) -> str:
     return player.name
 
 
-def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int) -> None:
-    """Play up to ``games`` games (whole pairs) within ``time_limit`` seconds."""
+def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int, first_pair: int = 0) -> None:
+    """Play up to ``games`` games (whole pairs, from pair ``first_pair`` on) within ``time_limit`` seconds."""
     try:
         matchup.a_name = _probe(matchup.a, matchup.variant)
         matchup.b_name = _probe(matchup.b, matchup.variant)
     except Unavailable as reason:
         matchup.skipped = str(reason)
         return
-    total_pairs = max(games // 2, 1)
+    end = first_pair + max(games // 2, 1)
     chunks: Iterator[list[int]] = (
-        list(range(start, min(start + PAIRS_PER_TASK, total_pairs)))
-        for start in range(0, total_pairs, PAIRS_PER_TASK)
+        list(range(start, min(start + PAIRS_PER_TASK, end)))
+        for start in range(first_pair, end, PAIRS_PER_TASK)
     )
     began = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
@@ -486,6 +486,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "players: ours:<plies>, pubeval, heuristic, random, gnubg:<plies>)")
     parser.add_argument("--weights", type=Path,
                         help="a network file for our bot instead of the shipped weights (e.g. a training checkpoint)")
+    parser.add_argument("--first-pair", type=int, default=0,
+                        help="start at this pair's dice (fresh dice for a network chosen on the first ones) (0)")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
     try:
@@ -498,7 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; commit: {commit()}")
     print(f"machine: {machine()}")
     print(f"weights: {weights_info()}")
-    print(f"games: cubeless money, duplicate dice, up to {args.games} per matchup, "
+    print(f"games: cubeless money, duplicate dice from pair {args.first_pair}, up to {args.games} per matchup, "
           f"{args.workers} worker(s), at most {args.time_limit:.0f} s per matchup; our bot at {args.plies}-ply")
     print(flush=True)
 
@@ -531,7 +533,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for spec in (matchup.a, matchup.b)
             )
     for matchup in matchups:
-        run_matchup(matchup, args.games, args.time_limit, args.workers)
+        run_matchup(matchup, args.games, args.time_limit, args.workers, args.first_pair)
         if matchup.skipped:
             print(f"{matchup.variant}: {matchup.a} vs {matchup.b} skipped: {matchup.skipped}", flush=True)
         else:
