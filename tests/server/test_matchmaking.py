@@ -9,6 +9,7 @@ import pytest
 
 from nardy.server.services.matchmaking import (
     CONFIRM_GAP,
+    MATCHED_KEPT,
     OFFER_SECONDS,
     OPENING_TIMEOUT,
     MatchmakingError,
@@ -173,11 +174,25 @@ def test_a_started_pairing_is_opening_until_its_table_is_reported() -> None:
     assert pool.opening_of(1) is offer and pool.opening_of(2) is offer
     with pytest.raises(MatchmakingError, match="being opened"):
         pool.join(1, 1500, key=KEY, now=at(2))
-    pool.opened(offer.id, "table-1")
+    pool.opened(offer.id, "table-1", at(2))
     assert pool.opening_of(1) is None and pool.matched_table(1) == pool.matched_table(2) == "table-1"
     pool.join(1, 1500, key=KEY, now=at(3))
     assert pool.matched_table(1) is None and pool.matched_table(2) == "table-1"
     assert pool.leave(2) is False and pool.matched_table(2) is None
+
+
+def test_the_matched_answer_is_kept_only_a_while() -> None:
+    """Long enough for the players' polls, not forever: the shared pool must not grow with every match."""
+    pool = MatchmakingPool()
+    pool.join(1, 1500, key=KEY, now=at(0))
+    pool.join(2, 1550, key=KEY, now=at(0))
+    [offer] = pool.pair(at(1))
+    pool.opened(offer.id, "table-1", at(2))
+    pool.pair(at(2) + MATCHED_KEPT - timedelta(seconds=1))
+    assert pool.matched_table(1) == "table-1"
+    pool.pair(at(2) + MATCHED_KEPT)
+    assert pool.matched_table(1) is None and pool.matched_table(2) is None
+    assert pool.to_json()["matched"] == []
 
 
 def test_an_opening_never_reported_returns_its_players() -> None:
@@ -201,7 +216,7 @@ def test_the_pool_survives_its_json_round_trip() -> None:
     started = next(o for o in made if o.is_started)
     waiting_offer = next(o for o in made if not o.is_started)
     pool.confirm(waiting_offer.id, waiting_offer.players[0].user_id, at(101))
-    pool.opened(started.id, "t1")
+    pool.opened(started.id, "t1", at(101))
     data = json.loads(json.dumps(pool.to_json()))
     back = MatchmakingPool.from_json(data)
     assert back.to_json() == pool.to_json()

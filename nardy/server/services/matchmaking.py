@@ -18,8 +18,8 @@
 :class:`MatchmakingService` is the glue: it keeps the pool in the database,
 shared by every server process, runs a wave every :data:`WAVE_SECONDS` in a
 background task, and for each started pairing opens a rated table through
-the table service (the first player creates it, the second joins). Clients learn of an offer or a table by polling
-``GET /api/matchmaking/status`` (``docs/protocol.md``, "Matchmaking and ratings").
+the table service (the first player creates it, the second joins). Clients
+learn of an offer or a table by polling ``GET /api/matchmaking/status`` (``docs/protocol.md``, "Matchmaking and ratings").
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ import itertools
 import logging
 import secrets
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
 from sqlalchemy import select, update
@@ -62,6 +62,9 @@ WAVE_SECONDS = 2.0
 
 OPENING_TIMEOUT = timedelta(seconds=30)
 """A pairing whose table was never reported open (its server died) goes back to the pool after this."""
+
+MATCHED_KEPT = timedelta(minutes=10)
+"""How long the status keeps answering "matched" with the table a pairing opened."""
 
 
 def allowed_gap(waited: timedelta) -> float:
@@ -119,7 +122,9 @@ class MatchmakingPool:
     A pairing that may start is *opening* until the service reports its table
     (:meth:`opened`); the table then stays the players' answer until they join
     or leave again. An opening that never reports back (its server process
-    died) returns its players to the pool after :data:`OPENING_SECONDS`.
+    died) returns its players to the pool after :data:`OPENING_TIMEOUT`.
+    The answer "matched" is kept for :data:`MATCHED_KEPT`, long enough for
+    the players' next polls, so the stored pool does not grow without end.
     """
 
     def __init__(self) -> None:
@@ -127,7 +132,7 @@ class MatchmakingPool:
         self._offers: dict[str, Offer] = {}
         self._offer_of: dict[int, str] = {}
         self._opening: dict[str, Offer] = {}
-        self._matched: dict[int, str] = {}
+        self._matched: dict[int, tuple[str, datetime]] = {}
 
     # ----- players
 
@@ -165,14 +170,15 @@ class MatchmakingPool:
 
     def matched_table(self, user_id: int) -> str | None:
         """The table the player's last pairing opened (until they join or leave again)."""
-        return self._matched.get(user_id)
+        matched = self._matched.get(user_id)
+        return matched[0] if matched is not None else None
 
-    def opened(self, offer_id: str, table_id: str) -> None:
+    def opened(self, offer_id: str, table_id: str, now: datetime) -> None:
         """The table of an opening pairing is open: both players are matched to it."""
         offer = self._opening.pop(offer_id, None)
         if offer is not None:
             for player in offer.players:
-                self._matched[player.user_id] = table_id
+                self._matched[player.user_id] = (table_id, now)
 
     # ----- waves
 
@@ -187,6 +193,7 @@ class MatchmakingPool:
             del self._opening[stale.id]
             for player in stale.players:
                 self._waiting[player.user_id] = player
+        self._matched = {user: (table, at) for user, (table, at) in self._matched.items() if now - at < MATCHED_KEPT}
         pools: dict[PoolKey, list[Waiting]] = {}
         for entry in self._waiting.values():
             pools.setdefault(entry.key, []).append(entry)
@@ -269,7 +276,7 @@ class MatchmakingPool:
             "waiting": [_waiting_json(w) for w in self._waiting.values()],
             "offers": [_offer_json(o) for o in self._offers.values()],
             "opening": [_offer_json(o) for o in self._opening.values()],
-            "matched": [[user_id, table] for user_id, table in self._matched.items()],
+            "matched": [[user_id, table, _time(at)] for user_id, (table, at) in self._matched.items()],
         }
 
     @classmethod
@@ -287,7 +294,10 @@ class MatchmakingPool:
         for entry in data.get("opening", []):
             offer = _offer_from(entry)
             pool._opening[offer.id] = offer
-        pool._matched = {int(user_id): str(table) for user_id, table in data.get("matched", [])}
+        for user_id, table, at in data.get("matched", []):
+            since = _time_from(at)
+            assert since is not None
+            pool._matched[int(user_id)] = (str(table), since)
         return pool
 
 
@@ -496,7 +506,8 @@ class MatchmakingService:
             return
         state = await self._tables.create(user=users[0], spec=spec, ip=first.ip)
         await self._tables.join(state.id, user=users[1], ip=second.ip)
-        await self.update(lambda pool: pool.opened(offer.id, state.id))
+        opened_at = self._clock.now()
+        await self.update(lambda pool: pool.opened(offer.id, state.id, opened_at))
 
 
 POOL_ROW = 1
