@@ -42,7 +42,6 @@ _DIE_B: Final = np.array([b for _, b in _MIXED], dtype=np.int64)
 _DOUBLE: Final = np.arange(1, 7, dtype=np.int64)
 _BITS: Final = np.int64(1) << np.arange(1, 25, dtype=np.int64)
 """Bit ``p`` stands for point ``p`` (1..24) in the numbering of the side the features describe."""
-_ALL_POINTS: Final = int(_BITS.sum())
 _BAR_BIT: Final = np.int64(1) << 25
 
 
@@ -80,9 +79,10 @@ def _side(counts: IntArray, facing: IntArray, bar: IntArray, facing_bar: IntArra
     # The other side moves up our numbering, entering from its bar (our point 0).
     out[:, 0] = _rolls_hitting(_mask(facing > 0), facing_bar, ~made, blots) / 36.0
     occupied = _mask(counts > 0) | np.where(bar > 0, _BAR_BIT, np.int64(0))
-    rearmost = np.where(occupied > 0, np.int64(1) << _highest_bit(occupied), np.int64(0))
+    rearmost_point = _highest_bit(occupied)
+    rearmost = np.where(occupied > 0, np.int64(1) << rearmost_point, np.int64(0))
     full_roll = _rolls_moving_whole(rearmost, ~blocked)
-    contact = _highest_bit(occupied) > np.where(facing_bar > 0, 0, _lowest_point(facing))
+    contact = rearmost_point > np.where(facing_bar > 0, 0, _lowest_point(facing))
     out[:, 1] = np.where(contact, full_roll / 36.0, 1.0)
     out[:, 2] = longest_run(counts >= 2) / 6.0
     home_blocks = (facing[:, 18:] >= 2).sum(axis=1)
