@@ -317,3 +317,18 @@ def test_a_matchmaking_change_is_retried_when_another_process_wrote_first(server
     server.client.portal.call(service.update, join_901)
     assert attempts == [False, True]
     assert [service.status(user)["status"] for user in (900, 901, 902)] == ["waiting"] * 3
+
+
+def test_a_wave_that_pairs_nobody_writes_nothing(server: Server) -> None:
+    """Every process runs a wave every 2 s: an idle wave must not rewrite the shared pool (or bump its version)."""
+    service = server.app.state.matchmaking
+    now = server.app.state.clock.now()
+    server.client.portal.call(service.update, lambda pool: pool.join(903, 1500, key=("georgian", 1, None), now=now))
+
+    def version() -> int:
+        with server.app.state.db() as db:
+            return int(db.execute(select(MatchmakingRow.version)).scalar_one())
+
+    before = version()
+    assert server.client.portal.call(service.wave) == []
+    assert version() == before

@@ -401,9 +401,13 @@ class MatchmakingService:
         while True:
             with self._sessions() as db:
                 version, pool = _load(db)
+                before = pool.to_json()
                 result = change(pool)
+                state = pool.to_json()
+                if state == before:  # most waves pair nobody: nothing to write, no version for others to retry on
+                    return result
                 if version is None:
-                    db.add(MatchmakingRow(id=POOL_ROW, version=1, state=pool.to_json(), updated_at=self._clock.now()))
+                    db.add(MatchmakingRow(id=POOL_ROW, version=1, state=state, updated_at=self._clock.now()))
                     try:
                         db.commit()
                     except IntegrityError:
@@ -413,7 +417,7 @@ class MatchmakingService:
                 written = db.execute(
                     update(MatchmakingRow)
                     .where(MatchmakingRow.id == POOL_ROW, MatchmakingRow.version == version)
-                    .values(version=version + 1, state=pool.to_json(), updated_at=self._clock.now())
+                    .values(version=version + 1, state=state, updated_at=self._clock.now())
                 )
                 if written.rowcount == 1:  # type: ignore[attr-defined]
                     db.commit()
