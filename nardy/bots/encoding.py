@@ -92,14 +92,18 @@ def family_of(variant: Variant) -> Family:
     return _FAMILIES[type(variant.topology)]
 
 
+def _unit_table(scale: float) -> FloatArray:
+    """Row ``n``: the four units of a point holding ``n`` checkers (0..15)."""
+    counts = np.arange(CHECKERS + 1)
+    return np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / scale], axis=1).astype(float)
+
+
+_UNIT_TABLES: Final = {scale: _unit_table(scale) for scale in (2.0, 12.0)}
+
+
 def _units(out: FloatArray, counts: IntArray, scale: float) -> None:
     """Truncated unary per point into ``out`` ``(n, 4 * points)``: (>=1, >=2, >=3, (n-3)/scale) point by point."""
-    units = out.reshape(counts.shape[0], counts.shape[1], 4)
-    np.greater_equal(counts, 1, out=units[..., 0])
-    np.greater_equal(counts, 2, out=units[..., 1])
-    np.greater_equal(counts, 3, out=units[..., 2])
-    np.maximum(counts - 3, 0, out=units[..., 3], casting="unsafe")
-    units[..., 3] /= scale
+    out.reshape(counts.shape[0], counts.shape[1], 4)[...] = _UNIT_TABLES[scale][counts]
 
 
 def _sides(family: Family, raw: IntArray) -> tuple[IntArray, IntArray]:

@@ -103,10 +103,10 @@ def after_values(
         for roll in DICE_ROLLS:
             if deadline is not None:
                 deadline.check()
-            plays = turned.legal_plays(roll)
+            reached = turned.legal_positions(roll)
             start = len(replies)
-            if plays:
-                replies.extend(play.position for play in plays)
+            if reached:
+                replies.extend(reached)
             else:
                 replies.append(turned)  # a pass: the turn comes straight back
             spans.append((start, len(replies)))

@@ -191,23 +191,23 @@ class TDLearner:
         for turn in range(MAX_TURNS):
             mover = turn % 2
             roll = (dice.randint(1, 6), dice.randint(1, 6))
-            plays = position.legal_plays(roll)
-            if not plays:
+            reached = position.legal_positions(roll)
+            if not reached:
                 position = position.turned()
                 nx = family.encode(raw_boards([position]))[0]
                 nh, ny = (a[0] for a in network.activations(nx[None, :]))
             else:
-                raw = raw_boards([play.position for play in plays])
+                raw = raw_boards(reached)
                 finished = np.flatnonzero(raw[:, _OFF_MOVER] == CHECKERS)
                 if len(finished):
-                    level = max(kinds.index(plays[int(i)].position.win_kind()) for i in finished)
+                    level = max(kinds.index(reached[int(i)].win_kind()) for i in finished)
                     result = outcome(level, won=True)
                     self.update(x, hidden, y, result if mover == 0 else invert(result), turned=mover == 1)
                     return mover, level
                 inputs = family.encode(turn_raw(raw, family))
                 hiddens, outputs = network.activations(inputs)
                 best = int(np.argmax(equity(invert(outputs))))
-                position = plays[best].position.turned()
+                position = reached[best].turned()
                 nx, nh, ny = inputs[best], hiddens[best], outputs[best]
             # the next state is seen by the other player: in the first player's frame it is
             # ny when the first player moves next, else inverted

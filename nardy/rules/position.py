@@ -144,6 +144,19 @@ class Position:
             if c.steps
         ]
 
+    def legal_positions(self, dice: Sequence[int]) -> list[Position]:
+        """The positions the legal plays of ``dice`` leave: ``[p.position for p in self.legal_plays(dice)]``.
+
+        Quicker, for callers that need no steps (a bot rating every reply).
+        """
+        rolled = check_dice(dice)
+        variant, opponent_off = self.variant, self.off[1]
+        trusted = Position._trusted
+        return [
+            trusted(variant, board, opponent_off)
+            for board in movegen.result_boards(variant, self.points, self.bar, self.off, rolled)
+        ]
+
     def legal_sequences(self, dice: Sequence[int]) -> list[tuple[Step, ...]]:
         """Every legal order of steps (several may reach one position)."""
         return [_decode(code) for code in self._sequence_codes(dice)]
