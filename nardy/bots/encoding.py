@@ -33,13 +33,14 @@ import numpy.typing as npt
 from nardy.bots.features import COUNT as FEATURES
 from nardy.bots.features import longest_run, short_features
 from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant
+from nardy.rules.position import ROW_LENGTH, Row
 from nardy.rules.variant import LongTopology, ShortTopology, Topology
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
-RAW_WIDTH: Final = NUM_POINTS + 4
-"""Columns of a raw board: 24 points, bar (mover, opponent), off (mover, opponent)."""
+RAW_WIDTH: Final = ROW_LENGTH
+"""Columns of a raw board: 24 points, bar (mover, opponent), off (mover, opponent): a position's row."""
 _BAR: Final = NUM_POINTS
 _OFF: Final = NUM_POINTS + 2
 
@@ -65,8 +66,13 @@ class Family:
 
 def raw_boards(positions: Sequence[Position]) -> IntArray:
     """The ``(n, 28)`` raw boards of ``positions``, each from its side to move."""
-    values = itertools.chain.from_iterable(p.points + p.bar + p.off for p in positions)
-    return np.fromiter(values, dtype=np.int64, count=RAW_WIDTH * len(positions)).reshape(-1, RAW_WIDTH)
+    return raw_rows([p.row() for p in positions])
+
+
+def raw_rows(rows: Sequence[Row]) -> IntArray:
+    """The ``(n, 28)`` raw boards of positions given as :meth:`Position.row` tuples."""
+    values = itertools.chain.from_iterable(rows)
+    return np.fromiter(values, dtype=np.int64, count=RAW_WIDTH * len(rows)).reshape(-1, RAW_WIDTH)
 
 
 def turn_raw(raw: IntArray, family: Family) -> IntArray:

@@ -26,7 +26,8 @@ from typing import Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from nardy.rules import CHECKERS, Position
+from nardy.rules import CHECKERS, Position, Variant
+from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -101,3 +102,16 @@ def after_play_probabilities(evaluator: Evaluator, positions: Sequence[Position]
         answer: FloatArray = fast(positions)
         return answer
     return invert(evaluator.probabilities([p.turned() for p in positions]))
+
+
+def after_play_row_probabilities(evaluator: Evaluator, variant: Variant, rows: Sequence[Row]) -> FloatArray:
+    """:func:`after_play_probabilities` of positions given as rows (:meth:`Position.legal_rows`).
+
+    Evaluators that can rate rows without making positions (see
+    :class:`nardy.bots.neural.NeuralEvaluator`) offer ``probabilities_after_rows``.
+    """
+    fast = getattr(evaluator, "probabilities_after_rows", None)
+    if fast is not None:
+        answer: FloatArray = fast(variant, rows)
+        return answer
+    return after_play_probabilities(evaluator, [Position.from_row(variant, row) for row in rows])

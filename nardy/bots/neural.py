@@ -24,7 +24,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from nardy.bots.encoding import FAMILIES, Family, IntArray, family_of, raw_boards, turn_raw
+from nardy.bots.encoding import FAMILIES, Family, IntArray, family_of, raw_boards, raw_rows, turn_raw
 from nardy.bots.evaluator import (
     LOSE_DOUBLE,
     LOSE_TRIPLE,
@@ -38,7 +38,8 @@ from nardy.bots.evaluator import (
 )
 from nardy.bots.network import Network
 from nardy.bots.search import DEFAULT_FILTERS, Deadline, MoveFilter, choose, position_probabilities
-from nardy.rules import CHECKERS, Game, Play, Position, find_variant
+from nardy.rules import CHECKERS, Game, Play, Position, Variant, find_variant
+from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -70,7 +71,7 @@ class NeuralEvaluator:
         """The outcome probabilities for each side to move, shape ``(n, 5)``."""
         if not positions:
             return np.zeros((0, 5))
-        result = self._rate(raw_boards(positions), positions[0])
+        result = self._rate(raw_boards(positions), positions[0].variant)
         for index, position in enumerate(positions):
             if CHECKERS in position.off:
                 exact = terminal_probabilities(position)
@@ -86,22 +87,30 @@ class NeuralEvaluator:
         """
         if not positions:
             return np.zeros((0, 5))
-        raw = raw_boards(positions)
-        result = invert(self._rate(turn_raw(raw, self.family), positions[0]))
+        return self._after(raw_boards(positions), positions[0].variant, positions.__getitem__)
+
+    def probabilities_after_rows(self, variant: Variant, rows: Sequence[Row]) -> FloatArray:
+        """:meth:`probabilities_after` of positions given as rows (:meth:`Position.legal_rows`)."""
+        if not rows:
+            return np.zeros((0, 5))
+        return self._after(raw_rows(rows), variant, lambda index: Position.from_row(variant, rows[index]))
+
+    def _after(self, raw: IntArray, variant: Variant, position_at: Callable[[int], Position]) -> FloatArray:
+        result = invert(self._rate(turn_raw(raw, self.family), variant))
         for index in np.flatnonzero(raw[:, _OFF_MOVER] == CHECKERS):
-            exact = terminal_probabilities(positions[int(index)])
+            exact = terminal_probabilities(position_at(int(index)))
             assert exact is not None
             result[index] = exact
         return result
 
-    def _rate(self, raw: IntArray, sample: Position) -> FloatArray:
+    def _rate(self, raw: IntArray, variant: Variant) -> FloatArray:
         """Network outputs made consistent: triple <= double <= win; no triple where the variant has none."""
-        if family_of(sample.variant) is not self.family:
-            raise ValueError(f"a {self.family.name}-family evaluator cannot rate {sample.variant.name} positions")
+        if family_of(variant) is not self.family:
+            raise ValueError(f"a {self.family.name}-family evaluator cannot rate {variant.name} positions")
         y = self.network.forward(self.family.encode(raw))
         y[:, WIN_DOUBLE] = np.minimum(y[:, WIN_DOUBLE], y[:, WIN])
         y[:, LOSE_DOUBLE] = np.minimum(y[:, LOSE_DOUBLE], 1.0 - y[:, WIN])
-        kinds = sample.variant.kinds
+        kinds = variant.kinds
         if kinds[2] == kinds[1]:
             y[:, WIN_TRIPLE] = 0.0
             y[:, LOSE_TRIPLE] = 0.0
@@ -138,6 +147,9 @@ class ShippedEvaluator:
         if not positions:
             return np.zeros((0, 5))
         return default_evaluator(positions[0].variant.name).probabilities_after(positions)
+
+    def probabilities_after_rows(self, variant: Variant, rows: Sequence[Row]) -> FloatArray:
+        return default_evaluator(variant.name).probabilities_after_rows(variant, rows)
 
 
 @dataclass(frozen=True)

@@ -35,11 +35,13 @@ from nardy.bots.evaluator import (
     OUTPUTS,
     Evaluator,
     after_play_probabilities,
+    after_play_row_probabilities,
     equity,
     invert,
     terminal_probabilities,
 )
 from nardy.rules import DICE_ROLLS, Position
+from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -96,27 +98,28 @@ def after_values(
             live.append(index)
     if not live:
         return result
-    replies: list[Position] = []
+    variant = positions[0].variant
+    replies: list[Row] = []
     spans: list[tuple[int, int]] = []
     for index in live:
         turned = positions[index].turned()
         for roll in DICE_ROLLS:
             if deadline is not None:
                 deadline.check()
-            reached = turned.legal_positions(roll)
+            reached = turned.legal_rows(roll)
             start = len(replies)
             if reached:
                 replies.extend(reached)
             else:
-                replies.append(turned)  # a pass: the turn comes straight back
+                replies.append(turned.row())  # a pass: the turn comes straight back
             spans.append((start, len(replies)))
-    reply_probabilities = after_play_probabilities(evaluator, replies)
+    reply_probabilities = after_play_row_probabilities(evaluator, variant, replies)
     scores = equity(reply_probabilities)
     best = [start + int(np.argmax(scores[start:end])) for start, end in spans]
     if depth == 1:
         theirs = reply_probabilities[best]
     else:
-        theirs = after_values(evaluator, [replies[i] for i in best], depth - 1, deadline)
+        theirs = after_values(evaluator, [Position.from_row(variant, replies[i]) for i in best], depth - 1, deadline)
     mine = invert(theirs).reshape(len(live), len(DICE_ROLLS), OUTPUTS)
     result[live] = np.einsum("r,nrk->nk", ROLL_WEIGHTS, mine)
     return result

@@ -44,6 +44,8 @@ def test_probabilities_after_a_play_are_the_turned_position_inverted(variant: st
     fast = evaluator.probabilities_after(after)
     slow = invert(evaluator.probabilities([p.turned() for p in after]))
     assert np.allclose(fast, slow)
+    rows = evaluator.probabilities_after_rows(find_variant(variant), [p.row() for p in after])
+    assert np.array_equal(rows, fast)
 
 
 def test_finished_games_are_rated_exactly() -> None:
@@ -55,6 +57,8 @@ def test_finished_games_are_rated_exactly() -> None:
     (play,) = [p for p in position.legal_plays((1, 2)) if p.position.winner_is_mover()][:1]
     probabilities = default_evaluator("georgian").probabilities_after([play.position])[0]
     assert probabilities.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+    by_row = default_evaluator("georgian").probabilities_after_rows(position.variant, [play.position.row()])[0]
+    assert by_row.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
     exact = terminal_probabilities(play.position.turned())
     assert exact is not None and exact.tolist() == [0.0, 0.0, 0.0, 1.0, 1.0]
     bot = NeuralBot(default_evaluator("georgian"))

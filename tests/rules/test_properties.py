@@ -25,7 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy.rules import BAR, CHECKERS, DICE_ROLLS, OFF, VARIANTS, Play, Position, movegen
+from nardy.rules import (
+    BAR, CHECKERS, DICE_ROLLS, NUM_POINTS, OFF, VARIANTS, InvalidPositionError, Play, Position, movegen,
+)
 
 VARIANT_NAMES = sorted(VARIANTS)
 LONG_VARIANTS = [name for name in VARIANT_NAMES if not VARIANTS[name].hitting]
@@ -324,6 +326,30 @@ def test_plays_match_an_independent_generator(walk: Walk) -> None:
             f"{describe(ply)}: only engine {sorted(ours - reference.positions)}; "
             f"only reference {sorted(reference.positions - ours)}"
         )
+
+
+@SETTINGS
+@given(walks)
+def test_legal_positions_are_the_plays_positions(walk: Walk) -> None:
+    """``legal_positions`` and ``legal_rows`` (the bots' quick paths, which skip the steps)
+    answer the positions of ``legal_plays``, in the same order, and nothing for a pass;
+    a row makes its position again."""
+    for ply in replay(walk):
+        positions = ply.position.legal_positions(ply.dice)
+        assert positions == [play.position for play in ply.plays], describe(ply)
+        assert ply.position.legal_rows(ply.dice) == [p.row() for p in positions], describe(ply)
+        assert all(Position.from_row(p.variant, p.row()) == p for p in positions), describe(ply)
+
+
+def test_a_row_is_checked_like_any_new_position() -> None:
+    start = Position.start("backgammon")
+    assert start.row() == start.points + start.bar + start.off
+    with pytest.raises(InvalidPositionError):
+        Position.from_row(start.variant, start.row()[:-1])
+    sixteen = list(start.row())
+    sixteen[NUM_POINTS + 2] = 1  # one checker borne off besides the fifteen on the board
+    with pytest.raises(InvalidPositionError):
+        Position.from_row(start.variant, sixteen)
 
 
 @SETTINGS
