@@ -2,12 +2,16 @@
 
 Run::
 
-    python -m benchmarks.movegen [--positions N] [--repeat R] [--no-oracle]
+    python -m benchmarks.movegen [--positions N] [--repeat R] [--no-oracle] [--corpus random|bots]
 
 Corpus: for each variant, the first ``N`` (position, roll) pairs met in
 random games played from the start with ``random.Random("movegen:<variant>")``
 (random dice, uniformly random legal plays, the board turned each ply, a new
 game when one ends). The same seed gives the same corpus on every machine.
+
+With ``--corpus bots`` the pairs are instead those a bot's search asks
+about: the positions of a fixed bot's self-play (``benchmarks.strength``'s
+speed corpus) and the same boards turned over, each with all 21 rolls.
 
 Ours: one timed pass calls ``legal_plays`` once per pair; ``plays/s`` is
 plays found per second, ``positions/s`` pairs answered per second. Each
@@ -51,7 +55,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from nardy.rules import VARIANTS, Position
+from nardy.rules import DICE_ROLLS, VARIANTS, Position
 
 ROOT = Path(__file__).resolve().parent.parent
 ORACLE = ROOT / "tests" / "oracles" / "gnubg_movegen.py"
@@ -72,6 +76,23 @@ def build_corpus(variant: str, size: int) -> Corpus:
             plays = position.legal_plays(dice)
             position = (rng.choice(plays).position if plays else position).turned()
     return corpus
+
+
+def bot_corpus(variant: str, size: int) -> Corpus:
+    """``size`` (position, roll) pairs like those a bot's search asks about.
+
+    The positions of :func:`benchmarks.strength.speed_corpus` (a fixed bot's
+    self-play), each also turned over, with every one of the 21 rolls.
+    """
+    from benchmarks.strength import speed_corpus
+
+    corpus: Corpus = []
+    for position, _ in speed_corpus(variant, -(-size // (2 * len(DICE_ROLLS)))):
+        corpus.extend((side, roll) for side in (position, position.turned()) for roll in DICE_ROLLS)
+    return corpus[:size]
+
+
+CORPORA = {"random": build_corpus, "bots": bot_corpus}
 
 
 def time_ours(corpus: Corpus) -> tuple[float, int]:
@@ -194,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=10_000, help="(position, roll) pairs per variant")
     parser.add_argument("--repeat", type=int, default=5, help="timed passes; the median is reported")
     parser.add_argument("--no-oracle", action="store_true", help="skip the GNU Backgammon baseline")
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="random",
+                        help="random games (default), or the positions bots search (every roll of each)")
     args = parser.parse_args(argv)
 
     command = " ".join(["python -m benchmarks.movegen", *(argv if argv is not None else sys.argv[1:])])
@@ -201,7 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"date:    {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
     print(f"commit:  {commit()}")
     print(f"machine: {machine()}")
-    print(f"corpus:  {args.positions:,} (position, roll) pairs per variant from seeded random games; "
+    source = "seeded random games" if args.corpus == "random" else "a fixed bot's self-play, every roll"
+    print(f"corpus:  {args.positions:,} (position, roll) pairs per variant from {source}; "
           f"median of {args.repeat} passes")
     print()
     print("| variant | plays per position | plays/s | positions/s | µs per position |")
@@ -210,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     corpora: dict[str, Corpus] = {}
     ours_seconds: dict[str, float] = {}
     for variant in VARIANTS:
-        corpus = corpora[variant] = build_corpus(variant, args.positions)
+        corpus = corpora[variant] = CORPORA[args.corpus](variant, args.positions)
         runs = [time_ours(corpus) for _ in range(args.repeat)]
         seconds = ours_seconds[variant] = statistics.median(elapsed for elapsed, _ in runs)
         print(row(variant, len(corpus), runs[0][1], seconds, per_position=True))
