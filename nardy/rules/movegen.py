@@ -2,7 +2,9 @@
 
 The search walks every order in which the dice can be played, one checker
 step at a time, on a mutable working board (index 0 = our borne-off checkers,
-1..24 = points, 25 = our bar). Every node of the walk is a candidate play that
+1..24 = points, 25 = our bar); with a double, where the order of the steps
+cannot matter, it takes the checkers in one order only. A memo keyed on the
+board skips what it has already walked. Every node of the walk is a candidate play that
 used as many dice as its depth; the legal plays are then the candidates that
 pass the end-of-turn checks and use the most dice (RULES.md §1), with the
 larger die preferred when only one die can be played, and finally the
