@@ -157,8 +157,7 @@ def result_boards(
     """The boards the legal plays of ``dice`` leave, in :func:`search`'s order, without their steps.
 
     Empty when the roll cannot be played. A bot rating every play of every
-    roll needs only these; building the steps of each would cost it a
-    quarter of its time.
+    roll needs only these, not the steps of each.
     """
     return [board for steps, board, _ in _walk(variant, points, bar, off, dice, False) if steps]
 
@@ -296,7 +295,8 @@ def _walk(
                     board[target] -= 1
                 board[source] += 1
 
-    visit(_board_code(board, opponent_bar), tuple(sorted(moves)), (), _occupancy(board), 0, 0, True, BAR)
+    occupied = _occupancy(board) if banned_ends else 0  # only the six-block ban reads it
+    visit(_board_code(board, opponent_bar), tuple(sorted(moves)), (), occupied, 0, 0, True, BAR)
 
     results = sequences if every_sequence else [(steps, key, keeps) for steps, keeps, key in found.values()]
     if best == 1 and not double:
