@@ -12,7 +12,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(PY)
+$(STAMP): pyproject.toml nardy/rules/_movegen.c | $(PY)
 	$(PIP) install --quiet -e '.[test,oracle]'
 	touch $(STAMP)
 
@@ -41,4 +41,4 @@ bench: install
 	$(PY) -m benchmarks.strength --games 400 --time-limit 300
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis nardy/rules/_movegen.*.so

@@ -9,6 +9,11 @@ used as many dice as its depth; the legal plays are then the candidates that
 pass the end-of-turn checks and use the most dice (RULES.md §1), with the
 larger die preferred when only one die can be played, and finally the
 Georgian hit-in-home filter, which "never costs a die" (RULES.md §4).
+
+The rules of a search are decided here (:func:`_parameters`); the walk
+itself runs compiled (``_movegen.c``, built on install) when it is there,
+and otherwise in Python (:func:`_walk_python`), which is the reference: both
+answer the same plays in the same order, and the tests compare them.
 """
 
 from __future__ import annotations
@@ -19,6 +24,11 @@ from dataclasses import dataclass
 from nardy.rules.board import BAR, CHECKERS, NUM_POINTS, OFF
 from nardy.rules.dice import moves_of
 from nardy.rules.variant import Variant
+
+try:
+    from nardy.rules import _movegen as _compiled
+except ImportError:  # a source tree that was never built: the Python walk gives the same answers, slower
+    _compiled = None  # type: ignore[assignment]
 
 Board = tuple[int, ...]
 """A working board as a tuple: off, points 1..24, bar (our side), then the opponent's bar."""
@@ -50,6 +60,11 @@ _LONG_ROUTE = tuple(((24 - j + 11) % NUM_POINTS) + 1 for j in range(NUM_POINTS))
 _ALL_ROUTE = (1 << NUM_POINTS) - 1
 _ROUTE_BIT = tuple(1 << _LONG_ROUTE.index(i) if 1 <= i <= NUM_POINTS else 0 for i in range(BAR + 1))
 """Per board index, its bit in an occupancy mask ordered along :data:`_LONG_ROUTE` (0 for off and bar)."""
+_ROUTE_POSITIONS = bytes(_LONG_ROUTE.index(i) if 1 <= i <= NUM_POINTS else 255 for i in range(BAR + 2))
+""":data:`_ROUTE_BIT` as the compiled walk takes it: per working-board index, its bit's number (255: none)."""
+
+_SEQUENCES, _BOARDS, _ROWS = 0, 1, 2
+"""What the compiled walk answers: :func:`_walk`'s triples, :func:`result_boards` or :func:`result_rows`."""
 
 
 _OPPONENT_BAR = BAR + 1
@@ -159,25 +174,39 @@ def result_boards(
     Empty when the roll cannot be played. A bot rating every play of every
     roll needs only these, not the steps of each.
     """
+    if _compiled is not None:
+        return _compiled.walk(
+            (off[0], *points, *bar), *_parameters(variant, points, off, dice, False), _ROUTE_POSITIONS, _BOARDS, 0,
+        )
     return [board for steps, board, _ in _walk(variant, points, bar, off, dice, False) if steps]
 
 
-def _walk(
-    variant: Variant,
-    points: tuple[int, ...],
-    bar: tuple[int, int],
-    off: tuple[int, int],
-    dice: tuple[int, int],
-    every_sequence: bool,
-) -> list[tuple[tuple[RawStep, ...], Board, bool]]:
-    """The search itself: (steps, board, keeps the stay rule) per legal play or sequence."""
+def result_rows(
+    variant: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], dice: tuple[int, int],
+) -> list[tuple[int, ...]]:
+    """:func:`result_boards` as position rows: points 1..24, bar (ours, theirs), off (ours, theirs)."""
+    if _compiled is not None:
+        return _compiled.walk(
+            (off[0], *points, *bar), *_parameters(variant, points, off, dice, False), _ROUTE_POSITIONS, _ROWS, off[1],
+        )
+    opponent_off = off[1]
+    return [(*board[1:], board[OFF], opponent_off) for board in result_boards(variant, points, bar, off, dice)]
+
+
+Parameters = tuple[tuple[int, ...], bool, int, int, int, bool, bool, bool]
+"""What the walk needs to know of the rules for one search (see :func:`_parameters`)."""
+
+
+def _parameters(
+    variant: Variant, points: tuple[int, ...], off: tuple[int, int], dice: tuple[int, int], every_sequence: bool,
+) -> Parameters:
+    """The rules of one search as plain values, for either walk.
+
+    (sorted moves, hitting, head limit or -1, six-block ban mask after every
+    step, six-block ban mask at the end, stay rule, every sequence, descending).
+    """
     moves = moves_of(dice)
     double = len(moves) == 4
-    board = [off[0], *points, bar[0]]
-    opponent_bar = bar[1]
-    outside = sum(c for c in board[7:] if c > 0)
-    lowest_open = -1 if variant.hitting else 0
-    hitting = variant.hitting
     head_limit = variant.head_limit
     if (
         head_limit is not None
@@ -190,17 +219,51 @@ def _walk(
     ban_each_step = banned_ends if variant.block_each_step else 0
     ban_at_end = 0 if variant.block_each_step else banned_ends
     stay_rule = variant.hit_home_stay
-    route_bit = _ROUTE_BIT
     # With four equal dice, which checker moves first changes no board, and where no
     # rule depends on the order of the steps, moving higher checkers first never makes
     # a later step illegal (it empties the bar, brings checkers home and clears the
     # points above a checker bearing off): the walk may then take sources in
     # descending order only, which visits each set of steps once instead of in every order.
     descending = double and not every_sequence and not ban_each_step and not stay_rule
+    return (
+        tuple(sorted(moves)), variant.hitting, -1 if head_limit is None else head_limit,
+        ban_each_step, ban_at_end, stay_rule, every_sequence, descending,
+    )
+
+
+Walked = list[tuple[tuple[RawStep, ...], Board, bool]]
+"""(steps, board, keeps the stay rule) per legal play or sequence."""
+
+
+def _walk(
+    variant: Variant,
+    points: tuple[int, ...],
+    bar: tuple[int, int],
+    off: tuple[int, int],
+    dice: tuple[int, int],
+    every_sequence: bool,
+) -> Walked:
+    """The search, compiled when :mod:`nardy.rules._movegen` was built, else :func:`_walk_python`."""
+    parameters = _parameters(variant, points, off, dice, every_sequence)
+    board = (off[0], *points, *bar)
+    if _compiled is not None:
+        return _compiled.walk(board, *parameters, _ROUTE_POSITIONS, _SEQUENCES, 0)
+    return _walk_python(board, parameters)
+
+
+def _walk_python(start: Board, parameters: Parameters) -> Walked:
+    """The search itself, in Python: the reference the compiled walk is tested against."""
+    moves, hitting, head_limit, ban_each_step, ban_at_end, stay_rule, every_sequence, descending = parameters
+    double = len(moves) == 4
+    board = list(start[:_OPPONENT_BAR])
+    opponent_bar = start[_OPPONENT_BAR]
+    outside = sum(c for c in board[7:] if c > 0)
+    lowest_open = -1 if hitting else 0
+    route_bit = _ROUTE_BIT
 
     best = 0
     found: dict[int, tuple[tuple[RawStep, ...], bool, Board]] = {}
-    sequences: list[tuple[tuple[RawStep, ...], Board, bool]] = []
+    sequences: Walked = []
     seen: set[tuple[int, tuple[int, ...], int, int, bool]] = set()
     unit = _CODE_UNIT
 
@@ -253,7 +316,7 @@ def _walk(
                         continue
                     target = OFF
                 heads = head_used
-                if source == NUM_POINTS and head_limit is not None:
+                if source == NUM_POINTS and head_limit >= 0:
                     if head_used >= head_limit:
                         continue
                     heads += 1
@@ -295,8 +358,8 @@ def _walk(
                     board[target] -= 1
                 board[source] += 1
 
-    occupied = _occupancy(board) if banned_ends else 0  # only the six-block ban reads it
-    visit(_board_code(board, opponent_bar), tuple(sorted(moves)), (), occupied, 0, 0, True, BAR)
+    occupied = _occupancy(board) if ban_each_step or ban_at_end else 0  # only the six-block ban reads it
+    visit(_board_code(board, opponent_bar), moves, (), occupied, 0, 0, True, BAR)
 
     results = sequences if every_sequence else [(steps, key, keeps) for steps, keeps, key in found.values()]
     if best == 1 and not double:

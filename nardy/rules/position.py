@@ -169,12 +169,7 @@ class Position:
         The quickest answer, for a bot that rates every play of every roll
         as numbers and makes a position of only the few it keeps.
         """
-        rolled = check_dice(dice)
-        opponent_off = self.off[1]
-        return [
-            (*board[1:], board[OFF], opponent_off)
-            for board in movegen.result_boards(self.variant, self.points, self.bar, self.off, rolled)
-        ]
+        return movegen.result_rows(self.variant, self.points, self.bar, self.off, check_dice(dice))
 
     def row(self) -> Row:
         """The position's numbers in one tuple: ``points + bar + off`` (28 ints, the canonical JSON's order)."""
