@@ -109,7 +109,10 @@ _UNIT_TABLES: Final = {scale: _unit_table(scale) for scale in (2.0, 12.0)}
 
 def _units(out: FloatArray, counts: IntArray, scale: float) -> None:
     """Truncated unary per point into ``out`` ``(n, 4 * points)``: (>=1, >=2, >=3, (n-3)/scale) point by point."""
-    out.reshape(counts.shape[0], counts.shape[1], 4)[...] = _UNIT_TABLES[scale][counts]
+    # take (counts are 0..15) into a fresh array, then one 2-D copy: several times quicker than
+    # indexing the table straight into the strided ``out`` (the search encodes ~10,000 rows a call)
+    units = np.take(_UNIT_TABLES[scale], counts, axis=0, mode="clip")
+    out[...] = units.reshape(out.shape)
 
 
 def _sides(family: Family, raw: IntArray) -> tuple[IntArray, IntArray]:
