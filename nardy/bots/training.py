@@ -30,7 +30,7 @@ from typing import Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from nardy.bots.encoding import family_of, raw_boards, turn_raw
+from nardy.bots.encoding import family_of, raw_boards, raw_rows, turn_raw
 from nardy.bots.evaluator import equity, invert, outcome
 from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
@@ -183,31 +183,32 @@ class TDLearner:
         """One self-play game with learning: ``(winner, level)``, winner 0 = the first to move; None if abandoned."""
         network = self.network
         position = Position.start(variant)
-        family = family_of(position.variant)
-        kinds = position.variant.kinds
+        rules = position.variant
+        family = family_of(rules)
+        kinds = rules.kinds
         x = family.encode(raw_boards([position]))[0]
         hidden, y = (a[0] for a in network.activations(x[None, :]))
         self.reset()
         for turn in range(MAX_TURNS):
             mover = turn % 2
             roll = (dice.randint(1, 6), dice.randint(1, 6))
-            reached = position.legal_positions(roll)
+            reached = position.legal_rows(roll)
             if not reached:
                 position = position.turned()
                 nx = family.encode(raw_boards([position]))[0]
                 nh, ny = (a[0] for a in network.activations(nx[None, :]))
             else:
-                raw = raw_boards(reached)
+                raw = raw_rows(reached)
                 finished = np.flatnonzero(raw[:, _OFF_MOVER] == CHECKERS)
                 if len(finished):
-                    level = max(kinds.index(reached[int(i)].win_kind()) for i in finished)
+                    level = max(kinds.index(Position.from_row(rules, reached[int(i)]).win_kind()) for i in finished)
                     result = outcome(level, won=True)
                     self.update(x, hidden, y, result if mover == 0 else invert(result), turned=mover == 1)
                     return mover, level
                 inputs = family.encode(turn_raw(raw, family))
                 hiddens, outputs = network.activations(inputs)
                 best = int(np.argmax(equity(invert(outputs))))
-                position = reached[best].turned()
+                position = Position.from_row(rules, reached[best]).turned()
                 nx, nh, ny = inputs[best], hiddens[best], outputs[best]
             # the next state is seen by the other player: in the first player's frame it is
             # ny when the first player moves next, else inverted
