@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from nardy.rules.board import BAR, CHECKERS, NUM_POINTS, OFF
 from nardy.rules.dice import moves_of
@@ -175,9 +176,7 @@ def result_boards(
     roll needs only these, not the steps of each.
     """
     if _compiled is not None:
-        return _compiled.walk(
-            (off[0], *points, *bar), *_parameters(variant, points, off, dice, False), _ROUTE_POSITIONS, _BOARDS, 0,
-        )
+        return _compiled_walk(variant, points, bar, off, dice, False, _BOARDS)
     return [board for steps, board, _ in _walk(variant, points, bar, off, dice, False) if steps]
 
 
@@ -186,9 +185,7 @@ def result_rows(
 ) -> list[tuple[int, ...]]:
     """:func:`result_boards` as position rows: points 1..24, bar (ours, theirs), off (ours, theirs)."""
     if _compiled is not None:
-        return _compiled.walk(
-            (off[0], *points, *bar), *_parameters(variant, points, off, dice, False), _ROUTE_POSITIONS, _ROWS, off[1],
-        )
+        return _compiled_walk(variant, points, bar, off, dice, False, _ROWS)
     opponent_off = off[1]
     return [(*board[1:], board[OFF], opponent_off) for board in result_boards(variant, points, bar, off, dice)]
 
@@ -244,11 +241,23 @@ def _walk(
     every_sequence: bool,
 ) -> Walked:
     """The search, compiled when :mod:`nardy.rules._movegen` was built, else :func:`_walk_python`."""
-    parameters = _parameters(variant, points, off, dice, every_sequence)
-    board = (off[0], *points, *bar)
     if _compiled is not None:
-        return _compiled.walk(board, *parameters, _ROUTE_POSITIONS, _SEQUENCES, 0)
-    return _walk_python(board, parameters)
+        return _compiled_walk(variant, points, bar, off, dice, every_sequence, _SEQUENCES)
+    return _walk_python((off[0], *points, *bar), _parameters(variant, points, off, dice, every_sequence))
+
+
+def _compiled_walk(
+    variant: Variant,
+    points: tuple[int, ...],
+    bar: tuple[int, int],
+    off: tuple[int, int],
+    dice: tuple[int, int],
+    every_sequence: bool,
+    answer: int,
+) -> list[Any]:
+    """The compiled walk's ``answer`` (:data:`_SEQUENCES`, :data:`_BOARDS` or :data:`_ROWS`)."""
+    parameters = _parameters(variant, points, off, dice, every_sequence)
+    return _compiled.walk((off[0], *points, *bar), *parameters, _ROUTE_POSITIONS, answer, off[1])
 
 
 def _walk_python(start: Board, parameters: Parameters) -> Walked:
