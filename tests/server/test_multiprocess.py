@@ -204,3 +204,38 @@ def test_matchmaking_pairs_players_waiting_in_two_processes(servers: tuple[LiveS
     view = alice.table(table)
     assert view["status"] == "playing" and view["rated"] is True
     assert {seat["name"] for seat in view["seats"]} == set(names)
+
+
+def _seat_events(user: HttpUser, table: str) -> list[Json]:
+    return [e for e in user.record(table)["events"] if e["kind"] in ("seated", "left", "client_seed_set", "forfeited")]
+
+
+def test_a_player_who_left_cannot_act_for_whoever_took_the_seat(servers: tuple[LiveServer, LiveServer]) -> None:
+    """Process A still holds the table as it was when Alice sat in seat 0; she left through B and Bob took
+    the seat. Whatever Alice sends to A is decided as Alice, on the table as it is now: she is not seated."""
+    a, b = servers
+    alice, bob, carol = HttpUser(b.base_url), HttpUser(b.base_url), HttpUser(b.base_url)
+    for user, name in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
+        user.signup(unique_name(name))
+    table = alice.post("/api/tables", {"variant": "backgammon", "match_length": 1}).json()["table"]["table"]
+    alice_on_a = WsClient(a.ws_url, alice.cookie_header)
+    assert alice_on_a.subscribe(table)["t"] == "sync"  # A loads the table: Alice in seat 0
+    alice_on_b = connected(b, alice)
+    alice_on_b.subscribe(table)
+    assert alice_on_b.act(table, "leave")["t"] == "ack"
+    assert bob.post(f"/api/tables/{table}/join").status_code == 200  # Bob takes seat 0
+
+    seed = alice_on_a.act(table, "client_seed", seed="alices-own-seed")
+    assert seed["t"] == "error" and seed["code"] == "not_seated", seed
+    assert all(e["payload"].get("client_seed") != "alices-own-seed" for e in _seat_events(bob, table))
+
+    assert carol.post(f"/api/tables/{table}/join").status_code == 200  # the match starts
+    assert bob.table(table)["status"] == "playing"
+    before = bob.record(table)["events"]
+    left = alice_on_a.act(table, "leave")
+    assert left["t"] == "error" and left["code"] == "not_seated", left
+    after = bob.record(table)["events"]
+    assert after == before, "a refused action changed the log"
+    assert bob.table(table)["status"] == "playing"
+    for client in (alice_on_a, alice_on_b):
+        client.close()

@@ -154,7 +154,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
         async with self._hold(table_id) as live:
             return await act_with_retries(
-                self._sessions, live, f"u{user_id}:{action_id}",
+                self._sessions, live, lambda _: f"u{user_id}:{action_id}",
                 lambda state: decide(state, user_id, action, self._roller(live)), commit,
             )
 

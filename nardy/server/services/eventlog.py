@@ -154,9 +154,11 @@ def refresh(sessions: sessionmaker[Session], live: LiveLog[S]) -> bool:
     return True
 
 
-def catch_up(sessions: sessionmaker[Session], live: LiveLog[S], action_id: str) -> bool:
+def catch_up(sessions: sessionmaker[Session], live: LiveLog[S], action_id: str | None) -> bool:
     """Fold in what the database has that we lack; True if anything was new, or the action was done."""
     moved = refresh(sessions, live)
+    if action_id is None:
+        return moved
     if action_id in live.acted:
         return True
     with sessions() as db:
@@ -170,19 +172,33 @@ def catch_up(sessions: sessionmaker[Session], live: LiveLog[S], action_id: str) 
 async def act_with_retries(
     sessions: sessionmaker[Session],
     live: LiveLog[S],
-    action_id: str,
+    identify: Callable[[S], str],
     decide: Callable[[S], list[NewEvent]],
     commit: Callable[[LiveLog[S], list[NewEvent], str], Awaitable[None]],
 ) -> int:
     """Decide on the cached state and commit; the database is read again only when that fails.
 
+    ``identify`` names who acts in a given state, as the key the action is
+    de-duplicated under (``<seat>:<client id>``), or refuses with
+    :class:`ActionError` (``not_seated``). It is asked again of every state
+    the action is tried on, never remembered: the seat a user held in a stale
+    copy may belong to someone else by now. Only a decision made on the
+    latest state can commit (the version check refuses the others), so
+    whoever acts is always resolved from the state the action lands on.
+
     A refusal may come from a copy another process has moved on from, and a
     commit may lose a race with another process: both catch up from the
-    database and try again. A repeated ``action_id`` is answered with the
-    version it was first applied at.
+    database and try again. A repeated action is answered with the version
+    it was first applied at.
     """
     async with live.lock:
         for attempt in range(3):
+            try:
+                action_id = identify(live.state)
+            except ActionError:
+                if attempt == 0 and catch_up(sessions, live, None):
+                    continue
+                raise
             done = live.acted.get(action_id)
             if done is not None:
                 return done

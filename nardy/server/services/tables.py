@@ -15,6 +15,7 @@ import logging
 import random
 import secrets
 from datetime import datetime
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -202,23 +203,33 @@ class TableService(EventLogService[TableState]):
     # ----- actions
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
-        """Apply a player's action; returns the table version after it. Raises ActionError."""
-        async with self._hold(table_id) as live:
-            seat = live.state.seat_of(user_id)
+        """Apply a player's action; returns the table version after it. Raises ActionError.
+
+        The seat acting is the one ``user_id`` holds in the state the action
+        is decided on (see :func:`~nardy.server.services.eventlog.act_with_retries`).
+        """
+
+        def seat_of(state: TableState) -> int:
+            seat = state.seat_of(user_id)
             if seat is None:
                 raise ActionError("not_seated", "only the two players of this table can act on it")
-            return await self._act_as(live, seat, action, action_id)
+            return seat
 
-    async def _act_as(self, live: LiveTable, seat: int, action: dict[str, Any], client_action_id: str) -> int:
-        """Decide and commit (see :func:`~nardy.server.services.eventlog.act_with_retries`);
-        action ids are de-duplicated per seat."""
+        async with self._hold(table_id) as live:
+            return await self._act_as(live, seat_of, action, action_id)
+
+    async def _act_as(
+        self, live: LiveTable, seat_of: Callable[[TableState], int], action: dict[str, Any], client_action_id: str,
+    ) -> int:
+        """Decide and commit as the seat ``seat_of`` finds in the state decided on; action ids are de-duplicated
+        per seat."""
 
         async def commit(live: LiveTable, events: list[NewEvent], action_id: str) -> None:
             await self._commit(live, events, action_id=action_id)
 
         return await act_with_retries(
-            self._sessions, live, f"{seat}:{client_action_id}",
-            lambda state: decide(state, seat, action, self._roller(live)), commit,
+            self._sessions, live, lambda state: f"{seat_of(state)}:{client_action_id}",
+            lambda state: decide(state, seat_of(state), action, self._roller(live)), commit,
         )
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
@@ -382,7 +393,7 @@ class TableService(EventLogService[TableState]):
         bot = self._bot_factory(seat_info.bot, variant=state.spec.variant)
         action = await asyncio.get_running_loop().run_in_executor(None, _bot_action, bot, state, seat)
         try:
-            await self._act_as(live, seat, action, f"bot-{version}")
+            await self._act_as(live, lambda _: seat, action, f"bot-{version}")
         except ActionError as error:
             log.warning("bot action %s on table %s refused: %s", action, state.id, error)
 
