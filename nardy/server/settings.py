@@ -41,6 +41,9 @@ class Settings(BaseSettings):
         default=60.0, ge=0, description="a finished table leaves memory this long after its last use",
     )
     allowed_origins: list[str] = Field(default_factory=list)
+    max_waiting_tables: int = Field(
+        default=5, ge=1, description="tables waiting for players (the lobby's rows) one player may hold at once",
+    )
 
     @property
     def resolved_database_url(self) -> str:

@@ -157,16 +157,30 @@ def lobby(db: Session, *, limit: int = 100) -> tuple[list[GameTable], list[GameT
     return list(waiting), list(playing)
 
 
+def waiting_tables_of(db: Session, user_id: int) -> int:
+    """How many tables waiting for players ``user_id`` holds: matches they sit at, chouettes they opened."""
+    held = or_(
+        GameTable.player0_id == user_id,
+        GameTable.player1_id == user_id,
+        (GameTable.kind == "chouette") & (GameTable.created_by == user_id),
+    )
+    return db.scalar(select(func.count()).where(GameTable.status.in_(LOBBY_WAITING), held)) or 0
+
+
 def table_kind(db: Session, table_id: str) -> str | None:
     """The table's kind (``match`` or ``chouette``), or None if there is no such table."""
     return db.scalar(select(GameTable.kind).where(GameTable.id == table_id))
 
 
-def tables_of_user(db: Session, user_id: int, *, status: str | None = None, limit: int = 100) -> list[GameTable]:
-    """A player's tables, newest first."""
+def tables_of_user(
+    db: Session, user_id: int, *, status: str | None = None, include_private: bool = True, limit: int = 100,
+) -> list[GameTable]:
+    """A player's tables, newest first; without the private ones unless ``include_private``."""
     query = select(GameTable).where(or_(GameTable.player0_id == user_id, GameTable.player1_id == user_id))
     if status is not None:
         query = query.where(GameTable.status == status)
+    if not include_private:
+        query = query.where(GameTable.private.is_(False))
     return list(db.scalars(query.order_by(GameTable.created_at.desc()).limit(limit)))
 
 

@@ -283,6 +283,8 @@ class Server:
         self.first = first_play
         self.racing = racing_play
         self.random_chooser = random_chooser
+        self.invites: dict[str, str] = {}
+        """The invite tokens of the private tables this driver opened, by table."""
 
     def stop(self) -> None:
         """Close every player's WebSocket and shut the app down (its lifespan ends); idempotent."""
@@ -352,11 +354,14 @@ class Server:
         response = player.post("/api/tables", {"variant": variant, "match_length": match_length, **body})
         assert response.status_code == 201, response.text
         view: State = response.json()["table"]
+        if response.json()["invite"] is not None:
+            self.invites[view["table"]] = response.json()["invite"]
         return view
 
     def join(self, player: Player, table: str) -> State:
-        """``player`` takes the free seat (200 required); returns the view."""
-        response = player.post(f"/api/tables/{table}/join")
+        """``player`` takes the free seat (200 required), with the invite of a private table; returns the view."""
+        invite = self.invites.get(table)
+        response = player.post(f"/api/tables/{table}/join", {"invite": invite} if invite else {})
         assert response.status_code == 200, response.text
         view: State = response.json()
         return view

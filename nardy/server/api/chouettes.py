@@ -9,12 +9,13 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from nardy.rules import GameOptions
 from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
-from nardy.server.api.tables import JoinIn, client_seed_or_422, refuse
+from nardy.server.api.tables import JoinIn, check_invite, check_table_allowance, client_seed_or_422, in_session, refuse
 from nardy.server.services.chouette_state import CHOUETTE_KIND, ChouetteSpec
 from nardy.server.services.chouettes import ChouetteService, chouette_spec_from_row
 from nardy.server.services.records import chouette_replay
@@ -61,10 +62,13 @@ async def create_chouette(body: ChouetteIn, request: Request, user: CurrentUser,
                         private=body.private)
     service = _service(request)
     try:
+        await run_in_threadpool(in_session, request, check_table_allowance, user, settings.max_waiting_tables)
         state = await service.create(user=user, spec=spec, client_seed=client_seed_or_422(body.client_seed))
     except ActionError as error:
         raise refuse(error) from None
-    return service.view_of(state)
+    row = await run_in_threadpool(in_session, request, tables_repo.get_table, state.id)
+    invite = row.invite_token if row is not None else None
+    return {**service.view_of(state), "invite": invite}
 
 
 @router.get("/chouettes/{table_id}")
@@ -78,7 +82,7 @@ async def chouette(table_id: str, request: Request) -> dict[str, Any]:
 
 
 @router.get("/chouettes/{table_id}/replay")
-async def replay_chouette(table_id: str, db: DbSession) -> dict[str, Any]:
+def replay_chouette(table_id: str, db: DbSession) -> dict[str, Any]:
     """Each finished game of the chouette, frame by frame; the game in play is not replayed."""
     row = tables_repo.get_table(db, table_id)
     if row is None or row.kind != CHOUETTE_KIND:
@@ -89,9 +93,13 @@ async def replay_chouette(table_id: str, db: DbSession) -> dict[str, Any]:
 
 @router.post("/chouettes/{table_id}/join")
 async def join_chouette(table_id: str, body: JoinIn, request: Request, user: CurrentUser) -> dict[str, Any]:
-    """Sit down: before forming to roll for a place, later at the end of the team from the next game."""
+    """Sit down: before forming to roll for a place, later at the end of the team from the next game.
+
+    A private chouette needs its invite token.
+    """
     service = _service(request)
     try:
+        await run_in_threadpool(in_session, request, check_invite, table_id, body.invite)
         state = await service.join(table_id, user=user, client_seed=client_seed_or_422(body.client_seed))
     except ActionError as error:
         raise refuse(error) from None

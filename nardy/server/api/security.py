@@ -93,7 +93,10 @@ def current_user_optional(login: OptionalLogin) -> User | None:
     return None if login is None else login[0]
 
 
-def require_user(user: Annotated[User | None, Depends(current_user_optional)]) -> User:
+OptionalUser = Annotated[User | None, Depends(current_user_optional)]
+
+
+def require_user(user: OptionalUser) -> User:
     """The signed-in user; 401 when there is none."""
     if user is None:
         raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED, detail=SIGN_IN_REQUIRED)

@@ -5,16 +5,19 @@ Routers stay thin: the table service decides, the repository queries.
 
 from __future__ import annotations
 
+import hmac
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from nardy.bots import BOT_LEVELS
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.deps import DbSession, SettingsDep
-from nardy.server.api.security import CurrentUser
+from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.dice import check_client_seed, dice_statistics
 from nardy.server.services.records import public_record, replay
@@ -32,6 +35,8 @@ _ERROR_STATUS = {
     "table_full": status.HTTP_409_CONFLICT,
     "wrong_kind": status.HTTP_404_NOT_FOUND,
     "account_required": status.HTTP_403_FORBIDDEN,
+    "invite_required": status.HTTP_403_FORBIDDEN,
+    "too_many_tables": status.HTTP_409_CONFLICT,
 }
 
 
@@ -65,11 +70,34 @@ class TableIn(BaseModel):
 
 
 class JoinIn(BaseModel):
-    """Joining a table, optionally with one's own client seed for the dice."""
+    """Joining a table, optionally with one's own client seed for the dice; a private table needs its invite."""
 
     model_config = ConfigDict(extra="forbid")
 
     client_seed: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    invite: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+
+
+def check_invite(db: Session, table_id: str, invite: str | None) -> None:
+    """A private table is joined only with its invite token (002: play with a friend); an ActionError otherwise.
+
+    The token is compared in constant time; a table that does not exist is
+    left to the service, which names it.
+    """
+    row = tables_repo.get_table(db, table_id)
+    if row is None or not row.private:
+        return
+    if invite is None or row.invite_token is None or not hmac.compare_digest(invite.encode(), row.invite_token.encode()):
+        raise ActionError("invite_required", "this table is private: join it through its invite link")
+
+
+def check_table_allowance(db: Session, user: User, limit: int) -> None:
+    """Refuse a new table to a player who already has ``limit`` tables waiting for players (the lobby's rows)."""
+    if tables_repo.waiting_tables_of(db, user.id) >= limit:
+        raise ActionError(
+            "too_many_tables",
+            f"you already have {limit} tables waiting for players: start or leave one before opening another",
+        )
 
 
 def _service(request: Request) -> TableService:
@@ -131,21 +159,28 @@ async def create_table(body: TableIn, request: Request, user: CurrentUser, setti
     spec = _spec(body, settings)
     service = _service(request)
     try:
+        if body.opponent == "human":
+            await run_in_threadpool(in_session, request, check_table_allowance, user, settings.max_waiting_tables)
         state = await service.create(
             user=user, spec=spec, bot_level=body.bot_level if body.opponent == "computer" else None,
             client_seed=client_seed_or_422(body.client_seed), ip=client_address(request),
         )
     except ActionError as error:
         raise refuse(error) from None
-    with request.app.state.db() as db:
-        row = tables_repo.get_table(db, state.id)
+    row = await run_in_threadpool(in_session, request, tables_repo.get_table, state.id)
     invite = row.invite_token if row is not None else None
     return {"table": service.view_of(await service.current(state.id)), "invite": invite}
 
 
+def in_session(request: Request, work: Any, *args: Any) -> Any:
+    """``work(db, *args)`` in a database session of its own: what a route runs in a worker thread, off the event loop."""
+    with request.app.state.db() as db:
+        return work(db, *args)
+
+
 @router.get("/tables")
 @router.get("/lobby")
-async def lobby(db: DbSession) -> dict[str, Any]:
+def lobby(db: DbSession) -> dict[str, Any]:
     """Public tables and chouettes waiting for players, and those being played (to watch)."""
     waiting, playing = tables_repo.lobby(db)
     return {"waiting": [_summary(row, db) for row in waiting], "playing": [_summary(row, db) for row in playing]}
@@ -192,9 +227,10 @@ async def table(table_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/tables/{table_id}/join")
 async def join(table_id: str, body: JoinIn, request: Request, user: CurrentUser) -> dict[str, Any]:
-    """Take the free seat; the match starts when both seats are taken."""
+    """Take the free seat; the match starts when both seats are taken. A private table needs its invite token."""
     service = _service(request)
     try:
+        await run_in_threadpool(in_session, request, check_invite, table_id, body.invite)
         state = await service.join(
             table_id, user=user, client_seed=client_seed_or_422(body.client_seed), ip=client_address(request),
         )
@@ -204,16 +240,16 @@ async def join(table_id: str, body: JoinIn, request: Request, user: CurrentUser)
 
 
 @router.get("/invites/{token}")
-async def invite(token: str, db: DbSession) -> dict[str, str]:
-    """The private table an invite link opens (play with a friend, 002)."""
+def invite(token: str, db: DbSession) -> dict[str, str]:
+    """The private table (a match or a chouette) an invite link opens (play with a friend, 002)."""
     row = tables_repo.table_by_invite(db, token)
     if row is None:
         raise HTTPException(404, "this invite link is not valid")
-    return {"table": row.id}
+    return {"table": row.id, "kind": row.kind}
 
 
 @router.get("/tables/{table_id}/record")
-async def record(table_id: str, db: DbSession) -> dict[str, Any]:
+def record(table_id: str, db: DbSession) -> dict[str, Any]:
     """The full record: every event with its time, and the dice record ``nardy verify-dice`` checks."""
     row = tables_repo.get_table(db, table_id)
     if row is None:
@@ -222,7 +258,7 @@ async def record(table_id: str, db: DbSession) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/replay")
-async def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
+def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
     """Move-by-move replay frames of a table (004: replay of any finished game)."""
     row = tables_repo.get_table(db, table_id)
     if row is None:
@@ -234,15 +270,16 @@ async def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
 
 
 @router.get("/users/{username}/games")
-async def user_games(username: str, db: DbSession) -> dict[str, Any]:
-    """A player's finished matches, newest first."""
+def user_games(username: str, db: DbSession, viewer: OptionalUser) -> dict[str, Any]:
+    """A player's finished matches, newest first; private ones only for the player themself."""
     user = _user(db, username)
-    rows = tables_repo.tables_of_user(db, user.id, status="finished")
+    own = viewer is not None and viewer.id == user.id
+    rows = tables_repo.tables_of_user(db, user.id, status="finished", include_private=own)
     return {"user": user.username, "tables": [_summary(row, db) for row in rows]}
 
 
 @router.get("/users/{username}/dice")
-async def user_dice(username: str, db: DbSession) -> dict[str, Any]:
+def user_dice(username: str, db: DbSession) -> dict[str, Any]:
     """Public statistics of a player's dice against their expectation."""
     user = _user(db, username)
     rolls = [(roll[0], roll[1]) for roll in tables_repo.rolls_of_user(db, user.id)]
@@ -250,7 +287,7 @@ async def user_dice(username: str, db: DbSession) -> dict[str, Any]:
 
 
 @router.get("/stats/colours")
-async def colours(db: DbSession) -> dict[str, Any]:
+def colours(db: DbSession) -> dict[str, Any]:
     """Wins by colour per variant (003)."""
     table: dict[str, dict[str, int]] = {}
     for variant, colour, count in tables_repo.colour_statistics(db):

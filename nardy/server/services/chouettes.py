@@ -121,7 +121,8 @@ class ChouetteService(EventLogService[ChouetteTableState]):
         row = GameTable(
             id=table_id, kind=CHOUETTE_KIND, max_players=spec.max_players, variant="backgammon", match_length=0,
             options=spec.options_dict(), move_seconds=spec.move_seconds, rated=False, private=spec.private,
-            created_by=user.id, created_at=self._clock.now(), status="waiting", version=0,
+            invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
+            created_at=self._clock.now(), status="waiting", version=0,
         )
         with self._sessions() as db:
             db.add(row)

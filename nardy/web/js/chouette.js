@@ -546,6 +546,13 @@ class ChouettePage {
     if (!p && s.status !== "forming" && (s.players || []).length < s.max_players) {
       out.push(this.button(t("chouette.join"), () => this.join(), { class: "primary", "data-action": "join" }));
     }
+    const invite = sessionStorage.getItem(`nardy.invite.${this.tableId}`);
+    if (p && invite && s.status !== "closed") {
+      const link = `${location.origin}${location.pathname}#/invite/${invite}`;
+      out.push(h("div", { class: "invite" },
+        h("label", {}, t("game.invite_link"), h("input", { type: "text", readonly: true, value: link, "data-invite": link, onfocus: (e) => e.target.select() })),
+        this.button(t("game.copy"), () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => this.toast(t("game.copied"))))));
+    }
     if (p && g && s.status === "playing" && g.phase !== "finished") {
       const stake = this.myStake();
       const box = g.box === me;

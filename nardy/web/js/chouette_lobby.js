@@ -84,6 +84,7 @@ export function chouetteCard(context) {
         options: { jacoby: jacoby.checked, backgammon_value: Number(bgValue.value) },
         private: privateBox.checked,
       });
+      if (created.invite) sessionStorage.setItem(`nardy.invite.${chouetteId(created)}`, created.invite);
       navigate(`#/chouette/${chouetteId(created)}`);
     } catch (error) {
       toast(errorText(error), "error");

@@ -242,32 +242,41 @@ export function mountInvite(view, token, { socket, toast, navigate }) {
   fill(view, h("section", { class: "page" }, h("p", {}, t("common.loading"))));
   (async () => {
     let tableId;
+    let kind;
     try {
-      tableId = (await get(`/api/invites/${encodeURIComponent(token)}`)).table;
+      ({ table: tableId, kind } = await get(`/api/invites/${encodeURIComponent(token)}`));
     } catch (error) {
       fill(view, h("section", { class: "page" }, h("h1", {}, t("invite.invalid")), h("a", { href: "#/" }, t("nav.lobby"))));
       return;
     }
+    const chouette = kind === "chouette";
+    const page = `#/${chouette ? "chouette" : "table"}/${tableId}`;
     let table;
-    try { table = await get(`/api/tables/${encodeURIComponent(tableId)}`); } catch (error) { toast(errorText(error), "error"); return; }
-    const host = table.seats.find((s) => s);
+    try {
+      table = await get(`/api/${chouette ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}`);
+    } catch (error) { toast(errorText(error), "error"); return; }
+    const host = chouette ? (table.players || [])[0] : table.seats.find((s) => s);
+    const open = chouette ? table.status !== "forming" && (table.players || []).length < table.max_players : table.status === "waiting";
     const join = async () => {
       try {
         const hadUser = !!currentUser();
         await ensureUser();
         if (!hadUser) socket.reconnect();
-        await post(`/api/tables/${encodeURIComponent(tableId)}/join`, {});
-        navigate(`#/table/${tableId}`);
+        await post(`/api/${chouette ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}/join`, { invite: token });
+        navigate(page);
       } catch (error) {
         toast(errorText(error), "error");
       }
     };
+    const about = chouette
+      ? `${t("chouette.title")} · ${timeControlName(table.move_seconds)}`
+      : `${variantName(table.variant)} · ${matchLengthName(table.match_length)} · ${timeControlName(table.move_seconds)}`;
     fill(view, h("section", { class: "page invite card" },
       h("h1", {}, t("invite.title", { name: host ? host.name : "?" })),
-      h("p", {}, `${variantName(table.variant)} · ${matchLengthName(table.match_length)} · ${timeControlName(table.move_seconds)}`),
-      table.status === "waiting"
+      h("p", {}, about),
+      open
         ? h("button", { type: "button", class: "primary big", "data-action": "accept-invite", onclick: join }, t("invite.join"))
-        : h("a", { href: `#/table/${tableId}`, class: "button" }, t("lobby.watch")),
+        : h("a", { href: page, class: "button" }, t("lobby.watch")),
       currentUser() ? null : h("p", { class: "hint" }, t("invite.guest_hint"))));
   })();
   return () => {};
