@@ -29,7 +29,7 @@ def _user(db: DbSession, username: str) -> User:
 
 
 @router.get("/ratings/{family}")
-async def leaderboard(family: str, db: DbSession) -> dict[str, Any]:
+def leaderboard(family: str, db: DbSession) -> dict[str, Any]:
     """The top 100 of a family: username, rating, rated matches, and whether still provisional."""
     rows = ratings.leaderboard(db, _family(family))
     return {"family": family, "players": [
@@ -40,7 +40,7 @@ async def leaderboard(family: str, db: DbSession) -> dict[str, Any]:
 
 
 @router.get("/users/{username}/ratings")
-async def user_ratings(username: str, db: DbSession) -> dict[str, Any]:
+def user_ratings(username: str, db: DbSession) -> dict[str, Any]:
     """A player's current rating per family (1500, provisional, if never rated) and their history."""
     user = _user(db, username)
     current = {row.family: row for row in ratings.ratings_of(db, user.id)}
@@ -62,7 +62,7 @@ async def user_ratings(username: str, db: DbSession) -> dict[str, Any]:
 
 
 @router.get("/users/{username}/ratings/{family}.svg")
-async def rating_graph(username: str, family: str, db: DbSession) -> Response:
+def rating_graph(username: str, family: str, db: DbSession) -> Response:
     """The player's rating history in a family as an SVG line chart."""
     user = _user(db, username)
     history = ratings.history_of(db, user.id, _family(family))
