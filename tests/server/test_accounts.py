@@ -1,13 +1,19 @@
-"""Accounts over HTTP: signup, login, logout, guests, sessions, cookies and CSRF protection.
+"""Accounts over HTTP: signup, login, logout, guests, sessions, cookies, CSRF protection,
+the password rule and the rate limits of the account routes.
 
-Each test builds a small app of its own (the accounts router, the CSRF
-middleware and a WebSocket route that reads the session cookie) over a fresh
-SQLite file, and drives it through ``TestClient``.
+Each test builds a small app of its own (the accounts router, its rate
+limiter, the CSRF middleware and a WebSocket route that reads the session
+cookie) over a fresh SQLite file, and drives it through ``TestClient``. The
+rate limits are off in testing mode; the tests of them turn them on with
+small limits, and stand for other client addresses with ``TestClient(client=...)``.
+The limits across two server processes and behind a proxy are in
+``test_login_limits.py``.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from http.cookies import SimpleCookie
@@ -22,6 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from nardy.server.api.accounts import router as accounts_router
+from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -51,8 +58,10 @@ def make_app(tmp_path: Path) -> AppFactory:
         engine = make_engine(url)
         Base.metadata.create_all(engine)
         app = FastAPI()
-        app.state.settings = Settings(environment="testing", database_url=url, **settings)
+        config = Settings(environment="testing", database_url=url, **settings)
+        app.state.settings = config
         app.state.db = make_sessionmaker(engine)
+        app.state.rate_limiter = RateLimiter(config.redis_url, enabled=config.rate_limited)
         app.include_router(accounts_router)
         app.add_middleware(CSRFMiddleware)
 
@@ -198,6 +207,44 @@ def test_weak_password_is_refused_with_the_reason(client: TestClient, password: 
     response = signup(client, password=password)
     assert response.status_code == 422
     assert response.json() == {"detail": reason}
+
+
+@pytest.mark.parametrize(
+    ("username", "password", "reason"),
+    [
+        ("alice", "password", "This is a top-10 common password."),
+        ("alice", "12345678", "This is a top-10 common password."),
+        ("alice", "qwertyuiop", "This is a top-100 common password."),
+        ("zorblax", "zorblax2024", "Add another word or two."),
+        ("alice", "nardy2024", "Add another word or two."),
+    ],
+    ids=["common", "digits", "keyboard", "username and year", "site name and year"],
+)
+def test_easily_guessed_password_is_refused_saying_why(
+    app: FastAPI, client: TestClient, username: str, password: str, reason: str
+) -> None:
+    response = signup(client, username, password)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert detail.startswith("password is too easy to guess: ") and reason in detail, detail
+    assert SESSION_COOKIE not in client.cookies
+    with db_session(app) as db:
+        assert db.scalars(select(User)).all() == []
+
+
+def test_the_username_counts_as_a_guess_for_its_own_password_only(client: TestClient) -> None:
+    assert signup(client, "zorblax", "zorblax2024").status_code == 422
+    assert signup(client, "alice", "zorblax2024").status_code == 201
+
+
+def test_a_guest_cannot_become_an_account_with_a_guessable_password(app: FastAPI, client: TestClient) -> None:
+    guest = client.post("/api/guest").json()
+    response = signup(client, "alice", "alice123", **csrf(client))
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("password is too easy to guess")
+    assert me(client).json() == guest
+    with db_session(app) as db:
+        assert db.get_one(User, guest["user"]["id"]).is_guest
 
 
 @pytest.mark.parametrize(
@@ -493,3 +540,153 @@ def test_session_from_cookie_header_ignores_other_malformed_cookies(app: FastAPI
             assert found is not None and found[0].username == "alice", header
         for no_session in [None, "", "theme=dark", f"{SESSION_COOKIE}=", f"{SESSION_COOKIE}=not-a-token"]:
             assert session_from_cookie_header(db, no_session) is None, no_session
+
+
+# Rate limits (off in testing mode: each test turns them on)
+
+LIMITED = {"rate_limits": True}
+
+
+def retry_after(response: Any) -> int:
+    """The 429's ``Retry-After`` seconds, checked against the seconds its message names."""
+    assert response.status_code == 429, response.text
+    seconds = int(response.headers["retry-after"])
+    match = re.fullmatch(r".+; try again in (\d+) s", response.json()["detail"])
+    assert match is not None and int(match.group(1)) == seconds, response.json()
+    return seconds
+
+
+def login(client: TestClient, username: str = "alice", password: str = PASSWORD) -> Any:
+    return client.post("/api/login", json={"username": username, "password": password})
+
+
+@pytest.fixture
+def verified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The passwords checked against a hash, in order."""
+    checked: list[str] = []
+    verify = accounts._verify
+
+    def counting(password_hash: str, password: str) -> bool:
+        checked.append(password)
+        return verify(password_hash, password)
+
+    monkeypatch.setattr(accounts, "_verify", counting)
+    return checked
+
+
+def test_failed_logins_per_account_are_limited_without_checking_the_password(
+    make_app: AppFactory, verified: list[str]
+) -> None:
+    app = make_app(**LIMITED, login_failures_per_account="3 per minute")
+    with TestClient(app) as client:
+        signup(client, "Alice")
+    with TestClient(app) as client:
+        for attempt in range(3):
+            assert login(client, "alice", f"guess number {attempt}").status_code == 401
+        refused = login(client, "ALICE", PASSWORD)
+        assert 1 <= retry_after(refused) <= 60
+        assert refused.json()["detail"].startswith("too many failed logins for this account")
+        assert "set-cookie" not in refused.headers
+        assert verified == ["guess number 0", "guess number 1", "guess number 2"], "no hash check when refused"
+        assert me(client).status_code == 401
+    with TestClient(app, client=("203.0.113.7", 4000)) as elsewhere:
+        assert login(elsewhere).status_code == 429, "the account's limit holds from every address"
+        signup(elsewhere, "bob")
+        elsewhere.cookies.clear()
+        assert login(elsewhere, "bob").status_code == 200, "other accounts are not limited"
+
+
+def test_a_successful_login_forgets_the_failures_before_it(make_app: AppFactory) -> None:
+    app = make_app(**LIMITED, login_failures_per_account="3 per minute")
+    with TestClient(app) as client:
+        signup(client)
+        client.cookies.clear()
+        assert [login(client, password="wrong guess").status_code for _ in range(2)] == [401, 401]
+        assert login(client).status_code == 200
+        client.cookies.clear()
+        assert [login(client, password="wrong guess").status_code for _ in range(4)] == [401, 401, 401, 429]
+
+
+def test_logins_per_address_are_limited(make_app: AppFactory) -> None:
+    app = make_app(**LIMITED, logins_per_address="3 per minute")
+    with TestClient(app) as client:
+        assert [login(client, f"user{n}").status_code for n in range(3)] == [401, 401, 401]
+        refused = login(client, "someone")
+        assert refused.json()["detail"].startswith("too many logins from your address")
+        assert 1 <= retry_after(refused) <= 60
+    with TestClient(app, client=("203.0.113.7", 4000)) as elsewhere:
+        assert login(elsewhere, "someone").status_code == 401, "another address has its own count"
+
+
+def test_a_login_refused_for_its_account_does_not_use_up_the_address(make_app: AppFactory) -> None:
+    app = make_app(**LIMITED, login_failures_per_account="2 per minute", logins_per_address="4 per minute")
+    with TestClient(app) as client:
+        codes = [login(client, "alice", "wrong guess").status_code for _ in range(4)]
+        assert codes == [401, 401, 429, 429]
+        assert [login(client, "bob", "wrong guess").status_code for _ in range(2)] == [401, 401]
+        assert login(client, "carol").json()["detail"].startswith("too many logins from your address")
+
+
+def test_signups_per_address_are_limited_counting_every_attempt(make_app: AppFactory) -> None:
+    app = make_app(**LIMITED, signups_per_address="2 per hour")
+    with TestClient(app) as client:
+        assert signup(client, "alice", "password").status_code == 422
+        assert signup(client, "alice").status_code == 201
+        client.cookies.clear()
+        refused = signup(client, "bob")
+        assert refused.json()["detail"].startswith("too many sign-ups from your address")
+        assert 3500 <= retry_after(refused) <= 3600
+        assert "set-cookie" not in refused.headers
+    with db_session(app) as db:
+        assert db.scalars(select(User.username)).all() == ["alice"]
+
+
+def test_signups_per_username_are_limited_in_any_letter_case(make_app: AppFactory) -> None:
+    app = make_app(**LIMITED, signups_per_account="2 per hour")
+    for n, name in enumerate(["alice", "ALICE", "Alice"]):
+        with TestClient(app, client=(f"203.0.113.{n}", 4000)) as client:
+            response = signup(client, name)
+            assert response.status_code == [201, 409, 429][n], response.text
+    assert retry_after(response) >= 3500
+    assert response.json()["detail"].startswith("too many sign-ups for this username")
+
+
+def test_new_guests_per_address_are_limited(make_app: AppFactory) -> None:
+    app = make_app(**LIMITED, guests_per_address="2 per hour")
+    with TestClient(app) as client:
+        assert client.post("/api/guest").status_code == 201
+        assert client.post("/api/guest", headers=csrf(client)).status_code == 200, "the same guest: nothing new"
+        client.cookies.clear()
+        assert client.post("/api/guest").status_code == 201
+        client.cookies.clear()
+        refused = client.post("/api/guest")
+        assert refused.json()["detail"].startswith("too many guests from your address")
+        assert retry_after(refused) >= 3500
+        assert "set-cookie" not in refused.headers
+
+
+def test_the_limits_are_off_in_testing_mode_unless_turned_on(make_app: AppFactory) -> None:
+    app = make_app(guests_per_address="1 per hour")
+    with TestClient(app) as client:
+        for _ in range(3):
+            client.cookies.clear()
+            assert client.post("/api/guest").status_code == 201
+    assert Settings(environment="production").rate_limited
+    assert Settings(environment="development").rate_limited
+    assert not Settings(environment="testing").rate_limited
+
+
+@pytest.mark.parametrize("rate", ["ten per minute", "0 per minute", "1/second; 5/minute"])
+def test_a_malformed_limit_is_refused_when_the_settings_are_read(rate: str) -> None:
+    with pytest.raises(ValueError, match="logins_per_address"):
+        Settings(logins_per_address=rate)
+
+
+def test_unreachable_redis_counts_in_memory_instead_of_failing(
+    make_app: AppFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = make_app(**LIMITED, redis_url="redis://127.0.0.1:1/0", login_failures_per_account="2 per minute")
+    with TestClient(app) as client:
+        codes = [login(client, "alice", "wrong guess").status_code for _ in range(3)]
+    assert codes == [401, 401, 429]
+    assert "Redis unreachable" in caplog.text

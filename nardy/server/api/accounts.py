@@ -4,17 +4,25 @@ Every route that signs someone in starts a fresh session (closing the one
 the browser held), so a session token never outlives a change of who it
 stands for, and sets the two cookies described in
 :mod:`nardy.server.api.security`.
+
+Signing in is rate-limited (:mod:`nardy.server.api.ratelimit`) per account,
+the lower-cased username, and per client address: login counts an
+account's failed attempts (a success forgets them) and every attempt from an
+address; sign-up counts the attempts for one name and from one address; a
+new guest counts against its address. A refused request changes nothing: no
+password is checked, no account or session made.
 """
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Response, status
+from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
 from nardy.server.api.security import (
     CSRF_COOKIE,
     SESSION_COOKIE,
@@ -77,13 +85,22 @@ class UserReply(BaseModel):
 @router.post("/signup", status_code=status.HTTP_201_CREATED)
 def signup(
     body: Credentials,
+    request: Request,
     response: Response,
     db: DbSession,
     settings: SettingsDep,
+    limiter: RateLimiterDep,
     login: OptionalLogin,
     token: SessionToken,
 ) -> UserReply:
     """Create an account and sign it in; a signed-in guest becomes the account and keeps its games."""
+    _spend_per_account_and_address(
+        limiter,
+        Limit.of("signups", settings.signups_per_account, "too many sign-ups for this username"),
+        body.username.lower(),
+        Limit.of("signup-addresses", settings.signups_per_address, "too many sign-ups from your address"),
+        client_address(request),
+    )
     try:
         if login is None:
             user = accounts.create_user(db, username=body.username, password=body.password)
@@ -100,15 +117,34 @@ def signup(
 @router.post("/login")
 def login(
     body: Credentials,
+    request: Request,
     response: Response,
     db: DbSession,
     settings: SettingsDep,
+    limiter: RateLimiterDep,
     token: SessionToken,
 ) -> UserReply:
-    """Sign in to an account; unknown names and wrong passwords get the same refusal."""
+    """Sign in to an account; unknown names and wrong passwords get the same refusal.
+
+    Each attempt is counted as a failure of the account before the password
+    is checked, so that parallel guesses cannot pass the limit together; a
+    success forgets the account's failures.
+    """
+    failures = Limit.of(
+        "login-failures", settings.login_failures_per_account, "too many failed logins for this account"
+    )
+    account = body.username.lower()
+    _spend_per_account_and_address(
+        limiter,
+        failures,
+        account,
+        Limit.of("login-addresses", settings.logins_per_address, "too many logins from your address"),
+        client_address(request),
+    )
     user = accounts.authenticate(db, username=body.username, password=body.password)
     if user is None:
         raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED, detail=WRONG_CREDENTIALS)
+    limiter.forget(failures, account)
     _start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 
@@ -126,9 +162,11 @@ def logout(response: Response, db: DbSession, settings: SettingsDep, token: Sess
 
 @router.post("/guest", status_code=status.HTTP_201_CREATED)
 def guest(
+    request: Request,
     response: Response,
     db: DbSession,
     settings: SettingsDep,
+    limiter: RateLimiterDep,
     login: OptionalLogin,
     token: SessionToken,
 ) -> UserReply:
@@ -146,6 +184,10 @@ def guest(
             )
         response.status_code = status.HTTP_200_OK
         return UserReply.of(user)
+    limiter.spend(
+        Limit.of("guest-addresses", settings.guests_per_address, "too many guests from your address"),
+        client_address(request),
+    )
     user = accounts.create_guest(db)
     _start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
@@ -155,6 +197,20 @@ def guest(
 def me(user: CurrentUser) -> UserReply:
     """The signed-in user; 401 when there is none."""
     return UserReply.of(user)
+
+
+def _spend_per_account_and_address(
+    limiter: RateLimiter, per_account: Limit, account: str, per_address: Limit, address: str
+) -> None:
+    """Count one attempt against both limits, or raise 429 having counted nothing.
+
+    The account's room is looked at first, so a request refused for its
+    account does not use up its address's room (two racing requests may
+    still, which only errs towards refusing).
+    """
+    limiter.require_room(per_account, account)
+    limiter.spend(per_address, address)
+    limiter.spend(per_account, account)
 
 
 def _start_session(

@@ -2,8 +2,12 @@
 
 Plain functions over a SQLAlchemy session, called by the routers; each one
 that writes commits its own unit of work. Passwords are kept as argon2id
-hashes. A login session is a random token held by the browser, of which only
-the SHA-256 is stored, so a copy of the database signs nobody in.
+hashes. A password must be 8 to 128 characters long and not easily guessed:
+zxcvbn (Dropbox's estimator, with its lists of common passwords, names and
+words, given the username and the site's name as words an attacker tries
+first) must score it :data:`PASSWORD_MIN_SCORE` or more. A login session is
+a random token held by the browser, of which only the SHA-256 is stored, so
+a copy of the database signs nobody in.
 
 Usernames are unique without regard to case ("Bob" and "bob" are one name)
 but are shown as typed. Time enters through an optional ``now`` (an aware
@@ -16,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import threading
 from datetime import UTC, datetime, timedelta
 from functools import cache
 
@@ -24,6 +29,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
 from nardy.store.models import LoginSession, User
 
@@ -31,12 +37,18 @@ USERNAME_MIN_LENGTH = 3
 USERNAME_MAX_LENGTH = 20
 PASSWORD_MIN_LENGTH = 8
 PASSWORD_MAX_LENGTH = 128
+PASSWORD_MIN_SCORE = 3
+"""zxcvbn's score, 0 to 4, a password needs: 3 is "safely unguessable" (about 10^8 to 10^10 guesses)."""
+SITE_WORDS = ("nardy", "nardi", "backgammon")
+"""Words every guesser of a password here tries, like the username."""
 
 GUEST_PREFIX = "guest-"
 """Guests are named ``guest-<random hex>``; accounts may not take such names."""
 
 _USERNAME_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
 _hasher = PasswordHasher()
+_zxcvbn_lock = threading.Lock()
+"""zxcvbn keeps the user inputs of a call in a module-level dictionary: one estimate at a time."""
 
 
 class AccountError(ValueError):
@@ -52,7 +64,7 @@ class UsernameTaken(AccountError):
 
 
 class WeakPassword(AccountError):
-    """The password is too short or too long."""
+    """The password is too short, too long or too easy to guess."""
 
 
 class NotAGuest(AccountError):
@@ -65,7 +77,7 @@ def create_user(db: Session, *, username: str, password: str, now: datetime | No
     Raises :class:`InvalidUsername`, :class:`WeakPassword` or :class:`UsernameTaken`.
     """
     _check_username(username)
-    _check_password(password)
+    _check_password(password, username)
     if _find_user(db, username) is not None:
         raise _taken(username)
     user = User(
@@ -100,7 +112,7 @@ def upgrade_guest(db: Session, *, user: User, username: str, password: str) -> U
     if not user.is_guest:
         raise NotAGuest(f"{user.username!r} already has an account; only a guest can become one")
     _check_username(username)
-    _check_password(password)
+    _check_password(password, username)
     if _find_user(db, username) is not None:
         raise _taken(username)
     user.username = username
@@ -187,11 +199,17 @@ def _check_username(username: str) -> None:
         raise InvalidUsername(f"usernames starting with {GUEST_PREFIX!r} are reserved for guests")
 
 
-def _check_password(password: str) -> None:
+def _check_password(password: str, username: str) -> None:
     if len(password) < PASSWORD_MIN_LENGTH:
         raise WeakPassword(f"password must be at least {PASSWORD_MIN_LENGTH} characters long")
     if len(password) > PASSWORD_MAX_LENGTH:
         raise WeakPassword(f"password must be at most {PASSWORD_MAX_LENGTH} characters long")
+    with _zxcvbn_lock:
+        estimate = zxcvbn(password, user_inputs=[username, *SITE_WORDS], max_length=PASSWORD_MAX_LENGTH)
+    if estimate["score"] < PASSWORD_MIN_SCORE:
+        feedback = estimate["feedback"]
+        reasons = " ".join(text for text in (feedback["warning"], *feedback["suggestions"]) if text)
+        raise WeakPassword(f"password is too easy to guess: {reasons or 'add another word or two'}")
 
 
 def _find_user(db: Session, username: str) -> User | None:

@@ -103,11 +103,14 @@ function renderDice(el, stats) {
   const max = Math.max(1, ...Object.values(faces), stats.expected_face || 0);
   const bars = [1, 2, 3, 4, 5, 6].map((face) => {
     const n = faces[face] ?? faces[String(face)] ?? 0;
+    // Sizes go through element.style: the Content-Security-Policy refuses style="..." attributes.
+    const fillBar = h("span", { class: "bar-fill" });
+    fillBar.style.width = `${(100 * n) / max}%`;
+    const expected = h("span", { class: "bar-expected", title: t("profile.expected") });
+    expected.style.left = `${(100 * (stats.expected_face || 0)) / max}%`;
     return h("div", { class: "bar-row" },
       h("span", { class: "bar-label" }, String(face)),
-      h("span", { class: "bar-track" },
-        h("span", { class: "bar-fill", style: `width:${(100 * n) / max}%` }),
-        h("span", { class: "bar-expected", style: `left:${(100 * (stats.expected_face || 0)) / max}%`, title: t("profile.expected") })),
+      h("span", { class: "bar-track" }, fillBar, expected),
       h("span", { class: "bar-value" }, String(n)));
   });
   fill(el,
