@@ -428,7 +428,7 @@ def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, server:
     assert sent["sent"] == [{"t": "subscribe", "table": person.table_id(), "since": sent["known"]}]
     person.page.reload()
     person.page.wait_for_selector('svg.board[data-dice="6-6-6-6"]')
-    assert "6-1" in person.page.locator(".move-list").inner_text()
+    person.page.locator(".move-list", has_text="6-1").wait_for()  # the list fills in from the record after the board
     person.screenshot_board("backgammon-after-reload")
 
     # a roll that cannot be played: the server passes the turn at once; the page says so clearly.
@@ -565,7 +565,7 @@ def test_find_an_opponent_then_the_leaderboards(client: MakeClient, server: WebS
     other = Http(server)
     other.post("/api/signup", {"username": "other_queuer", "password": "correct horse battery"})
     other.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
-    person.page.wait_for_function("location.hash.startsWith('#/table/')", timeout=20_000)
+    person.page.wait_for_function("() => location.hash.startsWith('#/table/')", timeout=20_000)
     table = other.get(f"/api/tables/{person.table_id()}")
     assert table["rated"] and table["variant"] == "georgian"
     assert {seat["name"] for seat in table["seats"]} == {"queuer", "other_queuer"}

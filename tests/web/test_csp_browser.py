@@ -63,5 +63,5 @@ def test_the_client_runs_under_its_policy_without_a_violation(client: MakeClient
     assert violations(person) == []
 
     person.page.evaluate("document.body.setAttribute('style', 'color: red')")
-    person.page.wait_for_function("window.__cspViolations.length > 0")
+    person.page.wait_for_function("() => window.__cspViolations.length > 0")
     assert any("style-src" in violation for violation in violations(person))
