@@ -11,6 +11,7 @@ import os
 import uvicorn
 
 from nardy.server.app import create_app
+from nardy.server.header_timeout import header_timeout_protocol
 from nardy.server.services.dice import DiceSource, ScriptedDice
 from nardy.server.settings import Settings
 
@@ -24,7 +25,14 @@ def main() -> None:
             raise SystemExit("NARDY_SCRIPTED_DICE needs NARDY_ENVIRONMENT=testing: scripted dice are for tests only")
         dice = ScriptedDice()
     uvicorn.run(create_app(settings, dice=dice), host=settings.host, port=settings.port, ws_max_size=65536,
-                log_level="info")
+                log_level="info",
+                # X-Forwarded-For decides the client address the rate limits count: believe it from the
+                # configured proxies only, not from any local process as uvicorn would by default
+                proxy_headers=bool(settings.trusted_proxies), forwarded_allow_ips=settings.trusted_proxies,
+                # sockets that never finish a request, or stop answering pings, are closed (docs/protocol.md, Limits)
+                http=header_timeout_protocol(settings.request_header_timeout),
+                timeout_keep_alive=settings.keep_alive_timeout, limit_concurrency=settings.max_connections,
+                ws_ping_interval=settings.ws_ping_interval, ws_ping_timeout=settings.ws_ping_timeout)
 
 
 if __name__ == "__main__":

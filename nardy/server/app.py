@@ -3,8 +3,12 @@
 The app owns a database engine (migrated to the latest schema at start-up),
 the publish/subscribe layer (in-process, or Redis when configured), the dice
 source, the clock, the table and chouette services with their move clocks,
-the directory routing a table to its service, and the WebSocket hub. Tests
-pass their own dice and clock.
+the directory routing a table to its service, the worker threads their
+queries run in, this process's heartbeat and takeover sweep (``peers``), and
+the WebSocket side: the hub, the sign-out notices (``sign_outs``) and the
+count of sockets per client address (``socket_slots``). Every HTTP response gets the security headers, request
+bodies are capped, and the account routes count against the rate limiter
+(``rate_limiter``: in Redis when configured). Tests pass their own dice and clock.
 """
 
 from __future__ import annotations
@@ -18,17 +22,24 @@ from fastapi import FastAPI
 from starlette.staticfiles import StaticFiles
 
 from nardy.server.api import accounts, chouettes, matchmaking, ratings, tables, testing
+from nardy.server.api.body_limit import BodyLimitMiddleware
+from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
+from nardy.server.api.security_headers import SecurityHeadersMiddleware
 from nardy.server.pubsub import make_pubsub
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
 from nardy.server.services.directory import TableDirectory
+from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.matchmaking import MatchmakingService
+from nardy.server.services.peers import Peers, new_process_id
 from nardy.server.services.tables import TableService
 from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
 from nardy.server.ws.hub import Hub
+from nardy.server.ws.limits import AddressSlots
+from nardy.server.ws.signouts import SignOuts
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 
@@ -46,43 +57,67 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         upgrade(engine)
         pubsub = make_pubsub(config.redis_url)
         idle, finished = config.table_idle_seconds, config.finished_table_seconds
+        db = app.state.db_threads = DatabaseThreads(app.state.db, threads=config.database_threads)
+        process_id = new_process_id()
         service = TableService(
-            sessions=app.state.db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock,
-            idle_seconds=idle, finished_seconds=finished,
+            db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
+            bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
         )
         chouette_service = ChouetteService(
-            sessions=app.state.db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock,
+            db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
             idle_seconds=idle, finished_seconds=finished,
         )
         app.state.pubsub = pubsub
         app.state.tables = service
         app.state.chouettes = chouette_service
-        app.state.directory = TableDirectory(sessions=app.state.db, tables=service, chouettes=chouette_service)
+        app.state.directory = TableDirectory(db=db, tables=service, chouettes=chouette_service)
         app.state.hub = Hub(pubsub)
+        app.state.sign_outs = SignOuts(pubsub)
+        await app.state.sign_outs.start()
         await service.start()
         await chouette_service.start()
-        app.state.matchmaking = MatchmakingService(
-            tables=service, sessions=app.state.db, clock=app.state.clock,
+        app.state.peers = Peers(
+            db=db, clock=app.state.clock, process_id=process_id,
+            services={service.kind: service, chouette_service.kind: chouette_service},
+            heartbeat_seconds=config.heartbeat_seconds, dead_after_seconds=config.peer_timeout_seconds,
+            sweep_seconds=config.takeover_sweep_seconds,
         )
+        await app.state.peers.start()
+        app.state.matchmaking = MatchmakingService(tables=service, db=db, clock=app.state.clock)
         await app.state.matchmaking.start()
         gc.freeze()  # start-up objects live for the whole process: keep them out of every collection
         try:
             yield
         finally:
             await app.state.matchmaking.stop()
+            await app.state.peers.stop()
             await chouette_service.stop()
             await service.stop()
+            await app.state.sign_outs.close()
             await app.state.hub.close()
             await pubsub.aclose()
+            db.close()
             engine.dispose()
 
-    app = FastAPI(title="nardy", lifespan=lifespan)
+    production = config.environment == "production"
+    app = FastAPI(  # the API pages list every route to whoever asks: outside production only
+        title="nardy",
+        lifespan=lifespan,
+        docs_url=None if production else "/docs",
+        redoc_url=None if production else "/redoc",
+        openapi_url=None if production else "/openapi.json",
+    )
     app.state.settings = config
     app.state.engine = engine
     app.state.db = make_sessionmaker(engine)
     app.state.dice = dice if dice is not None else ProvablyFairDice()
     app.state.clock = clock if clock is not None else SystemClock()
+    app.state.rate_limiter = RateLimiter(config.redis_url, enabled=config.rate_limited)
+    app.state.socket_slots = AddressSlots(config.max_sockets_per_address)
     app.add_middleware(CSRFMiddleware)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=config.max_body_bytes)
+    api_pages = () if production else (app.docs_url, app.swagger_ui_oauth2_redirect_url, app.redoc_url)
+    app.add_middleware(SecurityHeadersMiddleware, csp_exempt_paths=[page for page in api_pages if page])
     app.include_router(accounts.router)
     app.include_router(tables.router)
     app.include_router(chouettes.router)

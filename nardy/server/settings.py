@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from limits import parse_many as parse_rates
+from pydantic import AfterValidator, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Environment = Literal["development", "testing", "production"]
@@ -15,6 +16,20 @@ MOVE_SECONDS_CHOICES = (30, 60, 90, 120)
 
 CORRESPONDENCE_DAYS_CHOICES = (1, 3, 7)
 """Correspondence time controls, days per move (003)."""
+
+
+def _rate_limit(text: str) -> str:
+    """One rate in the notation of the ``limits`` library (``"10 per 15 minutes"``, ``"30/minute"``), at least 1."""
+    rates = parse_rates(text)
+    if len(rates) != 1:
+        raise ValueError("give one rate limit, such as '10 per 15 minutes'")
+    if rates[0].amount < 1:
+        raise ValueError("a rate limit must allow at least one request")
+    return text
+
+
+RateLimit = Annotated[str, AfterValidator(_rate_limit)]
+"""A rate limit setting, checked when the settings are read so a typo stops the server at start."""
 
 
 class Settings(BaseSettings):
@@ -33,6 +48,24 @@ class Settings(BaseSettings):
     max_message_bytes: int = 4096
     messages_per_second: float = 20.0
     message_burst: int = 40
+    message_overrun: int = Field(
+        default=40, ge=0, description="frames a WebSocket may send beyond its rate (each dropped) before it is closed",
+    )
+    max_sockets_per_address: int = Field(
+        default=30, ge=1, description="open WebSockets one client address may hold in one server process",
+    )
+    max_subscriptions: int = Field(default=20, ge=1, description="tables one WebSocket may watch at once")
+    request_header_timeout: float = Field(
+        default=10.0, gt=0, description="seconds a connection has to send a request's headers before it is closed",
+    )
+    keep_alive_timeout: int = Field(default=5, ge=1, description="seconds an idle HTTP keep-alive connection stays open")
+    ws_ping_interval: float = Field(default=20.0, gt=0, description="seconds between the server's WebSocket pings")
+    ws_ping_timeout: float = Field(
+        default=20.0, gt=0, description="seconds a WebSocket has to answer a ping before it is closed",
+    )
+    max_connections: int = Field(
+        default=2048, ge=1, description="connections or requests in progress beyond which HTTP requests get 503",
+    )
     resync_event_limit: int = 500
     table_idle_seconds: float = Field(
         default=1800.0, gt=0, description="a table unused this long leaves memory (reloaded from its log on use)",
@@ -40,7 +73,35 @@ class Settings(BaseSettings):
     finished_table_seconds: float = Field(
         default=60.0, ge=0, description="a finished table leaves memory this long after its last use",
     )
+    database_threads: int = Field(
+        default=8, ge=1, description="worker threads running the table services' queries off the event loop",
+    )
+    heartbeat_seconds: float = Field(
+        default=1.0, gt=0, description="how often a server process records that it is alive",
+    )
+    peer_timeout_seconds: float = Field(
+        default=4.0, gt=0,
+        description="a process unseen this long counts as dead: a live one takes over its clocks and bots",
+    )
+    takeover_sweep_seconds: float = Field(
+        default=1.0, gt=0, description="how often a process looks for tables whose owner is dead",
+    )
+    bot_delay_seconds: float = Field(
+        default=0.0, ge=0, description="the least pause before a computer player acts (people follow it better)",
+    )
     allowed_origins: list[str] = Field(default_factory=list)
+    rate_limits: bool | None = Field(
+        default=None, description="the HTTP rate limits below; on outside testing, whose harnesses sign many users up",
+    )
+    login_failures_per_account: RateLimit = "10 per 15 minutes"
+    logins_per_address: RateLimit = "30 per minute"
+    signups_per_account: RateLimit = "10 per hour"
+    signups_per_address: RateLimit = "10 per hour"
+    guests_per_address: RateLimit = "20 per hour"
+    trusted_proxies: list[str] = Field(
+        default_factory=list, description="proxy addresses or networks whose X-Forwarded-For and -Proto are believed",
+    )
+    max_body_bytes: int = Field(default=65536, ge=0, description="larger HTTP request bodies are refused with 413")
     max_waiting_tables: int = Field(
         default=5, ge=1, description="tables waiting for players (the lobby's rows) one player may hold at once",
     )
@@ -58,6 +119,13 @@ class Settings(BaseSettings):
         if self.cookie_secure is not None:
             return self.cookie_secure
         return self.environment == "production"
+
+    @property
+    def rate_limited(self) -> bool:
+        """Whether the HTTP rate limits apply."""
+        if self.rate_limits is not None:
+            return self.rate_limits
+        return self.environment != "testing"
 
     @property
     def testing(self) -> bool:

@@ -5,7 +5,9 @@ event log; everything else (the position, the score, the clocks) is a fold of
 that log through :mod:`nardy.rules`, so replay, history and a restart all
 come from the same rows. A few columns are kept beside the log because
 queries need them without folding: the status, the deadline of the running
-clock, the players, and the result.
+clock, the players, and the result; and, beside those, which server process
+serves the table's clock and computer player (``owner``, see
+``server_processes``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,10 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    and_,
+    literal_column,
     func,
+    or_,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
@@ -130,6 +135,20 @@ class GameTable(Base):
     player0_ip: Mapped[str | None] = mapped_column(String(64))
     player1_ip: Mapped[str | None] = mapped_column(String(64))
     """The client address each seat joined from: never published; two seats from one address are not rated."""
+    owner: Mapped[str | None] = mapped_column(String(64))
+    """The server process (``server_processes.id``) that serves the table's clock and computer player: the one
+    that made its last change, or took it over when that one stopped answering. Null: nobody yet."""
+
+
+ATTENTION = and_(
+    GameTable.status == literal_column("'playing'"),
+    or_(GameTable.deadline_at.is_not(None), GameTable.bot_seat.is_not(None)),
+)
+"""The running tables some process must serve: a move clock is set, or a computer player sits at the table."""
+
+Index("ix_tables_attention", GameTable.status, GameTable.owner, sqlite_where=ATTENTION, postgresql_where=ATTENTION)
+"""The takeover sweep's index: the tables needing attention alone, with their owners (migration 0006 writes the
+same; the status leads so that SQLite's planner prefers it to ``ix_tables_status``)."""
 
 
 class TableEvent(Base):
@@ -224,3 +243,17 @@ class MatchmakingRow(Base):
     version: Mapped[int] = mapped_column(Integer)
     state: Mapped[dict[str, Any]]
     updated_at: Mapped[datetime]
+
+
+class ServerProcess(Base):
+    """A running server process and when it last said so (its heartbeat): whose tables are served.
+
+    A process unseen for longer than the peer timeout counts as dead, and the
+    tables it owned are taken over by a live one.
+    """
+
+    __tablename__ = "server_processes"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime]
+    seen_at: Mapped[datetime]

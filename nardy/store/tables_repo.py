@@ -11,7 +11,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from nardy.store.models import FinishedGame, GameSeed, GameTable, TableEvent
+from nardy.store.models import ATTENTION, FinishedGame, GameSeed, GameTable, ServerProcess, TableEvent
 
 
 class VersionConflict(RuntimeError):
@@ -72,14 +72,17 @@ def append(
     expected_version: int,
     events: Sequence[StoredEvent],
     summary: dict[str, Any],
+    owner: str,
     seeds: Sequence[GameSeed] = (),
     finished: Sequence[FinishedGame] = (),
     extra_rows: Sequence[object] = (),
 ) -> None:
     """Append ``events`` after ``expected_version`` in one transaction, with the table's summary columns.
 
-    ``extra_rows`` are other rows to write in the same transaction (a rated
-    match's new ratings and history, 004).
+    The process appending becomes the table's ``owner`` in the same UPDATE
+    (it serves the clock and the bot the new events start). ``extra_rows``
+    are other rows to write in the same transaction (a rated match's new
+    ratings and history, 004).
 
     Raises :class:`VersionConflict` if another writer got there first; nothing is written then.
     """
@@ -87,7 +90,7 @@ def append(
         moved = db.execute(
             update(GameTable)
             .where(GameTable.id == table_id, GameTable.version == expected_version)
-            .values(version=expected_version + len(events), **summary)
+            .values(version=expected_version + len(events), owner=owner, **summary)
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise VersionConflict(table_id)
@@ -123,19 +126,53 @@ def set_seat_address(db: Session, table_id: str, seat: int, address: str | None)
     db.commit()
 
 
-def tables_with_deadlines(db: Session, *, kind: str = "match") -> list[tuple[str, datetime]]:
-    """Running tables of ``kind`` whose move clock is set: what a restarted server re-arms."""
+def add_table(db: Session, row: GameTable) -> None:
+    """Store a new table row (before its first event)."""
+    db.add(row)
+    db.commit()
+
+
+@dataclass(frozen=True, slots=True)
+class Unattended:
+    """A running table needing attention whose owner is not alive: its id, kind and the owner it had."""
+
+    table_id: str
+    kind: str
+    owner: str | None
+
+
+def unattended_tables(db: Session, *, me: str, alive_since: datetime, limit: int = 500) -> list[Unattended]:
+    """Running tables with a clock or a bot (:data:`~nardy.store.models.ATTENTION`) that no live process owns.
+
+    A process is alive when its heartbeat was seen at ``alive_since`` or
+    later; ``me`` (the asking process) is never taken for dead. Read through
+    the partial index ``ix_tables_attention``.
+    """
+    alive = select(ServerProcess.id).where(ServerProcess.seen_at >= alive_since)
+    orphaned = or_(GameTable.owner.is_(None), (GameTable.owner != me) & GameTable.owner.not_in(alive))
     rows = db.execute(
-        select(GameTable.id, GameTable.deadline_at).where(
-            GameTable.kind == kind, GameTable.status == "playing", GameTable.deadline_at.is_not(None)
-        )
+        select(GameTable.id, GameTable.kind, GameTable.owner)
+        .where(ATTENTION, orphaned)
+        .limit(limit)
     )
-    return [(table_id, deadline) for table_id, deadline in rows if deadline is not None]
+    return [Unattended(table_id, kind, owner) for table_id, kind, owner in rows]
 
 
-def tables_waiting_for_bots(db: Session) -> list[str]:
-    """Running tables with a bot seat, which a restarted server must look at."""
-    return list(db.scalars(select(GameTable.id).where(GameTable.status == "playing", GameTable.bot_seat.is_not(None))))
+def claim(db: Session, tables: Sequence[Unattended], *, me: str) -> list[Unattended]:
+    """Become the owner of each table that still has the owner it was found with; those won, in one transaction.
+
+    The conditional UPDATE is the claim: of several processes claiming one
+    table at once exactly one changes the row, the others find a new owner.
+    Claims go in table order, so two claiming processes cannot deadlock.
+    """
+    won = []
+    for table in sorted(tables, key=lambda t: t.table_id):
+        same_owner = GameTable.owner.is_(None) if table.owner is None else GameTable.owner == table.owner
+        moved = db.execute(update(GameTable).where(GameTable.id == table.table_id, same_owner).values(owner=me))
+        if moved.rowcount == 1:  # type: ignore[attr-defined]
+            won.append(table)
+    db.commit()
+    return won
 
 
 LOBBY_WAITING = ("waiting", "paused")

@@ -27,6 +27,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from nardy.server.pubsub import InProcessPubSub
+from nardy.server.ws.signouts import SignOuts
 from nardy.server.api.accounts import router as accounts_router
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import (
@@ -62,6 +64,7 @@ def make_app(tmp_path: Path) -> AppFactory:
         app.state.settings = config
         app.state.db = make_sessionmaker(engine)
         app.state.rate_limiter = RateLimiter(config.redis_url, enabled=config.rate_limited)
+        app.state.sign_outs = SignOuts(InProcessPubSub())
         app.include_router(accounts_router)
         app.add_middleware(CSRFMiddleware)
 

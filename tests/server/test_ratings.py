@@ -316,7 +316,7 @@ def test_a_matchmaking_change_is_retried_when_another_process_wrote_first(server
     server.client.portal.call(service.update, lambda pool: pool.join(900, 1700, key=key, now=now))
     server.client.portal.call(service.update, join_901)
     assert attempts == [False, True]
-    assert [service.status(user)["status"] for user in (900, 901, 902)] == ["waiting"] * 3
+    assert [server.client.portal.call(service.status, user)["status"] for user in (900, 901, 902)] == ["waiting"] * 3
 
 
 def test_a_wave_that_pairs_nobody_writes_nothing(server: Server) -> None:

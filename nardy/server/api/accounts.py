@@ -32,6 +32,7 @@ from nardy.server.api.security import (
 )
 from nardy.server.services import accounts
 from nardy.server.settings import Settings
+from nardy.server.ws.signouts import announce_sign_out
 from nardy.store.models import User
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -150,10 +151,14 @@ def login(
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
-def logout(response: Response, db: DbSession, settings: SettingsDep, token: SessionToken) -> None:
-    """Close the browser's session and clear its cookies; harmless when not signed in."""
+def logout(request: Request, response: Response, db: DbSession, settings: SettingsDep, token: SessionToken) -> None:
+    """Close the browser's session and clear its cookies; harmless when not signed in.
+
+    The session's WebSockets, in every server process, close at once (:mod:`nardy.server.ws.signouts`).
+    """
     if token is not None:
         accounts.close_session(db, token)
+        announce_sign_out(request.app, token)
     for name, http_only in ((SESSION_COOKIE, True), (CSRF_COOKIE, False)):
         response.delete_cookie(
             name, path="/", secure=settings.secure_cookies, httponly=http_only, samesite="lax"

@@ -47,7 +47,7 @@ async def join(body: PoolIn, request: Request, user: CurrentUser, settings: Sett
                            move_seconds=body.move_seconds, ip=client_address(request))
     except MatchmakingError as error:
         raise HTTPException(409, str(error)) from None
-    return service.status(user.id)
+    return await service.status(user.id)
 
 
 @router.post("/leave")
@@ -55,13 +55,13 @@ async def leave(request: Request, user: CurrentUser) -> dict[str, Any]:
     """Stop waiting (an open offer counts as declined)."""
     service = _service(request)
     await service.leave(user.id)
-    return service.status(user.id)
+    return await service.status(user.id)
 
 
 @router.get("/status")
 async def status(request: Request, user: CurrentUser) -> dict[str, Any]:
     """idle, waiting, an offer to confirm, or the table a pairing opened."""
-    return _service(request).status(user.id)
+    return await _service(request).status(user.id)
 
 
 @router.post("/offers/{offer_id}/confirm")
@@ -72,7 +72,7 @@ async def confirm(offer_id: str, request: Request, user: CurrentUser) -> dict[st
         await service.confirm(offer_id, user.id)
     except MatchmakingError as error:
         raise HTTPException(404, str(error)) from None
-    return service.status(user.id)
+    return await service.status(user.id)
 
 
 @router.post("/offers/{offer_id}/decline")
@@ -83,4 +83,4 @@ async def decline(offer_id: str, request: Request, user: CurrentUser) -> dict[st
         await service.decline(offer_id, user.id)
     except MatchmakingError as error:
         raise HTTPException(404, str(error)) from None
-    return service.status(user.id)
+    return await service.status(user.id)

@@ -6,7 +6,9 @@ database if another process moved the table on, let
 server's follow-ups (seed commitments, formation and opening rolls, game
 starts and ends with their seeds revealed), commit everything in one
 transaction, and only then publish and arm the clock. ``team_say`` changes
-nothing: it is published to the team alone (``docs/chouette.md``).
+nothing: it is published to the team alone (``docs/chouette.md``). As for a
+match, the process that committed the last change serves the clock, until
+it stops answering and another takes the table over (:meth:`adopt`).
 
 Dice (``docs/chouette.md``, *Dice*): every formation and every game has a
 number and a seed, committed before its client seeds are fixed (number 0,
@@ -25,8 +27,6 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session, sessionmaker
-
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
 from nardy.server.pubsub import PubSub
@@ -43,6 +43,7 @@ from nardy.server.services.chouette_state import (
     view,
 )
 from nardy.server.services.clock import Clock
+from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.dice import DiceSource, commitment
 from nardy.server.services.eventlog import (
     FINISHED_SECONDS,
@@ -82,15 +83,17 @@ class ChouetteService(EventLogService[ChouetteTableState]):
     def __init__(
         self,
         *,
-        sessions: sessionmaker[Session],
+        db: DatabaseThreads,
         pubsub: PubSub,
         dice: DiceSource,
         clock: Clock,
+        process_id: str,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
     ) -> None:
         super().__init__(
-            sessions=sessions, pubsub=pubsub, clock=clock, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+            db=db, pubsub=pubsub, clock=clock, process_id=process_id, idle_seconds=idle_seconds,
+            finished_seconds=finished_seconds,
         )
         self._dice = dice
         self._random = random.SystemRandom()
@@ -99,13 +102,9 @@ class ChouetteService(EventLogService[ChouetteTableState]):
     # ----- lifecycle
 
     async def start(self) -> None:
-        """Re-arm the stored deadlines of running chouettes (after a restart); start dropping idle tables."""
+        """Start the clocks and the dropping of idle tables (clocks nobody serves come through :meth:`adopt`)."""
         self.timers.start()
         self._start_sweeping()
-        with self._sessions() as db:
-            deadlines = tables_repo.tables_with_deadlines(db, kind=CHOUETTE_KIND)
-        for table_id, deadline in deadlines:
-            self.timers.arm(table_id, deadline)
 
     async def stop(self) -> None:
         """Stop the clocks and the sweeping of idle tables."""
@@ -122,11 +121,9 @@ class ChouetteService(EventLogService[ChouetteTableState]):
             id=table_id, kind=CHOUETTE_KIND, max_players=spec.max_players, variant="backgammon", match_length=0,
             options=spec.options_dict(), move_seconds=spec.move_seconds, rated=False, private=spec.private,
             invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
-            created_at=self._clock.now(), status="waiting", version=0,
+            created_at=self._clock.now(), status="waiting", version=0, owner=self.process_id,
         )
-        with self._sessions() as db:
-            db.add(row)
-            db.commit()
+        await self._db.run(lambda session: tables_repo.add_table(session, row))
         live = self._new_live(state)
         async with live.lock:
             events = sit_events(state, user.id, user.username, client_seed or secrets.token_hex(16))
@@ -139,7 +136,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
         Already seated: nothing changes. ``table_full`` or ``not_open`` (while rolling for places) otherwise.
         """
         async with self._hold(table_id) as live, live.lock:
-            refresh(self._sessions, live)
+            await refresh(self._db, live)
             events = sit_events(live.state, user.id, user.username, client_seed or secrets.token_hex(16))
             if events:
                 await self._commit(live, events, action_id=None)
@@ -155,7 +152,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
         async with self._hold(table_id) as live:
             return await act_with_retries(
-                self._sessions, live, lambda _: f"u{user_id}:{action_id}",
+                self._db, live, lambda _: f"u{user_id}:{action_id}",
                 lambda state: decide(state, user_id, action, self._roller(live)), commit,
             )
 
@@ -169,7 +166,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out on the decision the table waits for: the server decides it (``docs/chouette.md``)."""
         async with self._hold(table_id) as live, live.lock:
-            refresh(self._sessions, live)
+            await refresh(self._db, live)
             state = live.state
             now = self._clock.now()
             if state.game is None or state.deadline != deadline or now < deadline:
@@ -194,6 +191,9 @@ class ChouetteService(EventLogService[ChouetteTableState]):
     def _is_finished(self, state: ChouetteTableState) -> bool:
         return state.status == "closed"
 
+    def _after_commit(self, live: LiveChouette) -> None:
+        self.timers.arm(live.state.id, live.state.deadline)
+
     def _roller(self, live: LiveChouette) -> Roller:
         state = live.state
 
@@ -211,17 +211,16 @@ class ChouetteService(EventLogService[ChouetteTableState]):
         state, stored = fold_batch(
             start, events, now, apply_event, lambda s: self._follow_up(s, seeds, new_seeds), action_id,
         )
-        with self._sessions() as db:
-            tables_repo.append(
-                db, table_id=state.id, expected_version=start.version, events=stored,
-                summary=_summary(state), seeds=new_seeds,
-            )
+        await self._db.run(lambda db: tables_repo.append(
+            db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
+            summary=_summary(state), seeds=new_seeds,
+        ))
         live.state = state
         live.seeds = seeds
         if action_id is not None:
             live.acted[action_id] = state.version
         await self._publish(state, stored)
-        self.timers.arm(state.id, state.deadline)
+        self._after_commit(live)
 
     def _follow_up(self, state: ChouetteTableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
         """The next event the server adds by itself, if any (see the module docstring for the dice)."""

@@ -2,17 +2,17 @@
 
 The WebSocket endpoint asks the directory and stays the same for both kinds:
 subscribe, resync and actions look alike; only ``team_say`` is a chouette's
-alone. A table's kind never changes, so it is looked up once per process.
+alone. A table's kind never changes, so it is looked up once per process
+(in the database threads, off the event loop).
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from sqlalchemy.orm import Session, sessionmaker
-
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.chouettes import ChouetteService
+from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.table_state import ActionError
 from nardy.server.services.tables import TableService
 from nardy.store import tables_repo
@@ -26,7 +26,7 @@ class TableLike(Protocol):
 
     async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]: ...
 
-    def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]: ...
+    async def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]: ...
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int: ...
 
@@ -34,30 +34,29 @@ class TableLike(Protocol):
 class TableDirectory:
     """Routes a table id to the service of its kind."""
 
-    def __init__(self, *, sessions: sessionmaker[Session], tables: TableService, chouettes: ChouetteService) -> None:
-        self._sessions = sessions
+    def __init__(self, *, db: DatabaseThreads, tables: TableService, chouettes: ChouetteService) -> None:
+        self._db = db
         self.tables = tables
         self.chouettes = chouettes
         self._kinds: dict[str, str] = {}
 
-    def kind_of(self, table_id: str) -> str:
+    async def kind_of(self, table_id: str) -> str:
         """``match`` or ``chouette``; ``no_such_table`` otherwise."""
         kind = self._kinds.get(table_id)
         if kind is None:
-            with self._sessions() as db:
-                kind = tables_repo.table_kind(db, table_id)
+            kind = await self._db.run(lambda session: tables_repo.table_kind(session, table_id))
             if kind is None:
                 raise ActionError("no_such_table", f"there is no table {table_id!r}")
             self._kinds[table_id] = kind
         return kind
 
-    def service_for(self, table_id: str) -> TableLike:
+    async def service_for(self, table_id: str) -> TableLike:
         """The service that serves ``table_id``."""
-        return self.chouettes if self.kind_of(table_id) == CHOUETTE_KIND else self.tables
+        return self.chouettes if await self.kind_of(table_id) == CHOUETTE_KIND else self.tables
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
         """Apply an action (or send a chouette team message) at the table's service; the version after it."""
-        if self.kind_of(table_id) != CHOUETTE_KIND:
+        if await self.kind_of(table_id) != CHOUETTE_KIND:
             if action["t"] in CHOUETTE_ACTIONS:
                 raise ActionError("unknown_action", f"{action['t']!r} is an action of a chouette table")
             return await self.tables.act(table_id, user_id=user_id, action=action, action_id=action_id)

@@ -7,6 +7,11 @@ Each service folds the log with its own pure ``apply_event`` and decides with
 its own rules; loading, catching up with other processes, retrying an action,
 folding a batch with the server's follow-ups and publishing it are the same,
 and live here.
+
+Every read and write of the database runs in the services' worker threads
+(:class:`~nardy.server.services.database.DatabaseThreads`), awaited under
+the table's lock: the event loop folds and decides, and serves every other
+socket while a query runs.
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
+from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.table_state import ActionError, NewEvent
 from nardy.store import tables_repo
 from nardy.store.models import GameTable
@@ -117,8 +123,32 @@ class LiveLog(Generic[S]):
             self.acted[stored.action_id] = stored.version
 
 
-def load_log(
-    sessions: sessionmaker[Session],
+@dataclass(frozen=True, slots=True)
+class _Read:
+    """What one trip to the database brought back: the row (when loading), events after a version, the seeds."""
+
+    row: GameTable | None
+    events: list[StoredEvent]
+    seeds: dict[int, str]
+
+
+def _read_whole(db: Session, table_id: str) -> _Read | None:
+    row = tables_repo.get_table(db, table_id)
+    if row is None:
+        return None
+    return _Read(row, tables_repo.events_after(db, table_id, 0), tables_repo.seeds_of(db, table_id))
+
+
+def _read_after(db: Session, table_id: str, version: int) -> _Read | None:
+    """The events after ``version`` and the seeds, or None when the table has not moved on."""
+    stored = tables_repo.table_version(db, table_id)
+    if stored is None or stored <= version:
+        return None
+    return _Read(None, tables_repo.events_after(db, table_id, version), tables_repo.seeds_of(db, table_id))
+
+
+async def load_log(
+    db: DatabaseThreads,
     table_id: str,
     *,
     kind: str,
@@ -126,43 +156,41 @@ def load_log(
     apply: Callable[[S, NewEvent, datetime], S],
 ) -> LiveLog[S]:
     """Read a table of ``kind`` and fold its whole log; ``no_such_table`` or ``wrong_kind`` otherwise."""
-    with sessions() as db:
-        row = tables_repo.get_table(db, table_id)
-        if row is None:
-            raise ActionError("no_such_table", f"there is no table {table_id!r}")
-        if row.kind != kind:
-            raise ActionError("wrong_kind", f"table {table_id!r} is a {row.kind} table, not a {kind} table")
-        state = initial(row)
-        events = tables_repo.events_after(db, table_id, 0)
-        seeds = tables_repo.seeds_of(db, table_id)
-    live = LiveLog(state=state, seeds=seeds, apply=apply)
-    for stored in events:
+    read = await db.run(lambda session: _read_whole(session, table_id))
+    if read is None or read.row is None:
+        raise ActionError("no_such_table", f"there is no table {table_id!r}")
+    if read.row.kind != kind:
+        raise ActionError("wrong_kind", f"table {table_id!r} is a {read.row.kind} table, not a {kind} table")
+    live = LiveLog(state=initial(read.row), seeds=read.seeds, apply=apply)
+    for stored in read.events:
         live.fold(stored)
     return live
 
 
-def refresh(sessions: sessionmaker[Session], live: LiveLog[S]) -> bool:
-    """Fold in events another server process appended since we last looked; True if there were any."""
-    with sessions() as db:
-        version = tables_repo.table_version(db, live.state.id)
-        if version is None or version <= live.state.version:
-            return False
-        events = tables_repo.events_after(db, live.state.id, live.state.version)
-        live.seeds = tables_repo.seeds_of(db, live.state.id)
-    for stored in events:
+async def refresh(db: DatabaseThreads, live: LiveLog[S]) -> bool:
+    """Fold in events another server process appended since we last looked; True if there were any.
+
+    The caller holds the table's lock, so nothing else folds into ``live`` while the query runs.
+    """
+    table_id, version = live.state.id, live.state.version
+    read = await db.run(lambda session: _read_after(session, table_id, version))
+    if read is None:
+        return False
+    live.seeds = read.seeds
+    for stored in read.events:
         live.fold(stored)
     return True
 
 
-def catch_up(sessions: sessionmaker[Session], live: LiveLog[S], action_id: str | None) -> bool:
+async def catch_up(db: DatabaseThreads, live: LiveLog[S], action_id: str | None) -> bool:
     """Fold in what the database has that we lack; True if anything was new, or the action was done."""
-    moved = refresh(sessions, live)
+    moved = await refresh(db, live)
     if action_id is None:
         return moved
     if action_id in live.acted:
         return True
-    with sessions() as db:
-        done = tables_repo.action_version(db, live.state.id, action_id)
+    table_id = live.state.id
+    done = await db.run(lambda session: tables_repo.action_version(session, table_id, action_id))
     if done is not None:
         live.acted[action_id] = done
         return True
@@ -170,7 +198,7 @@ def catch_up(sessions: sessionmaker[Session], live: LiveLog[S], action_id: str |
 
 
 async def act_with_retries(
-    sessions: sessionmaker[Session],
+    db: DatabaseThreads,
     live: LiveLog[S],
     identify: Callable[[S], str],
     decide: Callable[[S], list[NewEvent]],
@@ -196,7 +224,7 @@ async def act_with_retries(
             try:
                 action_id = identify(live.state)
             except ActionError:
-                if attempt == 0 and catch_up(sessions, live, None):
+                if attempt == 0 and await catch_up(db, live, None):
                     continue
                 raise
             done = live.acted.get(action_id)
@@ -205,13 +233,13 @@ async def act_with_retries(
             try:
                 events = decide(live.state)
             except ActionError:
-                if attempt == 0 and catch_up(sessions, live, action_id):
+                if attempt == 0 and await catch_up(db, live, action_id):
                     continue
                 raise
             try:
                 await commit(live, events, action_id)
             except VersionConflict:
-                catch_up(sessions, live, action_id)
+                await catch_up(db, live, action_id)
                 continue
             return live.state.version
     raise ActionError("busy", "the table is busy; try again")
@@ -280,15 +308,18 @@ class EventLogService(Generic[S]):
     def __init__(
         self,
         *,
-        sessions: sessionmaker[Session],
+        db: DatabaseThreads,
         pubsub: PubSub,
         clock: Clock,
+        process_id: str,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
     ) -> None:
-        self._sessions = sessions
+        self._db = db
         self._pubsub = pubsub
         self._clock = clock
+        self.process_id = process_id
+        """This server process: the owner its commits write on a table (``tables.owner``)."""
         self._live: dict[str, LiveLog[S]] = {}
         self.idle_seconds = idle_seconds
         self.finished_seconds = finished_seconds
@@ -310,10 +341,27 @@ class EventLogService(Generic[S]):
         """True when the table will not change again except by its players' afterthoughts (rematch offers)."""
         raise NotImplementedError
 
+    def _after_commit(self, live: LiveLog[S]) -> None:
+        """What the process that changed the table does next: arm its clock, start a computer player's turn."""
+        raise NotImplementedError
+
+    async def adopt(self, table_id: str) -> None:
+        """Serve a table this process took over from one that stopped answering (or from nobody, after a restart).
+
+        The table is read again and treated as if this process had just made
+        its last change: its clock is armed (a deadline already past fires at
+        once) and a computer player whose turn it is starts it. Should the
+        old owner still be alive after all, both may act once: the version
+        check lets one of them commit.
+        """
+        async with self._hold(table_id) as live, live.lock:
+            await refresh(self._db, live)
+            self._after_commit(live)
+
     async def current(self, table_id: str) -> S:
         """The table's state, loaded if needed and refreshed from the database."""
         async with self._hold(table_id) as live, live.lock:
-            refresh(self._sessions, live)
+            await refresh(self._db, live)
             return live.state
 
     async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
@@ -325,10 +373,10 @@ class EventLogService(Generic[S]):
         """The client view of ``state`` now."""
         return self._render(state, self._clock.now())
 
-    def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]:
+    async def events_since(self, table_id: str, version: int) -> list[dict[str, Any]]:
         """The public events after ``version``, as sent to clients."""
-        with self._sessions() as db:
-            return [event_message(e) for e in tables_repo.events_after(db, table_id, version)]
+        events = await self._db.run(lambda session: tables_repo.events_after(session, table_id, version))
+        return [event_message(e) for e in events]
 
     # ----- which tables are held in memory
 
@@ -408,8 +456,8 @@ class EventLogService(Generic[S]):
         if live is not None:
             live.used_at = self._clock.now()
             return live
-        loaded = load_log(
-            self._sessions, table_id, kind=self.kind,
+        loaded = await load_log(
+            self._db, table_id, kind=self.kind,
             initial=lambda row: self._initial(table_id, row), apply=self._fold_event,
         )
         loaded.used_at = self._clock.now()

@@ -33,16 +33,14 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
-from sqlalchemy import select, update
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
-
 from nardy.rules import VARIANTS
 from nardy.server.services.clock import Clock
+from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.ratings import family_of, standing_of
 from nardy.server.services.table_state import TableSpec
 from nardy.server.services.tables import TableService
-from nardy.store.models import MatchmakingRow, User
+from nardy.store import matchmaking_repo
+from nardy.store.models import User
 
 log = logging.getLogger(__name__)
 
@@ -352,19 +350,20 @@ class MatchmakingService:
     between (a version check), else tries again; the pool's methods are pure,
     so a retry is safe. Every process runs waves; they take turns through
     that check. A started pairing is written as *opening* before its table is
-    created, and the table is written back once it exists.
+    created, and the table is written back once it exists. Reading and
+    writing run in the database threads; the pool's methods on the event loop.
     """
 
     def __init__(
         self,
         *,
         tables: TableService,
-        sessions: sessionmaker[Session],
+        db: DatabaseThreads,
         clock: Clock,
         interval: float = WAVE_SECONDS,
     ) -> None:
         self._tables = tables
-        self._sessions = sessions
+        self._db = db
         self._clock = clock
         self._interval = interval
         self._lock = asyncio.Lock()
@@ -395,45 +394,29 @@ class MatchmakingService:
     async def update(self, change: Callable[[MatchmakingPool], _T]) -> _T:
         """Apply ``change`` to the shared pool as one step; what it raises leaves the pool unchanged."""
         async with self._lock:
-            return self._update(change)
-
-    def _update(self, change: Callable[[MatchmakingPool], _T]) -> _T:
-        while True:
-            with self._sessions() as db:
-                version, pool = _load(db)
+            while True:
+                version, stored = await self._db.run(matchmaking_repo.load_pool)
+                pool = MatchmakingPool.from_json(stored)
                 before = pool.to_json()
                 result = change(pool)
                 state = pool.to_json()
                 if state == before:  # most waves pair nobody: nothing to write, no version for others to retry on
                     return result
-                if version is None:
-                    db.add(MatchmakingRow(id=POOL_ROW, version=1, state=state, updated_at=self._clock.now()))
-                    try:
-                        db.commit()
-                    except IntegrityError:
-                        db.rollback()
-                        continue
+                now = self._clock.now()
+                if await self._db.run(
+                    lambda db: matchmaking_repo.write_pool(db, version=version, state=state, now=now)
+                ):
                     return result
-                written = db.execute(
-                    update(MatchmakingRow)
-                    .where(MatchmakingRow.id == POOL_ROW, MatchmakingRow.version == version)
-                    .values(version=version + 1, state=state, updated_at=self._clock.now())
-                )
-                if written.rowcount == 1:  # type: ignore[attr-defined]
-                    db.commit()
-                    return result
-                db.rollback()
 
-    def _pool(self) -> MatchmakingPool:
-        with self._sessions() as db:
-            return _load(db)[1]
+    async def _pool(self) -> MatchmakingPool:
+        _version, stored = await self._db.run(matchmaking_repo.load_pool)
+        return MatchmakingPool.from_json(stored)
 
     async def join(self, user: User, *, variant: str, match_length: int, move_seconds: int | None,
                    ip: str | None) -> Waiting:
         """Put ``user`` in the pool for these settings, at their rating in the variant's family."""
         family = family_of(variant)
-        with self._sessions() as db:
-            rating = standing_of(db, user.id, family).rating
+        rating = (await self._db.run(lambda db: standing_of(db, user.id, family))).rating
         now = self._clock.now()
         return await self.update(
             lambda pool: pool.join(user.id, rating, key=(variant, match_length, move_seconds), now=now, ip=ip)
@@ -464,10 +447,10 @@ class MatchmakingService:
                 await self._open_table(offer)
         return made
 
-    def status(self, user_id: int) -> dict[str, Any]:
+    async def status(self, user_id: int) -> dict[str, Any]:
         """What the player's "find an opponent" stands at: idle, waiting, an offer to answer, or a table."""
         now = self._clock.now()
-        pool = self._pool()
+        pool = await self._pool()
         table = pool.matched_table(user_id)
         if table is not None:
             return {"status": "matched", "table": table}
@@ -475,8 +458,7 @@ class MatchmakingService:
         if offer is not None:
             me, other = (offer.players[0], offer.players[1]) if offer.players[0].user_id == user_id \
                 else (offer.players[1], offer.players[0])
-            with self._sessions() as db:
-                opponent = db.get(User, other.user_id)
+            opponent = await self._db.run(lambda db: db.get(User, other.user_id))
             return {
                 "status": "offer",
                 "offer": {
@@ -504,8 +486,7 @@ class MatchmakingService:
             move_seconds=seconds, rated=True,
         )
         first, second = offer.players
-        with self._sessions() as db:
-            users = db.get(User, first.user_id), db.get(User, second.user_id)
+        users = await self._db.run(lambda db: (db.get(User, first.user_id), db.get(User, second.user_id)))
         if users[0] is None or users[1] is None:
             return
         state = await self._tables.create(user=users[0], spec=spec, ip=first.ip)
@@ -513,16 +494,3 @@ class MatchmakingService:
         opened_at = self._clock.now()
         await self.update(lambda pool: pool.opened(offer.id, state.id, opened_at))
 
-
-POOL_ROW = 1
-"""The id of the one row that holds the pool."""
-
-
-def _load(db: Session) -> tuple[int | None, MatchmakingPool]:
-    """The stored pool and its version (None: no row yet, an empty pool)."""
-    row = db.execute(
-        select(MatchmakingRow.version, MatchmakingRow.state).where(MatchmakingRow.id == POOL_ROW)
-    ).one_or_none()
-    if row is None:
-        return None, MatchmakingPool()
-    return int(row.version), MatchmakingPool.from_json(row.state)

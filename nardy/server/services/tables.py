@@ -6,6 +6,11 @@ the rules, add the server's own follow-ups (opening rolls, game and match ends,
 new seeds), commit all of it in one transaction, and only then publish it and
 arm the move clock. A repeated ``action_id`` is answered with the version it
 was first applied at and changes nothing.
+
+The process that commits a change owns the table (``tables.owner``): it arms
+the clock and plays the computer's turn that change begins. When it stops
+answering, another process takes the table over
+(:mod:`~nardy.server.services.peers`, :meth:`adopt`).
 """
 
 from __future__ import annotations
@@ -18,12 +23,13 @@ from datetime import datetime
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from nardy.bots import Bot, make_bot
 from nardy.rules import GameOptions, Phase
 from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
+from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.dice import DiceSource, commitment
 from nardy.server.services.eventlog import (
     FINISHED_SECONDS,
@@ -92,19 +98,24 @@ class TableService(EventLogService[TableState]):
     def __init__(
         self,
         *,
-        sessions: sessionmaker[Session],
+        db: DatabaseThreads,
         pubsub: PubSub,
         dice: DiceSource,
         clock: Clock,
+        process_id: str,
         bot_factory: BotFactory = make_bot,
+        bot_delay_seconds: float = 0.0,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
     ) -> None:
         super().__init__(
-            sessions=sessions, pubsub=pubsub, clock=clock, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+            db=db, pubsub=pubsub, clock=clock, process_id=process_id, idle_seconds=idle_seconds,
+            finished_seconds=finished_seconds,
         )
         self._dice = dice
         self._bot_factory = bot_factory
+        self.bot_delay_seconds = bot_delay_seconds
+        """The least time between a computer player's turn beginning and its action (people follow it better)."""
         self._random = random.SystemRandom()
         self._background: set[asyncio.Task[None]] = set()
         self.timers = DeadlineTimers(clock, self.on_deadline)
@@ -112,17 +123,13 @@ class TableService(EventLogService[TableState]):
     # ----- lifecycle
 
     async def start(self) -> None:
-        """Re-arm stored deadlines and wake bots whose turn it is (after a restart); start dropping idle tables."""
+        """Start the move clocks and the dropping of idle tables.
+
+        The clocks and bots of tables nobody serves (after a restart, or when
+        a process died) come through :meth:`adopt`.
+        """
         self.timers.start()
         self._start_sweeping()
-        with self._sessions() as db:
-            deadlines = tables_repo.tables_with_deadlines(db, kind=TABLE_KIND)
-            bot_tables = tables_repo.tables_waiting_for_bots(db)
-        for table_id, deadline in deadlines:
-            self.timers.arm(table_id, deadline)
-        for table_id in bot_tables:
-            live = await self._load(table_id)
-            self._after_commit(live)
 
     async def stop(self) -> None:
         """Stop clocks, pending bot moves and the sweeping of idle tables."""
@@ -159,11 +166,9 @@ class TableService(EventLogService[TableState]):
             move_seconds=spec.move_seconds, rated=spec.rated and bot_level is None, private=spec.private,
             invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
             created_at=now, status="waiting", version=0, bot_seat=1 if bot_level else None, bot_level=bot_level,
-            rematch_of=rematch_of, player0_ip=ip,
+            rematch_of=rematch_of, player0_ip=ip, owner=self.process_id,
         )
-        with self._sessions() as db:
-            db.add(row)
-            db.commit()
+        await self._db.run(lambda session: tables_repo.add_table(session, row))
         live = self._new_live(state)
         seats = [self._seat_event(0, user.id, user.username, None, client_seed)]
         if bot_level is not None:
@@ -177,7 +182,7 @@ class TableService(EventLogService[TableState]):
     ) -> TableState:
         """Seat ``user`` in the free seat; when both are taken the match begins. ``ip`` as in :meth:`create`."""
         async with self._hold(table_id) as live, live.lock:
-            refresh(self._sessions, live)
+            await refresh(self._db, live)
             state = live.state
             if state.status != "waiting":
                 raise ActionError("not_open", "this table is not waiting for a player")
@@ -189,8 +194,8 @@ class TableService(EventLogService[TableState]):
             if state.spec.rated:
                 _account_for_rated(user)
             event = self._seat_event(free[0], user.id, user.username, None, client_seed)
-            with self._sessions() as db:
-                tables_repo.set_seat_address(db, table_id, free[0], ip)
+            seat = free[0]
+            await self._db.run(lambda session: tables_repo.set_seat_address(session, table_id, seat, ip))
             await self._commit(live, [event], action_id=None)
             return live.state
 
@@ -228,14 +233,14 @@ class TableService(EventLogService[TableState]):
             await self._commit(live, events, action_id=action_id)
 
         return await act_with_retries(
-            self._sessions, live, lambda state: f"{seat_of(state)}:{client_action_id}",
+            self._db, live, lambda state: f"{seat_of(state)}:{client_action_id}",
             lambda state: decide(state, seat_of(state), action, self._roller(live)), commit,
         )
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out for the table's actor: time them out (004) if the deadline still stands."""
         async with self._hold(table_id) as live, live.lock:
-            refresh(self._sessions, live)
+            await refresh(self._db, live)
             state = live.state
             seat = state.actor()
             if seat is None or state.deadline != deadline or self._clock.now() < deadline:
@@ -287,12 +292,16 @@ class TableService(EventLogService[TableState]):
         state, stored = fold_batch(
             start, events, now, apply_event, lambda s: self._follow_up(s, seeds, new_seeds), action_id, on_event,
         )
-        with self._sessions() as db:
-            ratings = _rating_rows(db, state, now) if any(e.kind == "match_ended" for e in stored) else []
+        ended = any(e.kind == "match_ended" for e in stored)
+
+        def write(db: Session) -> None:
+            ratings = _rating_rows(db, state, now) if ended else []
             tables_repo.append(
-                db, table_id=state.id, expected_version=start.version, events=stored,
+                db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
                 summary=_summary(state, now), seeds=new_seeds, finished=finished, extra_rows=ratings,
             )
+
+        await self._db.run(write)
         live.state = state
         live.seeds = seeds
         if action_id is not None:
@@ -391,7 +400,10 @@ class TableService(EventLogService[TableState]):
         if seat_info is None or seat_info.bot is None or state.version != version:
             return
         bot = self._bot_factory(seat_info.bot, variant=state.spec.variant)
-        action = await asyncio.get_running_loop().run_in_executor(None, _bot_action, bot, state, seat)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        action = await loop.run_in_executor(None, _bot_action, bot, state, seat)
+        await asyncio.sleep(self.bot_delay_seconds - (loop.time() - began))
         try:
             await self._act_as(live, lambda _: seat, action, f"bot-{version}")
         except ActionError as error:
@@ -403,22 +415,21 @@ class TableService(EventLogService[TableState]):
         creator = players[0]
         if creator is None or creator.user_id is None:
             return
-        with self._sessions() as db:
-            user = db.get(User, creator.user_id)
-            addresses = tables_repo.seat_addresses(db, state.id)
+        user = await self._db.run(lambda session: session.get(User, creator.user_id))
+        addresses = await self._db.run(lambda session: tables_repo.seat_addresses(session, state.id))
         if user is None:
             return
         bot_level = players[1].bot if players[1] is not None else None
         new = await self.create(
             user=user, spec=state.spec, bot_level=bot_level, rematch_of=state.id, ip=addresses[0],
         )
-        if bot_level is None and players[1] is not None and players[1].user_id is not None:
-            with self._sessions() as db:
-                other = db.get(User, players[1].user_id)
+        second = players[1]
+        if bot_level is None and second is not None and second.user_id is not None:
+            other = await self._db.run(lambda session: session.get(User, second.user_id))
             if other is not None:
                 await self.join(new.id, user=other, ip=addresses[1])
         async with live.lock:
-            refresh(self._sessions, live)
+            await refresh(self._db, live)
             if live.state.rematch_table is None:
                 await self._commit(live, [NewEvent("rematch_created", None, {"table": new.id})], action_id=None)
 

@@ -1,11 +1,23 @@
 """The ``/ws`` endpoint: one connection, its limits, and the dispatch of typed messages.
 
-Inbound limits: a message larger than ``max_message_bytes`` or beyond the
-per-connection rate (a token bucket) is answered with an error and dropped;
-a message that does not parse is answered with an error naming the problem.
-None of these changes anything. Actions need a signed-in user (or guest),
-checked again every few seconds so a logout soon ends a socket's rights;
-watching needs nothing.
+Limits (``docs/protocol.md``, *Limits*): one client address holds at most
+``max_sockets_per_address`` connections in this process, and the one over
+is closed with 1013 before anything is looked up. Every inbound frame costs
+a token of the connection's rate (:class:`~nardy.server.ws.limits.TokenBucket`),
+whatever its size: beyond the rate a frame is answered ``rate_limited`` and
+dropped, and a client that goes on sending past ``message_overrun`` dropped
+frames is closed with 1008. Within the rate, a frame larger than
+``max_message_bytes`` is answered ``too_large`` and dropped, and one that does
+not parse is answered with an error naming the problem. A connection watches
+at most ``max_subscriptions`` tables. None of these refusals changes anything.
+
+Actions need a signed-in user (or guest). A connection opened with a login
+session closes with 4001 the moment the session signs out, in whichever
+process (:mod:`nardy.server.ws.signouts`); before an action the session is
+also looked up again when the last look is a few seconds old, the backstop
+for sessions that expire or whose notice was missed. Watching needs nothing.
+Session lookups are database calls: they run in a worker thread, so a slow
+database stalls no socket.
 """
 
 from __future__ import annotations
@@ -14,17 +26,18 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.concurrency import run_in_threadpool
 
-from nardy.server.api.security import session_from_cookie_header
+from nardy.server.api.security import session_from_cookie_header, session_token
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import Settings
 from nardy.server.ws.hub import Hub, Watcher
+from nardy.server.ws.limits import AddressSlots, TokenBucket, Verdict
 from nardy.server.ws.protocol import (
     Ping,
     ProtocolError,
@@ -34,31 +47,19 @@ from nardy.server.ws.protocol import (
     echoed_ids,
     parse_message,
 )
+from nardy.server.ws.signouts import SignOuts, session_digest
 
 router = APIRouter()
 
 SESSION_RECHECK_SECONDS = 5.0
-"""How stale a connection's knowledge of its session may be: a logout takes effect within this."""
+"""How stale a connection's knowledge of its session may be when no sign-out notice came."""
 
-
-class TokenBucket:
-    """Allows ``rate`` messages a second with bursts of up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self._rate = rate
-        self._burst = float(burst)
-        self._tokens = float(burst)
-        self._last = time.monotonic()
-
-    def allow(self) -> bool:
-        """Take a token if one is left."""
-        now = time.monotonic()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
-        self._last = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
+CLOSE_POLICY: Final = 1008
+"""Close code for a client that breaks a rule: a foreign origin, or sending on far beyond its rate."""
+CLOSE_TRY_AGAIN: Final = 1013
+"""Close code for "reconnect later": too many connections from the address, or too far behind."""
+CLOSE_SIGNED_OUT: Final = 4001
+"""Close code for a connection whose login session ended: reconnect as a visitor."""
 
 
 def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
@@ -74,49 +75,73 @@ def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
 @router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
     """Serve one client connection until it closes."""
-    app = websocket.app
-    settings: Settings = app.state.settings
+    settings: Settings = websocket.app.state.settings
     if not _origin_allowed(websocket, settings):
-        await websocket.close(code=1008, reason="origin not allowed")
+        await websocket.close(code=CLOSE_POLICY, reason="origin not allowed")
         return
-    cookie = websocket.headers.get("cookie")
-
-    def signed_in() -> tuple[int, str] | None:
-        with app.state.db() as db:
-            found = session_from_cookie_header(db, cookie)
-        return None if found is None else (found[0].id, found[0].username)
-
-    user = signed_in()
-    user_id = user[0] if user is not None else None
-    username = user[1] if user is not None else None
-    await websocket.accept()
-    connection = Connection(websocket, app.state.directory, app.state.hub, settings, user_id, signed_in)
-    await connection.send({"t": "hello", "user": None if user_id is None else {"id": user_id, "username": username}})
-    await connection.serve()
+    slots: AddressSlots = websocket.app.state.socket_slots
+    address = websocket.client.host if websocket.client is not None else ""
+    if not slots.take(address):
+        await websocket.accept()
+        await websocket.close(code=CLOSE_TRY_AGAIN, reason="too many connections from your address")
+        return
+    try:
+        await Connection(websocket, settings).run()
+    finally:
+        slots.give_back(address)
 
 
 class Connection:
-    """One client: a reader loop and a writer task draining the watcher queue."""
+    """One client: a reader loop, a writer task draining the watcher queue, and the watch on its session."""
 
-    def __init__(
-        self,
-        websocket: WebSocket,
-        directory: TableDirectory,
-        hub: Hub,
-        settings: Settings,
-        user_id: int | None,
-        signed_in: Callable[[], tuple[int, str] | None],
-    ) -> None:
-        self._signed_in = signed_in
-        self._session_checked_at = time.monotonic()
+    def __init__(self, websocket: WebSocket, settings: Settings) -> None:
+        app = websocket.app
         self._websocket = websocket
-        self._directory = directory
-        self._hub = hub
         self._settings = settings
-        self._user_id = user_id
-        self._watcher = Watcher(user_id)
-        self._bucket = TokenBucket(settings.messages_per_second, settings.message_burst)
+        self._directory: TableDirectory = app.state.directory
+        self._hub: Hub = app.state.hub
+        self._sign_outs: SignOuts = app.state.sign_outs
+        self._sessions = app.state.db
+        self._cookie = websocket.headers.get("cookie")
+        self._user_id: int | None = None
+        self._session_checked_at = time.monotonic()
+        self._session_ended = asyncio.Event()
+        self._session_in_doubt = asyncio.Event()
+        self._watcher = Watcher()
+        self._tables: set[str] = set()
+        self._bucket = TokenBucket(settings.messages_per_second, settings.message_burst, settings.message_overrun)
         self._send_lock = asyncio.Lock()
+
+    async def run(self) -> None:
+        """Look the session up, accept, say hello and serve until the client goes."""
+        token = session_token(self._cookie)
+        held = None if token is None else session_digest(token)
+        if held is not None:  # before the lookup, so a sign-out meanwhile is not missed
+            self._sign_outs.hold(held, self)
+        try:
+            user = None if held is None else await run_in_threadpool(self._session_user)
+            if self._session_ended.is_set():
+                user = None
+            if user is not None:
+                self._user_id = self._watcher.user_id = user[0]
+            elif held is not None:  # a cookie of no session (any more): a visitor, nothing to sign out
+                self._sign_outs.release(held, self)
+                held = None
+            await self._websocket.accept()
+            await self.send({"t": "hello", "user": None if user is None else {"id": user[0], "username": user[1]}})
+            await self._serve()
+        finally:
+            if held is not None:
+                self._sign_outs.release(held, self)
+
+    def signed_out(self) -> None:
+        """The login session ended (a sign-out notice, or a lookup that found it gone): stop acting for it."""
+        self._user_id = self._watcher.user_id = None  # no team messages from now on either
+        self._session_ended.set()
+
+    def recheck_session(self) -> None:
+        """Sign-out notices may have been missed: look the session up again now."""
+        self._session_in_doubt.set()
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one message now."""
@@ -126,20 +151,26 @@ class Connection:
         async with self._send_lock:
             await self._websocket.send_text(text)
 
-    async def serve(self) -> None:
+    async def _serve(self) -> None:
         """Read messages until the client goes; forward table events meanwhile."""
         writer = asyncio.create_task(self._write())
         overflow = asyncio.create_task(self._watcher.overflowed.wait())
+        ended = asyncio.create_task(self._session_ended.wait())
+        doubts = asyncio.create_task(self._recheck_when_in_doubt())
         reader = asyncio.create_task(self._read())
+        tasks = (writer, overflow, ended, doubts, reader)
         try:
-            await asyncio.wait({reader, overflow}, return_when=asyncio.FIRST_COMPLETED)
-            if overflow.done() and not reader.done():
+            await asyncio.wait({reader, overflow, ended}, return_when=asyncio.FIRST_COMPLETED)
+            if not reader.done():
                 with contextlib.suppress(Exception):
-                    await self._websocket.close(code=1013, reason="too far behind: reconnect and resync")
+                    if ended.done():
+                        await self._websocket.close(code=CLOSE_SIGNED_OUT, reason="signed out")
+                    else:
+                        await self._websocket.close(code=CLOSE_TRY_AGAIN, reason="too far behind: reconnect and resync")
         finally:
-            for task in (writer, overflow, reader):
+            for task in tasks:
                 task.cancel()
-            for task in (writer, overflow, reader):
+            for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             self._hub.unwatch_all(self._watcher)
@@ -148,6 +179,12 @@ class Connection:
         while True:
             text = await self._watcher.queue.get()
             await self._send_text(text)
+
+    async def _recheck_when_in_doubt(self) -> None:
+        while True:
+            await self._session_in_doubt.wait()
+            self._session_in_doubt.clear()
+            await self._still_signed_in(now=True)
 
     async def _read(self) -> None:
         limit = self._settings.max_message_bytes
@@ -158,23 +195,23 @@ class Connection:
                 return
             if received["type"] == "websocket.disconnect":
                 return
-            raw = received.get("text")
-            if raw is None:
-                raw_bytes = received.get("bytes") or b""
-                size = len(raw_bytes)
-            else:
-                size = len(raw.encode())
+            verdict = self._bucket.take()
+            if verdict is Verdict.EXHAUSTED:
+                await self._websocket.close(code=CLOSE_POLICY, reason="too many messages")
+                return
+            text = received.get("text")
+            raw: str | bytes = text if text is not None else received.get("bytes") or b""
+            size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+            if verdict is Verdict.DROPPED:
+                await self.send({
+                    "t": "error", "code": "rate_limited", "message": "too many messages: slow down",
+                    **(echoed_ids(raw) if size <= limit else {}),  # an oversized frame is not read at all
+                })
+                continue
             if size > limit:
                 await self.send({"t": "error", "code": "too_large", "message": f"messages are at most {limit} bytes"})
                 continue
-            text = raw if raw is not None else received.get("bytes") or b""
-            if not self._bucket.allow():
-                await self.send({
-                    "t": "error", "code": "rate_limited", "message": "too many messages: slow down",
-                    **echoed_ids(text),
-                })
-                continue
-            await self._handle(text)
+            await self._handle(raw)
 
     async def _handle(self, raw: str | bytes) -> None:
         try:
@@ -187,22 +224,31 @@ class Connection:
         elif isinstance(message, Subscribe):
             await self._subscribe(message)
         elif isinstance(message, Unsubscribe):
+            self._tables.discard(message.table)
             self._hub.unwatch(message.table, self._watcher)
         else:
             await self._act(message.table, message.action_id, action_payload(message))
 
     async def _subscribe(self, message: Subscribe) -> None:
+        cap = self._settings.max_subscriptions
+        if message.table not in self._tables and len(self._tables) >= cap:
+            await self.send({
+                "t": "error", "code": "too_many_subscriptions", "table": message.table,
+                "message": f"a connection watches at most {cap} tables: unsubscribe from one first",
+            })
+            return
         try:
-            service = self._directory.service_for(message.table)
+            service = await self._directory.service_for(message.table)
         except ActionError as error:
             await self.send({"t": "error", "code": error.code, "message": str(error), "table": message.table})
             return
+        self._tables.add(message.table)
         await self._hub.watch(message.table, self._watcher)
         version, state = await service.snapshot(message.table)
         since = message.since
         limit = self._settings.resync_event_limit
         if since is not None and since < version and version - since <= limit:
-            events = service.events_since(message.table, since)
+            events = await service.events_since(message.table, since)
             await self.send({
                 "t": "events", "table": message.table, "from_version": since + 1, "version": version,
                 "events": events, "state": state,
@@ -210,24 +256,39 @@ class Connection:
             return
         await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
 
-    def _still_signed_in(self) -> bool:
-        """Whether the connection's session still stands; looked up at most every few seconds."""
-        now = time.monotonic()
-        if now - self._session_checked_at < SESSION_RECHECK_SECONDS:
-            return True
-        current = self._signed_in()
-        if current is None or current[0] != self._user_id:
+    def _session_user(self) -> tuple[int, str] | None:
+        """The id and name the connection's cookie signs in, or ``None``; a database call, for a worker thread."""
+        with self._sessions() as db:
+            found = session_from_cookie_header(db, self._cookie)
+        return None if found is None else (found[0].id, found[0].username)
+
+    async def _still_signed_in(self, *, now: bool = False) -> bool:
+        """Whether the session still stands, looked up when ``now`` or the last look is a few seconds old.
+
+        A session found gone (or signed in as someone else) ends the connection's rights and closes it.
+        """
+        if self._user_id is None:
             return False
-        self._session_checked_at = now
+        moment = time.monotonic()
+        if not now and moment - self._session_checked_at < SESSION_RECHECK_SECONDS:
+            return True
+        current = await run_in_threadpool(self._session_user)
+        if self._user_id is None:  # signed out while it was looked up
+            return False
+        if current is None or current[0] != self._user_id:
+            self.signed_out()
+            return False
+        self._session_checked_at = moment
         return True
 
     async def _act(self, table_id: str, action_id: str, action: dict[str, Any]) -> None:
-        if self._user_id is None or not self._still_signed_in():
+        user_id = self._user_id
+        if user_id is None or not await self._still_signed_in():
             await self.send({"t": "error", "action_id": action_id, "code": "not_signed_in",
                              "message": "sign in or continue as a guest to play"})
             return
         try:
-            version = await self._directory.act(table_id, user_id=self._user_id, action=action, action_id=action_id)
+            version = await self._directory.act(table_id, user_id=user_id, action=action, action_id=action_id)
         except ActionError as error:
             await self.send({"t": "error", "action_id": action_id, "table": table_id, "code": error.code,
                              "message": str(error)})

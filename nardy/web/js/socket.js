@@ -8,9 +8,18 @@
 // so the server sends what we missed. Events that arrive before the first answer
 // to a subscribe are held until it comes. The connection reconnects with backoff
 // and resubscribes the same way, so a page never misses an event or applies one twice.
+//
+// Close code 4001 means the login session ended (logged out in another tab or
+// expired): the page asks again who is signed in and reconnects at once, as a
+// visitor. Only one such quick reconnect is made per SIGNED_OUT_CALM_MS; a
+// second 4001 sooner waits the usual backoff, so a server that keeps saying
+// it cannot make the page loop.
+import { loadUser } from "./session.js";
 
 const PING_MS = 20000;
 const ACTION_TIMEOUT_MS = 15000;
+const SIGNED_OUT = 4001;
+const SIGNED_OUT_CALM_MS = 10000;
 
 export class ActionRefused extends Error {
   constructor(code, message) {
@@ -31,6 +40,7 @@ export class Socket {
     this.ws = null;
     this.connected = false;
     this.closedByUs = false;
+    this.signedOutAt = -Infinity;
     this.connect();
     this.pinger = setInterval(() => this.send({ t: "ping" }), PING_MS);
   }
@@ -47,7 +57,7 @@ export class Socket {
       try { message = JSON.parse(event.data); } catch { return; }
       this.receive(message);
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (ws !== this.ws) return;
       this.setConnected(false);
       for (const [id, entry] of this.pending) {
@@ -56,8 +66,15 @@ export class Socket {
         this.pending.delete(id);
       }
       if (this.closedByUs) return;
-      const delay = this.backoff + Math.random() * 250;
+      let delay = this.backoff + Math.random() * 250;
       this.backoff = Math.min(this.backoff * 2, 10000);
+      if (event.code === SIGNED_OUT) {
+        this.user = null;
+        loadUser().catch(() => { /* offline: the next hello says who we are */ });
+        const now = Date.now();
+        if (now - this.signedOutAt >= SIGNED_OUT_CALM_MS) delay = 0;
+        this.signedOutAt = now;
+      }
       this.retry = setTimeout(() => this.connect(), delay);
     };
   }

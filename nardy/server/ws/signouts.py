@@ -1,0 +1,139 @@
+"""Sign-out notices: a login session that ends closes its WebSockets at once, in every server process.
+
+``POST /api/logout`` closes the session in the database and then calls
+:func:`announce_sign_out`. That tells this process's connections of the
+session straight away and publishes the SHA-256 of the session token (the
+digest the ``sessions`` table stores; never the token) on the publish/subscribe
+channel :data:`SIGN_OUT_CHANNEL`, which every process's :class:`SignOuts`
+listens to; each tells its own connections of that session
+(:class:`SessionHolder`), which stop acting for it and close with 4001.
+
+Notices can be missed while Redis is unreachable. Then every connection is
+asked to look its session up again (:meth:`SessionHolder.recheck_session`),
+and the endpoint also rechecks the session every few seconds before an
+action, so a notice that never came delays the end of a session's rights by
+seconds, not for ever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import re
+from typing import Final, Protocol
+
+import anyio.from_thread
+from redis.exceptions import RedisError
+from starlette.applications import Starlette
+
+from nardy.server.pubsub import PubSub, SubscriptionOverflow
+
+SIGN_OUT_CHANNEL: Final = "control:signed-out"
+"""Publish/subscribe channel of the notices; table channels are ``table:<id>``, so it cannot clash."""
+
+RETRY_SECONDS: Final = 1.0
+"""Pause before subscribing again after the channel could not be subscribed to."""
+
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+_log = logging.getLogger(__name__)
+
+
+def session_digest(token: str) -> str:
+    """The SHA-256 of a session token, as the ``sessions`` table stores it and the notices carry it."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class SessionHolder(Protocol):
+    """A connection opened with a login session."""
+
+    def signed_out(self) -> None:
+        """The session has ended: act for it no more, and close."""
+
+    def recheck_session(self) -> None:
+        """Notices may have been missed: look the session up again now."""
+
+
+class SignOuts:
+    """This process's connections by session digest, and the listener of the sign-out channel."""
+
+    def __init__(self, pubsub: PubSub) -> None:
+        self._pubsub = pubsub
+        self._holders: dict[str, set[SessionHolder]] = {}
+        self._listener: asyncio.Task[None] | None = None
+
+    def hold(self, digest: str, holder: SessionHolder) -> None:
+        """Tell ``holder`` when the session of ``digest`` signs out."""
+        self._holders.setdefault(digest, set()).add(holder)
+
+    def release(self, digest: str, holder: SessionHolder) -> None:
+        """Forget ``holder`` (its connection closed)."""
+        holders = self._holders.get(digest)
+        if holders is not None:
+            holders.discard(holder)
+            if not holders:
+                del self._holders[digest]
+
+    async def start(self) -> None:
+        """Listen to the channel; returns once the first subscription was made (or failed, then retried)."""
+        ready = asyncio.Event()
+        self._listener = asyncio.create_task(self._listen(ready), name="nardy-sign-outs")
+        await ready.wait()
+
+    async def close(self) -> None:
+        """Stop listening."""
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
+
+    async def announce(self, token: str) -> None:
+        """The session of ``token`` has ended: tell this process's connections now, and every other process."""
+        digest = session_digest(token)
+        self._notify(digest)
+        try:
+            await self._pubsub.publish(SIGN_OUT_CHANNEL, digest)
+        except RedisError as error:
+            _log.warning("could not announce a sign-out to the other processes (they recheck within seconds): %s", error)
+
+    def _notify(self, digest: str) -> None:
+        for holder in list(self._holders.get(digest, ())):
+            holder.signed_out()
+
+    def _recheck_all(self) -> None:
+        for holders in list(self._holders.values()):
+            for holder in list(holders):
+                holder.recheck_session()
+
+    async def _listen(self, ready: asyncio.Event) -> None:
+        missed = False
+        while True:
+            try:
+                async with self._pubsub.subscribe(SIGN_OUT_CHANNEL) as subscription:
+                    ready.set()
+                    if missed:
+                        self._recheck_all()
+                        missed = False
+                    while True:
+                        try:
+                            message = await anext(subscription)
+                        except SubscriptionOverflow:
+                            self._recheck_all()
+                            continue
+                        except StopAsyncIteration:
+                            return
+                        if _DIGEST.fullmatch(message):
+                            self._notify(message)
+            except RedisError as error:
+                _log.warning("cannot listen to sign-outs (retrying in %.0f s): %s", RETRY_SECONDS, error)
+                missed = True
+                ready.set()
+                await asyncio.sleep(RETRY_SECONDS)
+
+
+def announce_sign_out(app: Starlette, token: str) -> None:
+    """:meth:`SignOuts.announce` on ``app``'s event loop, from a worker thread (a sync route)."""
+    sign_outs: SignOuts = app.state.sign_outs
+    anyio.from_thread.run(sign_outs.announce, token)
