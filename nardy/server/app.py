@@ -8,30 +8,36 @@ queries run in, this process's heartbeat and takeover sweep (``peers``), and
 the WebSocket side: the hub, the sign-out notices (``sign_outs``) and the
 count of sockets per client address (``socket_slots``). Every HTTP response gets the security headers, request
 bodies are capped, and the account routes count against the rate limiter
-(``rate_limiter``: in Redis when configured). Tests pass their own dice and clock.
+(``rate_limiter``: in Redis when configured). With a Redis URL the app does
+not start until Redis answers (``NARDY_REDIS_START_TIMEOUT``), and
+``/api/health`` says whether the database and Redis answer now. Tests pass
+their own dice and clock.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
+from redis.exceptions import RedisError
 from starlette.staticfiles import StaticFiles
 
-from nardy.server.api import accounts, chouettes, matchmaking, ratings, tables, testing
+from nardy.server.api import accounts, chouettes, health, matchmaking, ratings, tables, testing
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
-from nardy.server.pubsub import make_pubsub
+from nardy.server.pubsub import PubSub, make_pubsub
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
-from nardy.server.services.directory import TableDirectory
 from nardy.server.services.database import DatabaseThreads
+from nardy.server.services.directory import TableDirectory
 from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.services.peers import Peers, new_process_id
 from nardy.server.services.tables import TableService
@@ -56,6 +62,8 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(engine)
         pubsub = make_pubsub(config.redis_url)
+        if config.redis_url:
+            await _wait_for_redis(pubsub, config.redis_url, config.redis_start_timeout)
         idle, finished = config.table_idle_seconds, config.finished_table_seconds
         db = app.state.db_threads = DatabaseThreads(app.state.db, threads=config.database_threads)
         process_id = new_process_id()
@@ -118,6 +126,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.add_middleware(BodyLimitMiddleware, max_bytes=config.max_body_bytes)
     api_pages = () if production else (app.docs_url, app.swagger_ui_oauth2_redirect_url, app.redoc_url)
     app.add_middleware(SecurityHeadersMiddleware, csp_exempt_paths=[page for page in api_pages if page])
+    app.include_router(health.router)
     app.include_router(accounts.router)
     app.include_router(tables.router)
     app.include_router(chouettes.router)
@@ -129,3 +138,24 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     # Last, so the API and WebSocket routes above take precedence: the browser client at /.
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+async def _wait_for_redis(pubsub: PubSub, url: str, timeout: float) -> None:
+    """Return once the pubsub reaches Redis; refuse to start (RuntimeError) if it does not within ``timeout``.
+
+    A process that cannot reach Redis would serve games the other processes
+    never hear of; it may lose Redis later (its messages then wait for it),
+    but it does not start without it.
+    """
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        try:
+            await pubsub.ping()
+            return
+        except (RedisError, OSError) as error:
+            if asyncio.get_running_loop().time() >= deadline:
+                await pubsub.aclose()
+                where = urlsplit(url)
+                raise RuntimeError(f"Redis at {where.hostname}:{where.port or 6379} did not answer within "
+                                   f"{timeout:g} s ({error}): refusing to start without it") from error
+            await asyncio.sleep(0.25)

@@ -30,9 +30,12 @@ and the events are versioned so duplicates are recognised.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import secrets
 from abc import ABC, abstractmethod
+from collections import deque
 from types import TracebackType
 from typing import Any, Final, Protocol, Self
 
@@ -47,8 +50,14 @@ DEFAULT_QUEUE_SIZE: Final = 1000
 REDIS_PREFIX: Final = "nardy:"
 """Prefix of every Redis channel name, so nardy can share a Redis server."""
 
-REDIS_RETRY_SECONDS: Final = 1.0
-"""Pause between attempts to reach Redis again after the subscriber connection broke."""
+REDIS_BACKOFF_MAX_SECONDS: Final = 2.0
+"""The longest pause between attempts to reach Redis again (publishing or subscribing)."""
+
+REDIS_TIMEOUT_SECONDS: Final = 2.0
+"""How long connecting, a command or a subscription's confirmation may take before Redis counts as away."""
+
+DEFAULT_OUTBOX_SIZE: Final = 100_000
+"""Messages a process keeps for Redis while it cannot be reached; past that the oldest are dropped."""
 
 _log = logging.getLogger(__name__)
 
@@ -72,6 +81,13 @@ class PubSub(Protocol):
 
     def subscriber_count(self, channel: str) -> int:
         """Open subscriptions to ``channel`` in this process."""
+
+    @property
+    def backlog(self) -> int:
+        """Messages published here that have not reached the other processes yet."""
+
+    async def ping(self) -> None:
+        """Raise unless the messages can reach the other processes now."""
 
     async def aclose(self) -> None:
         """Shut down: end every subscription and release connections."""
@@ -239,6 +255,14 @@ class InProcessPubSub(_FanOut):
     def __init__(self, *, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
         super().__init__(queue_size)
 
+    @property
+    def backlog(self) -> int:
+        """Nothing waits: there are no other processes."""
+        return 0
+
+    async def ping(self) -> None:
+        """Always reachable."""
+
     async def publish(self, channel: str, message: str) -> None:
         """Queue ``message`` for every open subscription of ``channel``."""
         self._deliver(channel, message)
@@ -263,29 +287,97 @@ class RedisPubSub(_FanOut):
     Nothing connects until the first publish or subscription. The subscriber
     connection is named ``nardy:pubsub:<process id>`` in Redis's CLIENT LIST.
 
-    When the subscriber connection breaks, the reading task reconnects (every
-    :data:`REDIS_RETRY_SECONDS`) and Redis re-subscribes the channels; each
-    subscription of a re-subscribed channel then raises
-    :class:`SubscriptionOverflow`, because messages may have passed meanwhile.
-    ``publish`` raises :class:`redis.exceptions.RedisError` if Redis cannot be reached.
+    What this process publishes reaches its own subscribers at once and goes
+    to Redis through an *outbox*: a task sends the messages in order and,
+    while Redis cannot be reached, keeps them and tries again with backoff
+    (up to :data:`REDIS_BACKOFF_MAX_SECONDS` between tries). So ``publish``
+    never fails: a change already committed is always published, late if
+    Redis is away. The outbox holds at most ``outbox_size`` messages; past
+    that the oldest are dropped (a watcher elsewhere then sees a gap in the
+    versions and resyncs). Each message carries this process's tag, and the
+    reading task skips the ones it published itself.
+
+    When the subscriber connection breaks, or a channel could not be
+    subscribed to, the reading task reconnects with the same backoff and
+    subscribes every channel that has a subscriber here; each subscription of
+    a channel subscribed again raises :class:`SubscriptionOverflow`, because
+    messages may have passed meanwhile. :meth:`ping` says whether Redis
+    answers now.
     """
 
-    def __init__(self, url: str, *, queue_size: int = DEFAULT_QUEUE_SIZE) -> None:
+    def __init__(
+        self, url: str, *, queue_size: int = DEFAULT_QUEUE_SIZE, outbox_size: int = DEFAULT_OUTBOX_SIZE,
+    ) -> None:
         super().__init__(queue_size)
-        self._publisher = aioredis.Redis.from_url(url, decode_responses=True, single_connection_client=True)
+        self._tag = secrets.token_hex(8)
+        timeouts: dict[str, Any] = {"socket_connect_timeout": REDIS_TIMEOUT_SECONDS}
+        self._publisher = aioredis.Redis.from_url(
+            url, decode_responses=True, single_connection_client=True, retry=Retry(NoBackoff(), 0),
+            socket_timeout=REDIS_TIMEOUT_SECONDS, **timeouts,
+        )
         # No retries inside redis-py: a broken subscriber connection must reach the
         # reading task, which then knows that messages may have been lost.
         self._subscriber = aioredis.Redis.from_url(
-            url, decode_responses=True, retry=Retry(NoBackoff(), 0), client_name=f"nardy:pubsub:{os.getpid()}"
+            url, decode_responses=True, retry=Retry(NoBackoff(), 0), client_name=f"nardy:pubsub:{os.getpid()}",
+            **timeouts,
         )
         self._redis_pubsub = self._subscriber.pubsub()
         self._lock = asyncio.Lock()
         self._confirmations: dict[str, asyncio.Future[None]] = {}
         self._reader: asyncio.Task[None] | None = None
+        self._outbox: deque[tuple[str, str]] = deque()
+        self._outbox_size = outbox_size
+        self._outbox_ready = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
+        self._unsent = 0
+
+    @property
+    def backlog(self) -> int:
+        """Messages published here that Redis has not taken yet."""
+        return len(self._outbox)
+
+    async def ping(self) -> None:
+        """Raise :class:`redis.exceptions.RedisError` (or :class:`OSError`) unless Redis answers now."""
+        await self._publisher.ping()
 
     async def publish(self, channel: str, message: str) -> None:
-        """Publish ``message`` on the Redis channel ``nardy:<channel>``."""
-        await self._publisher.publish(REDIS_PREFIX + channel, message)
+        """Deliver ``message`` to this process's subscribers now, and to the other processes through Redis."""
+        if self._closed:
+            return
+        self._deliver(channel, message)
+        if len(self._outbox) >= self._outbox_size:
+            self._outbox.popleft()
+            self._unsent += 1
+            if self._unsent == 1:
+                _log.warning("Redis outbox full (%d messages): dropping the oldest", self._outbox_size)
+        self._outbox.append((REDIS_PREFIX + channel, f"{self._tag} {message}"))
+        self._outbox_ready.set()
+        if self._sender is None:
+            self._sender = asyncio.create_task(self._send(), name="nardy-redis-outbox")
+
+    async def _send(self) -> None:
+        """Hand the outbox to Redis in order, waiting out an unreachable Redis with backoff."""
+        failures = 0
+        while True:
+            if not self._outbox:
+                self._outbox_ready.clear()
+                await self._outbox_ready.wait()
+                continue
+            item = self._outbox[0]
+            try:
+                await self._publisher.publish(*item)
+            except (RedisError, OSError) as error:
+                failures += 1
+                if failures == 1:
+                    _log.warning("cannot publish to Redis (%d messages kept, retrying): %s", len(self._outbox), error)
+                await asyncio.sleep(_backoff(failures))
+                continue
+            if failures:
+                _log.warning("publishing to Redis again after %d failed tries", failures)
+                failures = 0
+                self._unsent = 0
+            if self._outbox and self._outbox[0] is item:  # not dropped from a full outbox meanwhile
+                self._outbox.popleft()
 
     async def _attach(self, subscription: Subscription) -> None:
         async with self._lock:
@@ -295,10 +387,16 @@ class RedisPubSub(_FanOut):
             confirmed = asyncio.get_running_loop().create_future()
             self._confirmations[name] = confirmed
             try:
-                await self._redis_pubsub.subscribe(name)
-                if self._reader is None:
-                    self._reader = asyncio.create_task(self._read(), name="nardy-redis-pubsub")
-                await confirmed
+                try:
+                    await self._redis_pubsub.subscribe(name)
+                finally:
+                    if self._reader is None:  # it reads the confirmation, or subscribes once Redis answers
+                        self._reader = asyncio.create_task(self._read(), name="nardy-redis-pubsub")
+                await asyncio.wait_for(asyncio.shield(confirmed), REDIS_TIMEOUT_SECONDS)
+            except (RedisError, OSError, TimeoutError) as error:
+                # Local messages flow already; the reading task subscribes the channel once Redis answers,
+                # and the subscription then hears that it must resync.
+                _log.warning("cannot subscribe to %s in Redis yet (retrying): %s", subscription.channel, error)
             except BaseException:
                 self._remove(subscription)
                 raise
@@ -311,19 +409,38 @@ class RedisPubSub(_FanOut):
                 return
             try:
                 await self._redis_pubsub.unsubscribe(REDIS_PREFIX + subscription.channel)
-            except RedisError as error:
+            except (RedisError, OSError) as error:
                 # Redis will re-subscribe the channel on reconnecting; its messages then reach nobody here.
                 _log.warning("could not unsubscribe from %s: %s", subscription.channel, error)
 
+    def _unsubscribed(self) -> list[str]:
+        """Redis names of the channels with a subscriber here that Redis does not deliver to us (nor is asked to)."""
+        held = {name for name in self._redis_pubsub.channels if isinstance(name, str)}
+        return [
+            REDIS_PREFIX + channel for channel in self._channels
+            if REDIS_PREFIX + channel not in held and REDIS_PREFIX + channel not in self._confirmations
+        ]
+
     async def _read(self) -> None:
-        """Fan the messages of the subscriber connection out to the local subscriptions."""
+        """Fan the messages of the subscriber connection out to the local subscriptions; reconnect when it breaks."""
+        failures = 0
         while True:
             try:
-                message: dict[str, Any] | None = await self._redis_pubsub.get_message(timeout=None)
-            except RedisError as error:
-                _log.warning("Redis subscriber connection lost, retrying: %s", error)
-                await asyncio.sleep(REDIS_RETRY_SECONDS)
+                missing = self._unsubscribed()
+                if missing:
+                    await self._redis_pubsub.subscribe(*missing)
+                if self._redis_pubsub.connection is None:  # no subscription has connected yet
+                    raise ConnectionError("not connected to Redis yet")
+                message: dict[str, Any] | None = await self._redis_pubsub.get_message(timeout=REDIS_TIMEOUT_SECONDS)
+            except (RedisError, OSError) as error:
+                failures += 1
+                if failures == 1:
+                    _log.warning("Redis subscriber connection lost, retrying: %s", error)
+                await asyncio.sleep(_backoff(failures))
                 continue
+            if failures:
+                _log.warning("Redis subscriber connection back after %d failed tries", failures)
+                failures = 0
             if message is not None:
                 self._dispatch(message)
 
@@ -333,32 +450,47 @@ class RedisPubSub(_FanOut):
             return
         channel = name[len(REDIS_PREFIX) :]
         if message["type"] == "message":
-            self._deliver(channel, message["data"])
+            tag, _, text = str(message["data"]).partition(" ")
+            if tag != self._tag:  # our own messages went to our subscribers when published
+                self._deliver(channel, text)
         elif message["type"] == "subscribe":
             confirmed = self._confirmations.get(name)
             if confirmed is not None and not confirmed.done():
                 confirmed.set_result(None)
             else:
-                # A re-subscription after a reconnect: messages may have passed unseen.
+                # A subscription made late, or again after a reconnect: messages may have passed unseen.
                 for subscription in self._channels.get(channel, ()):
                     subscription._lose()
 
     async def aclose(self) -> None:
-        """End every subscription, stop the reading task and close both connections."""
+        """End every subscription, hand what is left in the outbox to Redis (briefly), and close both connections."""
         self._end_all()
         for confirmed in self._confirmations.values():
             if not confirmed.done():
                 confirmed.set_exception(RuntimeError("the pubsub is closed"))
+        if self._sender is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._drained(), REDIS_TIMEOUT_SECONDS)
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sender
         async with self._lock:  # let a subscription being opened finish connecting first
             if self._reader is not None:
                 self._reader.cancel()
-                try:
+                with contextlib.suppress(asyncio.CancelledError):
                     await self._reader
-                except asyncio.CancelledError:
-                    pass
             await self._redis_pubsub.aclose()  # type: ignore[no-untyped-call]  # unannotated in redis-py
             await self._subscriber.aclose()
             await self._publisher.aclose()
+
+    async def _drained(self) -> None:
+        while self._outbox:
+            await asyncio.sleep(0.01)
+
+
+def _backoff(failures: int) -> float:
+    """Seconds to wait after ``failures`` failed tries in a row: doubling from 50 ms to the cap."""
+    return float(min(REDIS_BACKOFF_MAX_SECONDS, 0.05 * 2 ** min(failures - 1, 10)))
 
 
 def make_pubsub(redis_url: str | None) -> PubSub:

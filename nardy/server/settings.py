@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     bot_delay_seconds: float = Field(
         default=0.0, ge=0, description="the least pause before a computer player acts (people follow it better)",
     )
+    redis_start_timeout: float = Field(
+        default=10.0, ge=0, description="seconds a process waits for its Redis at start before it refuses to start",
+    )
     allowed_origins: list[str] = Field(default_factory=list)
     rate_limits: bool | None = Field(
         default=None, description="the HTTP rate limits below; on outside testing, whose harnesses sign many users up",

@@ -17,6 +17,8 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
+from tcp_proxy import TcpProxy
+
 from nardy.server.pubsub import (
     REDIS_PREFIX,
     InProcessPubSub,
@@ -291,3 +293,78 @@ async def subscriber_connections(admin: aioredis.Redis) -> set[str]:
     """The ids of this process's RedisPubSub subscriber connections, told apart by their client name."""
     name = f"nardy:pubsub:{os.getpid()}"
     return {client["id"] for client in await admin.client_list() if client.get("name") == name}
+
+
+@pytest.fixture
+def link(redis_available: None) -> Iterator[TcpProxy]:
+    """A link to the Redis server that the test can cut: one process losing Redis while others keep it."""
+    with TcpProxy(("127.0.0.1", 6379)) as proxy:
+        yield proxy
+
+
+async def drained(pubsub: PubSub) -> None:
+    async with asyncio.timeout(TIMEOUT):
+        while pubsub.backlog:
+            await asyncio.sleep(0.02)
+
+
+def test_cut_off_from_redis_a_process_keeps_its_messages_and_sends_them_in_order(
+    channel: Callable[[str], str], link: TcpProxy,
+) -> None:
+    """Publishing never fails: local subscribers get the messages at once, the others once Redis is back."""
+
+    async def scenario() -> None:
+        cut_url = f"redis://{link.url_host}/0"
+        async with opened(lambda: RedisPubSub(cut_url)) as cut_off, opened(lambda: RedisPubSub(REDIS_URL)) as other:
+            async with cut_off.subscribe(channel("game")) as mine, other.subscribe(channel("game")) as theirs:
+                await cut_off.ping()
+                link.cut()
+                with pytest.raises((redis.RedisError, OSError)):
+                    await cut_off.ping()
+                for n in range(3):
+                    await cut_off.publish(channel("game"), f"move {n}")
+                assert [await receive(mine) for _ in range(3)] == ["move 0", "move 1", "move 2"]
+                assert cut_off.backlog == 3
+                link.restore()
+                assert [await receive(theirs) for _ in range(3)] == ["move 0", "move 1", "move 2"]
+                await drained(cut_off)
+                await cut_off.ping()
+
+    run(scenario)
+
+
+def test_a_full_outbox_drops_its_oldest_messages(channel: Callable[[str], str], link: TcpProxy) -> None:
+    async def scenario() -> None:
+        cut_url = f"redis://{link.url_host}/0"
+        async with opened(lambda: RedisPubSub(cut_url, outbox_size=2)) as cut_off, \
+                opened(lambda: RedisPubSub(REDIS_URL)) as other, other.subscribe(channel("game")) as theirs:
+            link.cut()
+            for n in range(3):
+                await cut_off.publish(channel("game"), f"move {n}")
+            assert cut_off.backlog == 2
+            link.restore()
+            assert [await receive(theirs) for _ in range(2)] == ["move 1", "move 2"]
+
+    run(scenario)
+
+
+def test_a_subscription_made_while_redis_is_away_hears_of_it_once_redis_is_back(
+    channel: Callable[[str], str], link: TcpProxy,
+) -> None:
+    """It opens at once and gets this process's messages; once subscribed in Redis it must resync, then
+    it gets the other processes' messages too."""
+
+    async def scenario() -> None:
+        cut_url = f"redis://{link.url_host}/0"
+        link.cut()
+        async with opened(lambda: RedisPubSub(cut_url)) as cut_off, opened(lambda: RedisPubSub(REDIS_URL)) as other:
+            async with cut_off.subscribe(channel("game")) as mine:
+                await cut_off.publish(channel("game"), "local")
+                assert await receive(mine) == "local"
+                link.restore()
+                with pytest.raises(SubscriptionOverflow):
+                    await receive(mine)
+                await other.publish(channel("game"), "from the other")
+                assert await receive(mine) == "from the other"
+
+    run(scenario)

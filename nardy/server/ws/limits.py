@@ -72,6 +72,10 @@ class AddressSlots:
         self._open[address] = held + 1
         return True
 
+    def held(self, address: str) -> int:
+        """How many connections ``address`` holds open now."""
+        return self._open.get(address, 0)
+
     def give_back(self, address: str) -> None:
         """A connection of ``address`` that :meth:`take` counted has closed."""
         held = self._open.get(address, 0) - 1

@@ -8,7 +8,9 @@ channel :data:`SIGN_OUT_CHANNEL`, which every process's :class:`SignOuts`
 listens to; each tells its own connections of that session
 (:class:`SessionHolder`), which stop acting for it and close with 4001.
 
-Notices can be missed while Redis is unreachable. Then every connection is
+Notices reach other processes late while Redis is unreachable (the
+publisher keeps them until it is back), and a process whose own subscription
+to Redis broke may have missed some. Then every connection is
 asked to look its session up again (:meth:`SessionHolder.recheck_session`),
 and the endpoint also rechecks the session every few seconds before an
 action, so a notice that never came delays the end of a session's rights by
@@ -20,12 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import logging
 import re
 from typing import Final, Protocol
 
 import anyio.from_thread
-from redis.exceptions import RedisError
 from starlette.applications import Starlette
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
@@ -33,11 +33,8 @@ from nardy.server.pubsub import PubSub, SubscriptionOverflow
 SIGN_OUT_CHANNEL: Final = "control:signed-out"
 """Publish/subscribe channel of the notices; table channels are ``table:<id>``, so it cannot clash."""
 
-RETRY_SECONDS: Final = 1.0
-"""Pause before subscribing again after the channel could not be subscribed to."""
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
-_log = logging.getLogger(__name__)
 
 
 def session_digest(token: str) -> str:
@@ -93,10 +90,7 @@ class SignOuts:
         """The session of ``token`` has ended: tell this process's connections now, and every other process."""
         digest = session_digest(token)
         self._notify(digest)
-        try:
-            await self._pubsub.publish(SIGN_OUT_CHANNEL, digest)
-        except RedisError as error:
-            _log.warning("could not announce a sign-out to the other processes (they recheck within seconds): %s", error)
+        await self._pubsub.publish(SIGN_OUT_CHANNEL, digest)
 
     def _notify(self, digest: str) -> None:
         for holder in list(self._holders.get(digest, ())):
@@ -108,29 +102,21 @@ class SignOuts:
                 holder.recheck_session()
 
     async def _listen(self, ready: asyncio.Event) -> None:
-        missed = False
-        while True:
-            try:
-                async with self._pubsub.subscribe(SIGN_OUT_CHANNEL) as subscription:
-                    ready.set()
-                    if missed:
-                        self._recheck_all()
-                        missed = False
-                    while True:
-                        try:
-                            message = await anext(subscription)
-                        except SubscriptionOverflow:
-                            self._recheck_all()
-                            continue
-                        except StopAsyncIteration:
-                            return
-                        if _DIGEST.fullmatch(message):
-                            self._notify(message)
-            except RedisError as error:
-                _log.warning("cannot listen to sign-outs (retrying in %.0f s): %s", RETRY_SECONDS, error)
-                missed = True
+        try:
+            async with self._pubsub.subscribe(SIGN_OUT_CHANNEL) as subscription:
                 ready.set()
-                await asyncio.sleep(RETRY_SECONDS)
+                while True:
+                    try:
+                        message = await anext(subscription)
+                    except SubscriptionOverflow:  # Redis was away: notices may have gone by
+                        self._recheck_all()
+                        continue
+                    except StopAsyncIteration:
+                        return
+                    if _DIGEST.fullmatch(message):
+                        self._notify(message)
+        finally:
+            ready.set()
 
 
 def announce_sign_out(app: Starlette, token: str) -> None:
