@@ -287,15 +287,19 @@ class RedisPubSub(_FanOut):
     Nothing connects until the first publish or subscription. The subscriber
     connection is named ``nardy:pubsub:<process id>`` in Redis's CLIENT LIST.
 
-    What this process publishes reaches its own subscribers at once and goes
-    to Redis through an *outbox*: a task sends the messages in order and,
-    while Redis cannot be reached, keeps them and tries again with backoff
-    (up to :data:`REDIS_BACKOFF_MAX_SECONDS` between tries). So ``publish``
-    never fails: a change already committed is always published, late if
-    Redis is away. The outbox holds at most ``outbox_size`` messages; past
-    that the oldest are dropped (a watcher elsewhere then sees a gap in the
-    versions and resyncs). Each message carries this process's tag, and the
-    reading task skips the ones it published itself.
+    While Redis answers, ``publish`` returns once Redis has the message, and
+    every process's subscribers (this one's too) get it from Redis, so all
+    of them see one channel's messages in one order. When Redis does not
+    answer, ``publish`` still succeeds: the message goes to this process's
+    subscribers at once and into an *outbox*, which a task sends to Redis in
+    order, retrying with backoff (up to :data:`REDIS_BACKOFF_MAX_SECONDS`
+    between tries); later messages queue behind it until the outbox is
+    empty. So a change already committed is always published, late if Redis
+    is away. The outbox holds at most ``outbox_size`` messages; past that the
+    oldest are dropped (a watcher elsewhere then sees a gap in the versions
+    and resyncs). Each message starts with this process's random tag and a
+    flag, ``<tag>:r`` or ``<tag>:h`` (delivered here already), and a space;
+    the reading task skips this process's ``h`` messages.
 
     When the subscriber connection breaks, or a channel could not be
     subscribed to, the reading task reconnects with the same backoff and
@@ -329,7 +333,7 @@ class RedisPubSub(_FanOut):
         self._outbox_size = outbox_size
         self._outbox_ready = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
-        self._unsent = 0
+        self._dropped = 0
 
     @property
     def backlog(self) -> int:
@@ -341,16 +345,26 @@ class RedisPubSub(_FanOut):
         await self._publisher.ping()
 
     async def publish(self, channel: str, message: str) -> None:
-        """Deliver ``message`` to this process's subscribers now, and to the other processes through Redis."""
+        """Publish ``message`` through Redis; while Redis is away, deliver it here now and keep it for Redis.
+
+        Never fails for Redis: see the class docstring.
+        """
         if self._closed:
             return
+        name = REDIS_PREFIX + channel
+        if not self._outbox:  # nothing waits before it: straight to Redis, in order with every other process
+            try:
+                await self._publisher.publish(name, f"{self._tag}:{_THROUGH_REDIS} {message}")
+                return
+            except (RedisError, OSError) as error:
+                _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
         self._deliver(channel, message)
         if len(self._outbox) >= self._outbox_size:
             self._outbox.popleft()
-            self._unsent += 1
-            if self._unsent == 1:
+            self._dropped += 1
+            if self._dropped == 1:
                 _log.warning("Redis outbox full (%d messages): dropping the oldest", self._outbox_size)
-        self._outbox.append((REDIS_PREFIX + channel, f"{self._tag} {message}"))
+        self._outbox.append((name, f"{self._tag}:{_DELIVERED_HERE} {message}"))
         self._outbox_ready.set()
         if self._sender is None:
             self._sender = asyncio.create_task(self._send(), name="nardy-redis-outbox")
@@ -375,7 +389,7 @@ class RedisPubSub(_FanOut):
             if failures:
                 _log.warning("publishing to Redis again after %d failed tries", failures)
                 failures = 0
-                self._unsent = 0
+                self._dropped = 0
             if self._outbox and self._outbox[0] is item:  # not dropped from a full outbox meanwhile
                 self._outbox.popleft()
 
@@ -450,8 +464,8 @@ class RedisPubSub(_FanOut):
             return
         channel = name[len(REDIS_PREFIX) :]
         if message["type"] == "message":
-            tag, _, text = str(message["data"]).partition(" ")
-            if tag != self._tag:  # our own messages went to our subscribers when published
+            header, _, text = str(message["data"]).partition(" ")
+            if header != f"{self._tag}:{_DELIVERED_HERE}":  # those reached our subscribers when published
                 self._deliver(channel, text)
         elif message["type"] == "subscribe":
             confirmed = self._confirmations.get(name)
@@ -486,6 +500,12 @@ class RedisPubSub(_FanOut):
     async def _drained(self) -> None:
         while self._outbox:
             await asyncio.sleep(0.01)
+
+
+_THROUGH_REDIS: Final = "r"
+"""A message's flag: it reaches the publishing process's own subscribers through Redis, like everyone's."""
+_DELIVERED_HERE: Final = "h"
+"""A message's flag: it was delivered to the publishing process's own subscribers when published."""
 
 
 def _backoff(failures: int) -> float:
