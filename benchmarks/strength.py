@@ -130,8 +130,21 @@ class GnubgPlayer:
 
 
 def make_player(spec: str, variant: str) -> Player:
-    """``ours:<plies>[@<weights file>]``, ``pubeval``, ``heuristic``, ``random`` or ``gnubg:<plies>``."""
+    """``level:<name>``, ``ours:<plies>[~<noise>][@<weights file>]``, ``pubeval``, ``heuristic``, ``random``, ``gnubg:<plies>``.
+
+    ``level:<name>`` is the computer player a table of that level gets
+    (``nardy.bots.make_bot``: bgsage on the short board, our networks in long
+    nardy), its noise seeded; ``ours`` is our own network at any depth.
+    """
     kind, _, arg = spec.partition(":")
+    if kind == "level":
+        from nardy.bots import make_bot
+        from nardy.bots.sage import SageUnavailable
+
+        try:
+            return make_bot(arg, variant=variant, seed=0)
+        except SageUnavailable as error:
+            raise Unavailable(str(error)) from None
     if kind == "ours":
         arg, _, weights = arg.partition("@")
         try:
@@ -148,8 +161,10 @@ def make_player(spec: str, variant: str) -> Player:
                 evaluator = default_evaluator(variant)
         except (OSError, KeyError, ValueError) as error:
             raise Unavailable(f"no trained weights for {variant}: {error}") from None
-        plies = int(arg or 0)
-        return NeuralBot(evaluator, plies=plies, seed=0, name=f"ours {plies}-ply")
+        depth, _, noise = arg.partition("~")
+        plies = int(depth or 0)
+        name = f"ours {plies}-ply" + (f" noise {noise}" if noise else "")
+        return NeuralBot(evaluator, plies=plies, noise=float(noise or 0), seed=0, name=name)
     if kind == "pubeval":
         from nardy.bots.pubeval import PubevalBot
 
@@ -483,7 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--speed-decisions", type=int, default=200, help="decisions timed at 0-ply (200; 2-ply a quarter)")
     parser.add_argument("--matchup", action="append", metavar="A,B",
                         help="play only these pairings in each variant, e.g. 'pubeval,gnubg:0' (repeatable; "
-                             "players: ours:<plies>, pubeval, heuristic, random, gnubg:<plies>)")
+                             "players: level:<name>, ours:<plies>, pubeval, heuristic, random, gnubg:<plies>)")
     parser.add_argument("--weights", type=Path,
                         help="a network file for our bot instead of the shipped weights (e.g. a training checkpoint)")
     parser.add_argument("--first-pair", type=int, default=0,

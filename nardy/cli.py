@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from nardy.bots import Bot
-from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot, default_evaluator
+from nardy.bots import BOT_LEVELS, Bot, make_bot
+from nardy.bots.neural import WEIGHTS
 from nardy.notation import (
     format_steps,
     position_from_dict,
@@ -217,17 +217,10 @@ def _verify_dice(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _bot(args: argparse.Namespace, out: TextIO) -> None:
-    level = LEVELS[args.level]
-    plies = level.plies if args.plies is None else args.plies
-    if not 0 <= plies <= 3:
-        raise UsageError("--plies is 0 to 3")
-    bot = NeuralBot(
-        default_evaluator(args.variant),
-        plies=plies,
-        noise=level.noise,
-        time_budget=level.time_budget if args.time_budget is None else args.time_budget,
-        seed=args.seed,
-    )
+    try:
+        bot = make_bot(args.level, variant=args.variant, seed=args.seed)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     if args.batch:
         for line in sys.stdin:
             if not line.strip():
@@ -348,9 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bot = commands.add_parser("bot", help="choose plays with a trained bot, one JSON request per line with --batch")
     bot.add_argument("--variant", choices=names, required=True)
-    bot.add_argument("--level", choices=list(LEVELS), default="expert")
-    bot.add_argument("--plies", type=int, default=None, help="search depth (default: the level's)")
-    bot.add_argument("--time-budget", type=float, default=None, help="seconds per decision (default: the level's)")
+    bot.add_argument("--level", choices=list(BOT_LEVELS), default="expert",
+                     help="the computer level (world-class: backgammon, dave and georgian only)")
     bot.add_argument("--seed", type=int, default=None, help="seed of the noise of the weaker levels")
     bot.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
     bot.add_argument("--batch", action="store_true", help='answer {"position": P, "dice": [A, B]} per stdin line')

@@ -1,14 +1,17 @@
 """Computer opponents: the bot interface and the bots that implement it.
 
+``sage`` is the short board's engine (bgsage rating our legal plays and
+deciding the cube); ``base`` says which engine plays each variant and level.
+
 ``encoding`` turns positions into network inputs, ``network`` is the MLP,
 ``evaluator`` the interface every position evaluator offers, ``neural`` the
 trained evaluator and bot, ``search`` the n-ply expectimax, and ``training``
 the TD(λ) self-play that made the shipped weights (``weights/*.npz``).
 """
 
-from nardy.bots.base import BOT_LEVELS, Bot, make_bot
+from nardy.bots.base import BOT_LEVELS, Bot, levels_for, make_bot
 from nardy.bots.evaluator import Evaluator
 from nardy.bots.neural import NeuralBot, NeuralEvaluator
 from nardy.bots.random_bot import RandomBot
 
-__all__ = ["BOT_LEVELS", "Bot", "Evaluator", "NeuralBot", "NeuralEvaluator", "RandomBot", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "Evaluator", "NeuralBot", "NeuralEvaluator", "RandomBot", "levels_for", "make_bot"]

@@ -1,12 +1,19 @@
-"""The interface every computer opponent implements, and the levels a table can pick."""
+"""The interface every computer opponent implements, the levels a table can pick, and which engine plays them.
+
+The short board (backgammon, dave, Georgian nardy) is played by bgsage
+(:mod:`nardy.bots.sage`); long nardy by our own networks
+(:mod:`nardy.bots.neural`), which are the only long-nardy networks there
+are. ``world-class`` exists on the short board only.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Final, Protocol
 
-from nardy.bots.neural import LEVELS, NeuralBot, ShippedEvaluator, default_evaluator
+from nardy.bots.neural import LEVELS, NeuralBot, default_evaluator
 from nardy.bots.random_bot import RandomBot
-from nardy.rules import Game, Play, Position
+from nardy.bots.sage import SAGE_LEVELS, SHORT_VARIANTS, SageBot, check_available
+from nardy.rules import Game, Play, Position, find_variant
 
 
 class Bot(Protocol):
@@ -14,8 +21,12 @@ class Bot(Protocol):
 
     name: str
 
-    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
-        """One of ``position.legal_plays(dice)``, or ``None`` when there is none."""
+    def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
+        """One of ``position.legal_plays(dice)``, or ``None`` when there is none.
+
+        ``game``, when given, is the game the play is made in (the cube and the
+        score, for bots that rate plays by them); ``position`` is its mover's.
+        """
 
     def wants_to_double(self, game: Game, player: int) -> bool:
         """Whether to offer a double now (only asked when the rules allow one)."""
@@ -24,24 +35,30 @@ class Bot(Protocol):
         """Whether to take the double just offered to ``player``."""
 
 
-BOT_LEVELS = ("random", "beginner", "intermediate", "advanced", "expert")
-"""The levels a table may choose, weakest first: random, then the trained levels of
-:data:`nardy.bots.neural.LEVELS` (Gaussian noise on the ratings, then deeper search)."""
+BOT_LEVELS: Final = ("random", "beginner", "intermediate", "advanced", "expert", "world-class")
+"""Every level a table may choose, weakest first; :func:`levels_for` says which a variant offers."""
 
 
-def make_bot(level: str, *, variant: str | None = None, seed: int | None = None) -> Bot:
-    """The bot of ``level``; ValueError naming the known levels otherwise.
+def levels_for(variant: str) -> tuple[str, ...]:
+    """The levels of ``variant``: all of :data:`BOT_LEVELS` on the short board, all but world-class in long nardy."""
+    if find_variant(variant).name in SHORT_VARIANTS:
+        return BOT_LEVELS
+    return tuple(level for level in BOT_LEVELS if level in LEVELS or level == "random")
 
-    The trained levels play with the shipped weights of ``variant``, checked
-    and loaded now; without a variant, with those of each position's variant.
-    """
+
+def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
+    """The bot of ``level`` for ``variant``, its engine loaded now; ValueError naming the known levels otherwise."""
+    known = levels_for(variant)
+    if level not in known:
+        raise ValueError(f"unknown bot level {level!r} for {variant}; known levels: {', '.join(known)}")
     if level == "random":
         return RandomBot(seed=seed)
-    if level not in BOT_LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; known levels: {', '.join(BOT_LEVELS)}")
+    if find_variant(variant).name in SHORT_VARIANTS:
+        check_available()
+        return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
     chosen = LEVELS[level]
     return NeuralBot(
-        default_evaluator(variant) if variant is not None else ShippedEvaluator(),
+        default_evaluator(variant),
         plies=chosen.plies,
         noise=chosen.noise,
         time_budget=chosen.time_budget,

@@ -211,7 +211,7 @@ class _ScoringBot:
         """The score of a position left by a play, for the player who made it."""
         raise NotImplementedError
 
-    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+    def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
         self._check(position)
         plays = position.legal_plays(dice)
         if not plays:

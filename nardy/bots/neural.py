@@ -203,7 +203,7 @@ class NeuralBot:
         self._clock = clock
         self._rng = np.random.default_rng(seed)
 
-    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+    def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
         """The best legal play as the search sees it, or ``None`` when the roll cannot be played."""
         plays = position.legal_plays(dice)
         if len(plays) <= 1:

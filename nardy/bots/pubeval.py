@@ -190,7 +190,7 @@ class PubevalBot:
 
     name = "pubeval"
 
-    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+    def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
         if not position.variant.has_bar:
             raise ValueError(f"pubeval plays the backgammon board, not {position.variant.name}")
         plays = position.legal_plays(dice)

@@ -15,7 +15,7 @@ class RandomBot:
     def __init__(self, *, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
-    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+    def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
         plays = position.legal_plays(dice)
         return self._random.choice(plays) if plays else None
 

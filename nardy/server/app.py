@@ -8,7 +8,9 @@ queries run in, this process's heartbeat and takeover sweep (``peers``), and
 the WebSocket side: the hub, the sign-out notices (``sign_outs``) and the
 count of sockets per client address (``socket_slots``). Every HTTP response gets the security headers, request
 bodies are capped, and the account routes count against the rate limiter
-(``rate_limiter``: in Redis when configured). With a Redis URL the app does
+(``rate_limiter``: in Redis when configured). The short board's engine
+(bgsage) is loaded at start, so a broken install stops the start rather
+than a game. With a Redis URL the app does
 not start until Redis answers (``NARDY_REDIS_START_TIMEOUT``), and
 ``/api/health`` says whether the database and Redis answer now. Tests pass
 their own dice and clock.
@@ -27,6 +29,7 @@ from fastapi import FastAPI
 from redis.exceptions import RedisError
 from starlette.staticfiles import StaticFiles
 
+from nardy.bots.sage import check_available
 from nardy.server.api import accounts, chouettes, health, matchmaking, ratings, tables, testing
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
@@ -61,6 +64,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(engine)
+        await asyncio.to_thread(check_available)  # bgsage: missing, it stops the start, not a game
         pubsub = make_pubsub(config.redis_url)
         if config.redis_url:
             await _wait_for_redis(pubsub, config.redis_url, config.redis_start_timeout)

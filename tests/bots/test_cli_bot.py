@@ -94,8 +94,17 @@ def test_bot_single_request(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bot_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bot", "--variant", "backgammon"]) == 2
-    assert main(["bot", "--variant", "backgammon", "--plies", "9", "--batch"]) == 2
-    assert "nardy:" in capsys.readouterr().err
+    assert main(["bot", "--variant", "long-traditional", "--level", "world-class", "--batch"]) == 2
+    assert "known levels" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("level", ["beginner", "world-class"])
+def test_the_short_board_bot_answers_with_bgsage(level: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["bot", "--variant", "georgian", "--level", level, "--seed", "1", "--dice", "6", "5", "start"])
+    answer = json.loads(capsys.readouterr().out)
+    assert code == 0
+    plays = Position.start("georgian").legal_plays((6, 5))
+    assert position_from_dict(answer["play"]["position"]) in {p.position for p in plays}
 
 
 def _tiny(tmp_path: Path, games: int, **changes: Any) -> TrainConfig:

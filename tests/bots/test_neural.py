@@ -10,7 +10,7 @@ from bot_positions import game_positions, random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy.bots import BOT_LEVELS, make_bot
+from nardy.bots import levels_for, make_bot
 from nardy.bots.evaluator import after_play_probabilities, equity, invert, terminal_probabilities
 from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator, default_network
 from nardy.bots.random_bot import RandomBot
@@ -112,7 +112,8 @@ def test_levels_differ() -> None:
         bot = NeuralBot(evaluator, noise=LEVELS[level].noise, seed=1)
         differences[level] = sum(bot.choose_play(p, d) != r for (p, d), r in zip(samples, reference))
     assert differences["beginner"] > differences["intermediate"] > 0
-    assert [LEVELS[level].plies for level in BOT_LEVELS[1:]] == sorted(LEVELS[level].plies for level in BOT_LEVELS[1:])
+    long_levels = levels_for("long-traditional")[1:]
+    assert [LEVELS[level].plies for level in long_levels] == sorted(LEVELS[level].plies for level in long_levels)
     assert LEVELS["expert"].noise == 0.0 and LEVELS["expert"].plies == 2
 
 
@@ -178,14 +179,14 @@ def test_choose_requires_candidates() -> None:
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_make_bot_builds_every_level(variant: str) -> None:
+def test_make_bot_builds_every_level_of_the_variant(variant: str) -> None:
     position = Position.start(variant)
-    for level in BOT_LEVELS:
+    for level in levels_for(variant):
         bot = make_bot(level, variant=variant, seed=1)
         assert bot.name == level
-        if level != "expert":  # the 2-ply expert is exercised by the time-budget tests
+        if level not in ("expert", "world-class"):  # the deep levels are exercised by their own tests
             assert bot.choose_play(position, (5, 2)) in position.legal_plays((5, 2))
-    assert isinstance(make_bot("random"), RandomBot)
+    assert isinstance(make_bot("random", variant=variant), RandomBot)
     with pytest.raises(ValueError, match="known levels"):
         make_bot("grandmaster", variant=variant)
 
@@ -212,16 +213,6 @@ def test_trained_bot_beats_the_random_bot() -> None:
 def test_neural_evaluator_checks_the_input_size() -> None:
     with pytest.raises(ValueError, match="inputs"):
         NeuralEvaluator(default_network("long"), "short")
-
-
-def test_a_bot_made_without_a_variant_plays_every_variant() -> None:
-    """make_bot(level) as the server calls it today: the weights follow each position's variant."""
-    bot = make_bot("intermediate", seed=2)
-    for variant in VARIANTS:
-        position, dice = random_position(variant, seed=8, turns=10)
-        plays = position.legal_plays(dice)
-        chosen = bot.choose_play(position, dice)
-        assert chosen in plays if plays else chosen is None
 
 
 def test_an_evaluator_refuses_another_familys_positions() -> None:

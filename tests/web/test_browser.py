@@ -573,3 +573,34 @@ def test_find_an_opponent_then_the_leaderboards(client: MakeClient, server: WebS
     person.goto("#/ratings")
     person.page.wait_for_selector("#leaderboard p, #leaderboard table")
     assert person.page.locator("[data-family=georgian]").count() == 1
+
+
+def test_play_now_offers_the_level_and_remembers_it(client: MakeClient, server: WebServer) -> None:
+    """Quick play starts at intermediate, not random moves; the level chosen is this browser's next default."""
+    person = client()
+    person.goto("#/")
+    level = person.page.locator("select[name=quick-level]")
+    assert level.input_value() == "intermediate"
+    person.page.select_option("select[name=quick-variant]", "georgian")
+    assert "world-class" in level.locator("option").evaluate_all("options => options.map((o) => o.value)")
+    person.page.select_option("select[name=quick-level]", "world-class")
+    person.page.select_option("select[name=quick-variant]", "long-traditional")
+    offered = level.locator("option").evaluate_all("options => options.map((o) => o.value)")
+    assert offered == ["random", "beginner", "intermediate", "advanced", "expert"]
+    assert level.input_value() == "intermediate", "a level the variant lacks falls back to the default"
+    person.page.select_option("select[name=quick-level]", "expert")
+
+    person.page.reload()
+    person.page.wait_for_selector("[data-action=quick-play]")
+    assert level.input_value() == "expert"
+    server.dice(*winning_dice("backgammon", 20))
+    person.page.select_option("select[name=quick-variant]", "backgammon")
+    assert level.input_value() == "expert"
+    person.page.click("[data-action=quick-play]")
+    person.page.wait_for_selector(".game-page[data-status=playing]")
+    driver = person.driver()
+    try:
+        seats = driver.state["seats"]
+    finally:
+        driver.close()
+    assert [seat["bot"] for seat in seats if seat and seat.get("bot")] == ["expert"]

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
-from nardy.bots import BOT_LEVELS
+from nardy.bots import levels_for
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
@@ -124,8 +124,9 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
         seconds = body.correspondence_days * 86400
     elif seconds is not None and seconds not in MOVE_SECONDS_CHOICES and not settings.testing:
         raise HTTPException(422, f"seconds per move are one of {list(MOVE_SECONDS_CHOICES)}")
-    if body.opponent == "computer" and body.bot_level not in BOT_LEVELS:
-        raise HTTPException(422, f"unknown computer level {body.bot_level!r}; levels: {', '.join(BOT_LEVELS)}")
+    if body.opponent == "computer" and body.bot_level not in levels_for(variant.name):
+        levels = ", ".join(levels_for(variant.name))
+        raise HTTPException(422, f"unknown computer level {body.bot_level!r} for {variant.name}; levels: {levels}")
     options = body.options
     cube = variant.cube_required if options.cube is None else options.cube
     game_options = GameOptions(

@@ -85,9 +85,9 @@ def spec_from_row(row: GameTable) -> TableSpec:
 
 
 class BotFactory(Protocol):
-    """Makes the computer player of a level for a variant (the shipped weights are checked and loaded then)."""
+    """Makes the computer player of a level for a variant (its engine is checked and loaded then)."""
 
-    def __call__(self, level: str, *, variant: str | None = None) -> Bot: ...
+    def __call__(self, level: str, *, variant: str) -> Bot: ...
 
 
 class TableService(EventLogService[TableState]):
@@ -503,6 +503,6 @@ def _bot_action(bot: Bot, state: TableState, seat: int) -> dict[str, Any]:
     if game.phase is Phase.RESIGNATION:
         return {"t": "accept_resignation"}
     assert game.dice is not None
-    play = bot.choose_play(game.position, game.dice)
+    play = bot.choose_play(game.position, game.dice, game)
     assert play is not None
     return {"t": "move", "steps": [step_dict(s) for s in play.steps]}

@@ -6,7 +6,8 @@ import { currentUser, ensureUser } from "./session.js";
 import { findOpponentCard } from "./matchmaking.js";
 import { chouetteCard } from "./chouette_lobby.js";
 import {
-  VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, botLevelName, playerName,
+  VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, botLevelName, botLevels,
+  playerName,
 } from "./names.js";
 
 const TIME_CONTROLS = [
@@ -19,8 +20,20 @@ const TIME_CONTROLS = [
   { value: "d3", days: 3 },
   { value: "d7", days: 7 },
 ];
-const BOT_LEVELS = ["random", "beginner", "intermediate", "advanced", "expert"];
 const REFRESH_MS = 5000;
+const QUICK_LEVEL_KEY = "nardy.quickLevel";
+const DEFAULT_QUICK_LEVEL = "intermediate";
+
+/** Fill a level <select> with the levels of ``variant``, keeping ``wanted`` when the variant has it. */
+function offerLevels(select, variant, wanted) {
+  const levels = botLevels(variant);
+  fill(select, ...levels.map((l) => h("option", { value: l }, botLevelName(l))));
+  select.value = levels.includes(wanted) ? wanted : levels.includes(DEFAULT_QUICK_LEVEL) ? DEFAULT_QUICK_LEVEL : levels[0];
+}
+
+function rememberedQuickLevel() {
+  try { return localStorage.getItem(QUICK_LEVEL_KEY) || DEFAULT_QUICK_LEVEL; } catch { return DEFAULT_QUICK_LEVEL; }
+}
 
 export function mountLobby(view, { socket, toast, navigate }) {
   let timer = null;
@@ -40,18 +53,24 @@ export function mountLobby(view, { socket, toast, navigate }) {
     }
   }
 
-  // ----- quick play against the computer
+  // ----- quick play against the computer, at the level this browser chose last (intermediate at first)
   const quickVariant = h("select", { name: "quick-variant", "aria-label": t("lobby.variant") },
     VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+  const quickLevel = h("select", { name: "quick-level", "aria-label": t("lobby.bot_level") });
+  offerLevels(quickLevel, quickVariant.value, rememberedQuickLevel());
+  quickVariant.addEventListener("change", () => offerLevels(quickLevel, quickVariant.value, rememberedQuickLevel()));
+  quickLevel.addEventListener("change", () => {
+    try { localStorage.setItem(QUICK_LEVEL_KEY, quickLevel.value); } catch { /* private mode: not remembered */ }
+  });
   const quick = h("section", { class: "card quick" },
     h("h2", {}, t("lobby.quick_title")),
     h("p", { class: "hint" }, t("lobby.quick_hint")),
-    h("div", { class: "row" }, quickVariant,
+    h("div", { class: "row" }, quickVariant, quickLevel,
       h("button", {
         type: "button", class: "primary big", "data-action": "quick-play",
         onclick: () => {
           const variant = quickVariant.value;
-          start({ variant, match_length: variant === "dave" ? 3 : 1, opponent: "computer", bot_level: "random",
+          start({ variant, match_length: variant === "dave" ? 3 : 1, opponent: "computer", bot_level: quickLevel.value,
             options: variant === "backgammon" ? { cube: true } : {} });
         },
       }, t("lobby.play_computer"))),
@@ -128,7 +147,7 @@ function createForm(start) {
   const opponent = h("select", { name: "opponent" },
     h("option", { value: "human" }, t("lobby.opponent_human")),
     h("option", { value: "computer" }, t("lobby.opponent_computer")));
-  const botLevel = h("select", { name: "bot_level" }, BOT_LEVELS.map((l) => h("option", { value: l }, botLevelName(l))));
+  const botLevel = h("select", { name: "bot_level" });
   const rated = h("input", { type: "checkbox", name: "rated" });
   const privateBox = h("input", { type: "checkbox", name: "private" });
   const cube = h("input", { type: "checkbox", name: "cube", checked: true });
@@ -154,6 +173,7 @@ function createForm(start) {
   function update() {
     const v = variant.value;
     variantNote.textContent = variantHint(v);
+    offerLevels(botLevel, v, botLevel.value || DEFAULT_QUICK_LEVEL);
     const lengths = matchLengths(v);
     const previous = length ? Number(length.value) : 1;
     if (lengths) {

@@ -120,7 +120,7 @@ export function seatName(seat) {
 /** A player name from a lobby or profile summary; the server names the computer "Computer (level)". */
 export function playerName(name) {
   if (!name) return "—";
-  const bot = /^Computer \(([a-z]+)\)$/.exec(name);
+  const bot = /^Computer \(([a-z-]+)\)$/.exec(name);
   return bot ? t("game.computer", { level: botLevelName(bot[1]) }) : name;
 }
 
@@ -131,5 +131,14 @@ export function botLevelName(level) {
     intermediate: t("bot.intermediate"),
     advanced: t("bot.advanced"),
     expert: t("bot.expert"),
+    "world-class": t("bot.world_class"),
   }[level] ?? level;
 }
+
+/** The computer levels of a variant, weakest first; world-class plays the short board only (the server checks). */
+export function botLevels(variant) {
+  const levels = ["random", "beginner", "intermediate", "advanced", "expert"];
+  return SHORT_BOARD.includes(variant) ? [...levels, "world-class"] : levels;
+}
+
+const SHORT_BOARD = ["backgammon", "dave", "georgian"];

@@ -1,0 +1,204 @@
+"""bgsage as the short board's engine: boards both ways, only our legal plays, cube answers in every cube state."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from collections.abc import Iterator
+
+import pytest
+from bgsage import flip_board, possible_moves
+from bot_positions import game_positions, random_position
+
+from nardy.bots import make_bot
+from nardy.bots import sage as sage_module
+from nardy.bots.sage import (
+    CUBELESS,
+    SAGE_LEVELS,
+    CubeContext,
+    SageBot,
+    SageUnavailable,
+    board_of,
+    position_of,
+    rank_plays,
+)
+from nardy.rules import CHECKERS, Cube, Game, GameOptions, MatchContext, Phase, Position
+
+SHORT = ("backgammon", "dave", "georgian")
+
+
+def _positions(variant: str) -> list[Position]:
+    """Positions of random games, with checkers on the bar and borne off among them."""
+    return game_positions(variant, seed=7, count=600)
+
+
+@pytest.mark.parametrize("variant", SHORT)
+def test_boards_convert_both_ways_with_bars_and_borne_off_checkers(variant: str) -> None:
+    positions = _positions(variant)
+    assert any(p.bar[0] for p in positions) and any(p.bar[1] for p in positions)
+    assert any(p.off[0] for p in positions) and any(p.off[1] for p in positions)
+    for position in positions:
+        board = board_of(position)
+        assert len(board) == 26 and board[0] == position.bar[1] and board[25] == position.bar[0]
+        assert position_of(variant, board) == position
+        # bgsage turns a board over exactly as our rules turn a position over
+        assert board_of(position.turned()) == list(flip_board(board))
+
+
+def test_our_backgammon_plays_leave_the_boards_bgsages_generator_finds() -> None:
+    """Where the rules are the same (backgammon), the two generators agree: the boards mean the same."""
+    for seed in range(150):
+        position, dice = random_position("backgammon", seed=seed, turns=seed % 60)
+        ours = {tuple(board_of(p.position)) for p in position.legal_plays(dice)}
+        theirs = {tuple(b) for b in possible_moves(board_of(position), *dice)} - {tuple(board_of(position))}
+        assert ours == theirs, (position, dice)  # bgsage lists the unchanged board for a roll that cannot be played
+
+
+def test_long_nardy_is_not_bgsages() -> None:
+    with pytest.raises(ValueError, match="bgsage plays"):
+        board_of(Position.start("long-traditional"))
+    with pytest.raises(ValueError, match="26 numbers"):
+        position_of("backgammon", [0] * 25)
+
+
+def _georgian_stay_cases() -> Iterator[tuple[Position, tuple[int, int]]]:
+    """Georgian positions where a hit in one's own home happens in some play of the roll."""
+    for seed in range(400):
+        position, dice = random_position("georgian", seed=seed, turns=8 + seed % 40)
+        plays = position.legal_plays(dice)
+        if any(step.hit and step.target <= 6 for play in plays for step in play.steps):
+            yield position, dice
+
+
+@pytest.mark.parametrize("level", list(SAGE_LEVELS))
+def test_every_level_chooses_one_of_our_legal_plays(level: str) -> None:
+    bot = make_bot(level, variant="georgian", seed=3)
+    cases = list(_georgian_stay_cases())[: 6 if level == "world-class" else 25]
+    assert cases
+    for position, dice in cases:
+        assert bot.choose_play(position, dice) in position.legal_plays(dice)
+    for variant in ("backgammon", "dave"):
+        for seed in range(4 if level == "world-class" else 12):
+            position, dice = random_position(variant, seed=seed, turns=5 + 3 * seed)
+            plays = position.legal_plays(dice)
+            chosen = bot.choose_play(position, dice)
+            assert chosen in plays if plays else chosen is None
+
+
+def test_bgsage_never_plays_what_georgian_forbids() -> None:
+    """Where Georgian's stay rule forbids plays backgammon allows, the best choice is still ours."""
+    found = 0
+    for position, dice in _georgian_stay_cases():
+        ours = {tuple(board_of(p.position)) for p in position.legal_plays(dice)}
+        theirs = {tuple(b) for b in possible_moves(board_of(position), *dice)}
+        if theirs - ours:
+            found += 1
+            best = rank_plays(position, dice, plies=2)[0].play
+            assert tuple(board_of(best.position)) in ours
+    assert found > 0, "no case where the Georgian rules forbid a backgammon play"
+
+
+def test_ranking_goes_deeper_on_the_best_only() -> None:
+    position, dice = Position.start("backgammon"), (6, 4)
+    shallow = rank_plays(position, dice, plies=1)
+    assert len(shallow) == len(position.legal_plays(dice)) and {r.plies for r in shallow} == {1}
+    assert [r.equity for r in shallow] == sorted((r.equity for r in shallow), reverse=True)
+    deep = rank_plays(position, dice, plies=3)
+    depths = [r.plies for r in deep]
+    assert depths == sorted(depths, reverse=True) and depths[0] == 3
+    assert 1 <= depths.count(3) <= sage_module.SECOND_KEEP
+    assert depths.count(3) + depths.count(2) <= sage_module.FIRST_KEEP
+    spent = rank_plays(position, dice, plies=3, deadline=0.0)  # no time for 3-ply
+    assert spent[0].plies == 2
+
+
+def test_cubeful_rating_follows_the_cube_and_the_score() -> None:
+    boards = [board_of(p.position) for p in Position.start("backgammon").legal_plays((3, 1))]
+    engine = sage_module.engine()
+    cubeless = engine.rate(boards, CUBELESS, plies=1)
+    money = engine.rate(boards, CubeContext(live=True), plies=1)
+    match = engine.rate(boards, CubeContext(live=True, away=(2, 5)), plies=1)
+    assert cubeless != money != match
+    assert max(range(len(boards)), key=cubeless.__getitem__) == max(range(len(boards)), key=money.__getitem__)
+
+
+def _cube_games() -> Iterator[Game]:
+    """Backgammon and dave games in every cube state: centred, owned by either side, money and match scores,
+    the Crawford game, dave's first turn, a cube at the 64 cap."""
+    position, _ = random_position("backgammon", seed=11, turns=14)
+    contexts = [
+        MatchContext(),
+        MatchContext(length=7, score=(3, 5)),
+        MatchContext(length=5, score=(4, 2), crawford=True),
+        MatchContext(length=5, score=(4, 3)),
+    ]
+    for variant in ("backgammon", "dave"):
+        dave_position = position if variant == "backgammon" else Position(
+            Position.start("dave").variant, position.points, position.bar, position.off,
+        )
+        for context in contexts:
+            options = GameOptions(cube=True, jacoby=context.length == 0, beavers=context.length == 0)
+            if variant == "dave":
+                options = GameOptions(cube=True)
+            try:
+                game = Game.new(variant, options=options, context=context, first_player=0)
+            except ValueError:
+                continue
+            for cube in (Cube(), Cube(2, 0), Cube(2, 1), Cube(64, 1)):
+                for turns_played in (0, 6):
+                    yield dataclasses.replace(
+                        game, position=dave_position, cube=cube, turns_played=turns_played, phase=Phase.ROLLING,
+                    )
+
+
+def test_cube_answers_are_legal_in_every_cube_state() -> None:
+    bot = make_bot("advanced", variant="backgammon", seed=1)
+    games = list(_cube_games())
+    assert len(games) > 40
+    takes = 0
+    for game in games:
+        wants = bot.wants_to_double(game, game.turn)
+        assert isinstance(wants, bool)
+        if not game.can_double(game.turn):
+            assert wants is False, game.double_refusal(game.turn)
+            continue
+        doubled = game.double(game.turn)
+        takes += bot.accepts_double(doubled, doubled.opponent)
+    assert takes > 0
+
+
+def test_the_expert_does_not_double_from_the_bar_21_pips_behind() -> None:
+    """The case a new user met: our expert doubled while on the bar and 21 pips behind."""
+    points = [0] * 24
+    for point, count in ((24, 1), (13, 5), (8, 3), (6, 5)):  # mine, one more on the bar
+        points[point - 1] = count
+    for point, count in ((1, 2), (12, 3), (17, 3), (19, 5), (22, 2)):  # theirs: two moved 13 -> 3
+        points[point - 1] = -count
+    behind = Position(Position.start("backgammon").variant, tuple(points), (1, 0), (0, 0))
+    mine, theirs = behind.pip_counts()
+    assert (mine, theirs) == (168, 147)
+    game = dataclasses.replace(
+        Game.new("backgammon", options=GameOptions(cube=True), first_player=0), position=behind, turns_played=6,
+    )
+    assert game.can_double(0)
+    for level in ("advanced", "expert"):
+        assert make_bot(level, variant="backgammon").wants_to_double(game, 0) is False
+
+
+def test_a_missing_bgsage_is_reported_when_the_engine_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "bgbot_cpp", None)
+    sage_module.engine.cache_clear()
+    try:
+        with pytest.raises(SageUnavailable, match="bgsage is not installed"):
+            make_bot("advanced", variant="backgammon")
+    finally:
+        monkeypatch.undo()
+        sage_module.engine.cache_clear()
+    assert isinstance(make_bot("advanced", variant="backgammon"), SageBot)
+
+
+def test_world_class_is_for_the_short_board() -> None:
+    assert make_bot("world-class", variant="dave").name == "world-class"
+    with pytest.raises(ValueError, match="known levels"):
+        make_bot("world-class", variant="long-traditional")
+    assert CHECKERS == 15
