@@ -2,24 +2,29 @@
 
 Run::
 
-    python -m benchmarks.strength [--games N] [--variant V ...] [--plies P]
+    python -m benchmarks.strength [--games N] [--variant V ...] [--level L] [--plies P]
                                   [--time-limit S] [--workers W] [--no-gnubg] [--no-speed]
                                   [--matchup A,B ...] [--json FILE]
 
-Matchups (A against B; ppg is A's points per game):
+Players: ``level:<name>`` is the computer player a table of that level gets
+(bgsage on the short board, :mod:`nardy.bots.sage`; our networks in long
+nardy), ``ours:<plies>[~<noise>]`` our own network (long nardy), ``pubeval``
+(:mod:`nardy.bots.pubeval`), ``heuristic`` (:mod:`nardy.bots.heuristic`),
+``random``, and ``gnubg:<plies>`` (GNU Backgammon through
+benchmarks/gnubg_player.py, a separate GPL process).
 
-* backgammon: our trained bot at ``--plies`` against pubeval
-  (:mod:`nardy.bots.pubeval`) and against GNU Backgammon at 0-ply
-  (benchmarks/gnubg_player.py, a separate GPL process); and pubeval against
-  gnubg 0-ply, the check of the pubeval port (gnubg 0-ply is known to score
-  about +0.64 ppg against a correct pubeval, so this pairing should show
-  roughly -0.64 for pubeval);
-* georgian and each long-nardy regulation: our trained bot against the
-  heuristic bot of :mod:`nardy.bots.heuristic`.
+Default matchups (A against B; ppg is A's points per game):
 
-"Our bot" is :class:`nardy.bots.neural.NeuralBot` with the shipped weights of
-the variant, no noise and no time limit. It is imported lazily: when the
-module or the weights are missing, its matchups are skipped with a message.
+* backgammon (and dave): ``level:<--level>`` against pubeval and against
+  gnubg 0-ply; and pubeval against gnubg 0-ply, the check of the pubeval
+  port (gnubg 0-ply is known to score about +0.64 ppg against a correct
+  pubeval, so this pairing should show roughly -0.64 for pubeval);
+* georgian: ``level:<--level>`` against the heuristic bot;
+* each long-nardy regulation: our network at ``--plies`` against the
+  heuristic bot.
+
+A player that cannot be built here (gnubg or bgsage missing) has its
+matchups skipped with a message.
 
 Method. Games are cubeless money games scored single 1, double 2, triple 3
 (2 in long nardy). Dice are duplicated: pair k draws all its dice from
@@ -31,10 +36,11 @@ for A; the table gives the mean over pairs with a 95% interval
 processes under ``nice``; a matchup stops after ``--games`` games or once
 ``--time-limit`` seconds have passed (the pairs finished are reported).
 
-Speed: the median (and 90th percentile, and mean) wall time of ``choose_play`` of our
-bot at 0-ply and at 2-ply, for backgammon (over (position, roll) pairs taken
-from pubeval self-play games with a fixed seed) and, when a long-nardy
-variant is played, for the first of them (from the heuristic bot's self-play),
+Speed: the median (and 90th percentile, and mean) wall time of ``choose_play``
+of the players in :data:`SPEED_PLAYERS`: the short board's levels on
+backgammon (over (position, roll) pairs taken from pubeval self-play games
+with a fixed seed) and, when a long-nardy variant is played, our network at
+0 and 2 plies on the first of them (from the heuristic bot's self-play),
 measured in the main process while no games run.
 """
 
@@ -56,7 +62,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from nardy.rules import GameOptions, Play, Position, find_variant
 
@@ -341,17 +347,20 @@ def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int, f
     matchup.seconds = time.perf_counter() - began
 
 
-def matchups_for(variants: Sequence[str], plies: int, gnubg: bool) -> list[Matchup]:
-    ours = f"ours:{plies}"
+def matchups_for(variants: Sequence[str], level: str, plies: int, gnubg: bool) -> list[Matchup]:
+    """The default pairings: the short board's ``level`` against pubeval and gnubg 0-ply (backgammon, dave)
+    or the heuristic bot (Georgian); our long-nardy network at ``plies`` against the heuristic bot."""
     chosen: list[Matchup] = []
     for variant in variants:
-        if find_variant(variant).has_bar and variant != "georgian":
-            chosen.append(Matchup(variant, ours, "pubeval"))
-            if gnubg:
-                chosen.append(Matchup(variant, ours, "gnubg:0"))
-                chosen.append(Matchup(variant, "pubeval", "gnubg:0"))
+        if variant.startswith("long-"):
+            chosen.append(Matchup(variant, f"ours:{plies}", "heuristic"))
+        elif variant == "georgian":
+            chosen.append(Matchup(variant, f"level:{level}", "heuristic"))
         else:
-            chosen.append(Matchup(variant, ours, "heuristic"))
+            chosen.append(Matchup(variant, f"level:{level}", "pubeval"))
+            if gnubg:
+                chosen.append(Matchup(variant, f"level:{level}", "gnubg:0"))
+                chosen.append(Matchup(variant, "pubeval", "gnubg:0"))
     return chosen
 
 
@@ -385,28 +394,31 @@ def speed_corpus(variant: str, count: int, seed: str = "strength:speed") -> list
 @dataclass
 class Speed:
     variant: str
-    plies: int
+    player: str
     decisions: int
     median_ms: float
     p90_ms: float
     mean_ms: float
 
 
+SPEED_PLAYERS: Final = {
+    "backgammon": ("level:advanced", "level:expert", "level:world-class"),
+    "long": ("ours:0", "ours:2"),
+}
+"""Whose decisions are timed: the short board's levels of distinct cost (beginner and intermediate cost what
+advanced does), and our long-nardy network at 0 and 2 plies."""
+
+
 def speed_variants(variants: Sequence[str]) -> list[str]:
-    """One variant per network family among ``variants``: backgammon always, long nardy when played."""
+    """One variant per engine among ``variants``: backgammon always, long nardy when played."""
     long_ones = [v for v in variants if v.startswith("long-")]
     return ["backgammon", *long_ones[:1]]
 
 
-def measure_speed(variant: str, plies: int, count: int, weights: Path | None = None) -> Speed:
-    """Decision times of our bot at ``plies``; ``weights`` is used only when it is a network of the variant's family."""
-    spec = f"ours:{plies}"
-    if weights is not None:
-        from nardy.bots.encoding import family_of
-        from nardy.bots.network import Network
-
-        if Network.load(weights).family == family_of(find_variant(variant)).name:
-            spec += f"@{weights.resolve()}"
+def measure_speed(variant: str, spec: str, count: int, weights: Path | None = None) -> Speed:
+    """Decision times of player ``spec``; ``weights`` is used for our own network (``ours``) only."""
+    if weights is not None and spec.startswith("ours"):
+        spec += f"@{weights.resolve()}"
     bot = make_player(spec, variant)
     corpus = speed_corpus(variant, count)
     bot.choose_play(*corpus[0])  # load the weights, warm caches
@@ -417,7 +429,7 @@ def measure_speed(variant: str, plies: int, count: int, weights: Path | None = N
         times.append(time.perf_counter() - began)
     times.sort()
     return Speed(
-        variant, plies, len(times), 1000 * statistics.median(times), 1000 * times[int(0.9 * (len(times) - 1))],
+        variant, bot.name, len(times), 1000 * statistics.median(times), 1000 * times[int(0.9 * (len(times) - 1))],
         1000 * statistics.fmean(times),
     )
 
@@ -489,13 +501,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games per matchup, played as duplicate pairs (400)")
     parser.add_argument("--variant", action="append", choices=sorted(DEFAULT_VARIANTS) + ["dave"],
                         help="variant to play (repeatable; default: all but dave)")
-    parser.add_argument("--plies", type=int, default=0, help="search depth of our bot in the games (0)")
+    parser.add_argument("--plies", type=int, default=0, help="search depth of our long-nardy network in the games (0)")
+    parser.add_argument("--level", default="advanced",
+                        help="the short board's level in the default matchups (advanced)")
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per matchup at most (600)")
     parser.add_argument("--workers", type=int, default=MAX_WORKERS, choices=range(1, MAX_WORKERS + 1),
                         help="worker processes (at most 2)")
     parser.add_argument("--no-gnubg", action="store_true", help="skip the matchups against GNU Backgammon")
     parser.add_argument("--no-speed", action="store_true", help="skip the decision-time measurement")
-    parser.add_argument("--speed-decisions", type=int, default=200, help="decisions timed at 0-ply (200; 2-ply a quarter)")
+    parser.add_argument("--speed-decisions", type=int, default=200,
+                        help="decisions timed per 1-ply level and at 0-ply (200; 2-ply a quarter, world-class an eighth)")
     parser.add_argument("--matchup", action="append", metavar="A,B",
                         help="play only these pairings in each variant, e.g. 'pubeval,gnubg:0' (repeatable; "
                              "players: level:<name>, ours:<plies>, pubeval, heuristic, random, gnubg:<plies>)")
@@ -516,20 +531,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"machine: {machine()}")
     print(f"weights: {weights_info()}")
     print(f"games: cubeless money, duplicate dice from pair {args.first_pair}, up to {args.games} per matchup, "
-          f"{args.workers} worker(s), at most {args.time_limit:.0f} s per matchup; our bot at {args.plies}-ply")
+          f"{args.workers} worker(s), at most {args.time_limit:.0f} s per matchup; short board at {args.level}, "
+          f"our long-nardy network at {args.plies}-ply")
     print(flush=True)
 
     speeds: list[Speed] = []
     if not args.no_speed:
         for variant in speed_variants(variants):
-            for plies, count in ((0, args.speed_decisions), (2, max(args.speed_decisions // 4, 10))):
+            players = SPEED_PLAYERS["long" if variant.startswith("long-") else "backgammon"]
+            for spec in players:
+                deep = spec.endswith((":2", "expert", "world-class"))
+                count = max(args.speed_decisions // (8 if spec.endswith("world-class") else 4), 10) if deep \
+                    else args.speed_decisions
                 try:
-                    speed = measure_speed(variant, plies, count, args.weights)
+                    speed = measure_speed(variant, spec, count, args.weights)
                 except Unavailable as reason:
-                    print(f"speed at {plies}-ply, {variant}, skipped: {reason}")
-                    break
+                    print(f"speed of {spec}, {variant}, skipped: {reason}")
+                    continue
                 speeds.append(speed)
-                print(f"speed, ours {plies}-ply, {variant}: median {speed.median_ms:.2f} ms, "
+                print(f"speed, {speed.player}, {variant}: median {speed.median_ms:.2f} ms, "
                       f"90th percentile {speed.p90_ms:.2f} ms, mean {speed.mean_ms:.2f} ms "
                       f"over {speed.decisions} decisions", flush=True)
         print()
@@ -540,7 +560,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--matchup takes two players separated by a comma")
         matchups = [Matchup(variant, a, b) for variant in variants for a, b in pairings]
     else:
-        matchups = matchups_for(variants, args.plies, not args.no_gnubg)
+        matchups = matchups_for(variants, args.level, args.plies, not args.no_gnubg)
     if args.weights is not None:
         for matchup in matchups:
             matchup.a, matchup.b = (

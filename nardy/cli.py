@@ -349,9 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
     bot.set_defaults(handler=_bot)
 
-    train = commands.add_parser("train", help="train a variant's network by TD(lambda) self-play, resuming")
-    train.add_argument("--variant", choices=names, nargs="+", required=True,
-                       help="the variant; more names of the same family interleave their games")
+    train = commands.add_parser("train", help="train a long-nardy network by TD(lambda) self-play, resuming")
+    train.add_argument("--variant", choices=sorted(WEIGHTS), nargs="+", required=True,
+                       help="the long-nardy regulation; more of them interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
     train.add_argument("--hidden", type=int, default=80, help="hidden units of a new network (an --init network with fewer grows to this many)")
     train.add_argument("--alpha", type=float, default=0.1)

@@ -1,11 +1,11 @@
 """The one place where positions become arrays: the network's inputs per variant family.
 
-A *family* is a board geometry (:class:`~nardy.rules.variant.Topology`): the
-short family (backgammon, dave, Georgian nardy) and the long family (the three
-long-nardy regulations). Every encoding is from the side to move's
-perspective and describes both sides the same way, each in its own numbering,
-so that ``encode([p])`` and ``encode([p.turned()])`` hold the same numbers with
-the two halves swapped.
+A *family* is a board geometry (:class:`~nardy.rules.variant.Topology`). Our
+own networks play the long family (the three long-nardy regulations) only:
+the short board is bgsage's (:mod:`nardy.bots.sage`). The encoding is from
+the side to move's perspective and describes both sides the same way, each
+in its own numbering, so that ``encode([p])`` and ``encode([p.turned()])``
+hold the same numbers with the two halves swapped.
 
 Positions first become *raw boards*: ``(n, 28)`` integer rows of the 24
 signed point counts, the two bar counts and the two borne-off counts, exactly
@@ -14,8 +14,6 @@ operations on the whole batch, so the candidate plays of a roll are encoded
 together.
 
 >>> from nardy.rules import Position
->>> encode([Position.start("backgammon")]).shape
-(1, 208)
 >>> encode([Position.start("long-bolshie")]).shape
 (1, 202)
 """
@@ -30,11 +28,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from nardy.bots.features import COUNT as FEATURES
-from nardy.bots.features import longest_run, short_features
 from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant
 from nardy.rules.position import ROW_LENGTH, Row
-from nardy.rules.variant import LongTopology, ShortTopology, Topology
+from nardy.rules.variant import LongTopology, Topology
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -55,9 +51,6 @@ class Family:
     encoder: Callable[[Family, IntArray], FloatArray] = field(repr=False)
     source: IntArray = field(repr=False)
     """``source[j]``: the mover's point index that the opponent calls index ``j``."""
-    earlier: dict[int, IntArray] = field(default_factory=dict, repr=False)
-    """Earlier encodings of this family by width: where each of their inputs sits in this one
-    (a network trained on one of them can be grown into this encoding)."""
 
     def encode(self, raw: IntArray) -> FloatArray:
         """The network inputs of raw boards, shape ``(n, inputs)``."""
@@ -94,8 +87,11 @@ def encode(positions: Sequence[Position]) -> FloatArray:
 
 
 def family_of(variant: Variant) -> Family:
-    """The family whose geometry ``variant`` uses."""
-    return _FAMILIES[type(variant.topology)]
+    """The family whose geometry ``variant`` uses; ValueError for the short board, which bgsage plays."""
+    family = _FAMILIES.get(type(variant.topology))
+    if family is None:
+        raise ValueError(f"our networks play long nardy; {variant.name} is played by bgsage (nardy.bots.sage)")
+    return family
 
 
 def _unit_table(scale: float) -> FloatArray:
@@ -104,14 +100,14 @@ def _unit_table(scale: float) -> FloatArray:
     return np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / scale], axis=1).astype(float)
 
 
-_UNIT_TABLES: Final = {scale: _unit_table(scale) for scale in (2.0, 12.0)}
+_UNIT_TABLE: Final = _unit_table(12.0)
 
 
-def _units(out: FloatArray, counts: IntArray, scale: float) -> None:
-    """Truncated unary per point into ``out`` ``(n, 4 * points)``: (>=1, >=2, >=3, (n-3)/scale) point by point."""
+def _units(out: FloatArray, counts: IntArray) -> None:
+    """Truncated unary per point into ``out`` ``(n, 4 * points)``: (>=1, >=2, >=3, (n-3)/12) point by point."""
     # take (counts are 0..15) into a fresh array, then one 2-D copy: several times quicker than
     # indexing the table straight into the strided ``out`` (the search encodes ~10,000 rows a call)
-    units = np.take(_UNIT_TABLES[scale], counts, axis=0, mode="clip")
+    units = np.take(_UNIT_TABLE, counts, axis=0, mode="clip")
     out[...] = units.reshape(out.shape)
 
 
@@ -127,24 +123,6 @@ _PIP_WEIGHTS: Final = np.arange(1, NUM_POINTS + 1, dtype=np.int64)
 _UNITS: Final = 4 * NUM_POINTS
 
 
-def _encode_short(family: Family, raw: IntArray) -> FloatArray:
-    """Tesauro/gnubg style: per side 24 x 4 units, bar n/2, off n/15, the pip count / 167, then the
-    hand-made :mod:`~nardy.bots.features`."""
-    mine, theirs = _sides(family, raw)
-    out = np.empty((raw.shape[0], family.inputs))
-    half = family.inputs // 2
-    features = short_features(mine, theirs, raw[:, _BAR : _BAR + 2])
-    for counts, index in ((mine, 0), (theirs, 1)):
-        side = out[:, index * half : (index + 1) * half]
-        bar = raw[:, _BAR + index]
-        _units(side[:, :_UNITS], counts, 2.0)
-        side[:, _UNITS] = bar / 2.0
-        side[:, _UNITS + 1] = raw[:, _OFF + index] / CHECKERS
-        side[:, _UNITS + 2] = (counts @ _PIP_WEIGHTS + 25 * bar) / 167.0
-        side[:, _UNITS + 3 :] = features[index]
-    return out
-
-
 def _encode_long(family: Family, raw: IntArray) -> FloatArray:
     """Per side: 24 x (1, 2, 3+, (n-3)/12), head, home, off, longest block, pip count.
 
@@ -157,13 +135,23 @@ def _encode_long(family: Family, raw: IntArray) -> FloatArray:
     half = family.inputs // 2
     for counts, index in ((mine, 0), (theirs, 1)):
         side = out[:, index * half : (index + 1) * half]
-        _units(side[:, :_UNITS], counts, 12.0)
+        _units(side[:, :_UNITS], counts)
         side[:, _UNITS] = counts[:, NUM_POINTS - 1] / CHECKERS
         side[:, _UNITS + 1] = counts[:, :6].sum(axis=1) / CHECKERS
         side[:, _UNITS + 2] = raw[:, _OFF + index] / CHECKERS
         side[:, _UNITS + 3] = runs[index] / 6.0
         side[:, _UNITS + 4] = (counts @ _PIP_WEIGHTS) / 360.0
     return out
+
+
+def longest_run(held: npt.NDArray[np.bool_]) -> IntArray:
+    """The longest run of consecutive ``True`` columns per row (a batch of 24-column masks)."""
+    bits = held.astype(np.int64) @ (np.int64(1) << np.arange(held.shape[1], dtype=np.int64))
+    run = np.zeros(held.shape[0], dtype=np.int64)
+    while bits.any():
+        run += bits != 0
+        bits &= bits >> 1
+    return run
 
 
 def _source(topology: Topology) -> IntArray:
@@ -173,19 +161,9 @@ def _source(topology: Topology) -> IntArray:
     return source
 
 
-_SHORT_HALF: Final = 4 * NUM_POINTS + 3 + FEATURES
-SHORT: Final = Family(
-    "short",
-    2 * _SHORT_HALF,
-    ShortTopology(),
-    _encode_short,
-    _source(ShortTopology()),
-    earlier={198: np.r_[0:99, _SHORT_HALF : _SHORT_HALF + 99]},
-)
-"""The short family. Until December 2026 it had no hand-made features (198 inputs)."""
 LONG: Final = Family("long", 2 * (4 * NUM_POINTS + 5), LongTopology(), _encode_long, _source(LongTopology()))
 
-_FAMILIES: Final[dict[type[Topology], Family]] = {ShortTopology: SHORT, LongTopology: LONG}
+_FAMILIES: Final[dict[type[Topology], Family]] = {LongTopology: LONG}
 
-FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (SHORT, LONG)}
+FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG,)}
 """The families by name."""

@@ -7,7 +7,7 @@ a compressed ``.npz`` with its metadata (family, sizes, games trained, seed),
 and gives the per-output gradients that TD(λ) training keeps traces of.
 
 >>> import numpy as np
->>> net = Network.initial(inputs=3, hidden=4, seed=1, family="short")
+>>> net = Network.initial(inputs=3, hidden=4, seed=1, family="long")
 >>> net.forward(np.zeros((2, 3))).shape
 (2, 5)
 """
@@ -113,26 +113,16 @@ class Network:
         f1, f2 = self.gradient_factors(hidden, y)
         return x[None, :, None] * f1[:, None, :], f1, hidden[None, :, None] * f2[:, None, :], f2
 
-    def grown(self, *, columns: npt.NDArray[np.int64], inputs: int, hidden: int, seed: int) -> Network:
-        """The same function of the old inputs, taking ``inputs`` inputs and ``hidden`` hidden units.
-
-        ``columns[i]`` is where old input ``i`` sits among the new ones; the
-        new inputs start with zero weights and the new hidden units with small
-        random input weights and zero output weights, so every output is
-        unchanged until training gives them a use. This carries a trained
-        network over to a richer encoding instead of training from scratch.
-        """
-        if len(columns) != self.inputs or hidden < self.hidden:
-            raise ValueError("a network only grows: every old input needs a column, and no hidden unit is dropped")
+    def grown(self, *, hidden: int, seed: int) -> Network:
+        """The same function with ``hidden`` hidden units: the new ones start with small random input
+        weights and zero output weights, so every output is unchanged until training gives them a use."""
+        if hidden < self.hidden:
+            raise ValueError("a network only grows: no hidden unit is dropped")
         rng = np.random.default_rng(seed)
-        w1 = np.zeros((inputs, hidden))
-        w1[columns, : self.hidden] = self.w1
-        w1[:, self.hidden :] = rng.normal(0.0, 0.1, (inputs, hidden - self.hidden))
-        b1 = np.zeros(hidden)
-        b1[: self.hidden] = self.b1
-        w2 = np.zeros((hidden, OUTPUTS))
-        w2[: self.hidden] = self.w2
-        return Network(w1, b1, w2, self.b2.copy(), {**self.meta, "inputs": inputs, "hidden": hidden})
+        w1 = np.concatenate([self.w1, rng.normal(0.0, 0.1, (self.inputs, hidden - self.hidden))], axis=1)
+        b1 = np.concatenate([self.b1, np.zeros(hidden - self.hidden)])
+        w2 = np.concatenate([self.w2, np.zeros((hidden - self.hidden, OUTPUTS))])
+        return Network(w1, b1, w2, self.b2.copy(), {**self.meta, "hidden": hidden})
 
     def parameters(self) -> tuple[FloatArray, ...]:
         """The weight arrays, in the order of :data:`PARAMETERS` (updated in place by training)."""

@@ -1,11 +1,11 @@
-"""The trained bots: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a bot that searches with it.
+"""Our trained bots, for long nardy: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a bot that searches with it.
 
-Weights for every variant ship in ``nardy/bots/weights/`` (see
-:data:`WEIGHTS`) and are loaded once, on first use.
+The weights ship in ``nardy/bots/weights/`` (see :data:`WEIGHTS`) and are
+loaded once, on first use. The short board is bgsage's (:mod:`nardy.bots.sage`).
 
 >>> from nardy.rules import Position
->>> bot = NeuralBot(default_evaluator("georgian"), seed=1)
->>> start = Position.start("georgian")
+>>> bot = NeuralBot(default_evaluator("long-bolshie"), seed=1)
+>>> start = Position.start("long-bolshie")
 >>> bot.choose_play(start, (6, 5)) in start.legal_plays((6, 5))
 True
 """
@@ -13,12 +13,10 @@ True
 from __future__ import annotations
 
 import functools
-import importlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from types import ModuleType
 from typing import Final
 
 import numpy as np
@@ -32,21 +30,17 @@ from nardy.bots.evaluator import (
     WIN_DOUBLE,
     WIN_TRIPLE,
     Evaluator,
-    equity,
     invert,
     terminal_probabilities,
 )
 from nardy.bots.network import Network
-from nardy.bots.search import DEFAULT_FILTERS, Deadline, MoveFilter, choose, position_probabilities
+from nardy.bots.search import DEFAULT_FILTERS, Deadline, MoveFilter, choose
 from nardy.rules import CHECKERS, Game, Play, Position, Variant, find_variant
 from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
 
 WEIGHTS: Final[dict[str, str]] = {
-    "backgammon": "short",
-    "dave": "short",
-    "georgian": "georgian",
     "long-traditional": "long",
     "long-tournament": "long",
     "long-bolshie": "long",
@@ -135,23 +129,6 @@ def default_evaluator(variant: str) -> NeuralEvaluator:
     return NeuralEvaluator(default_network(WEIGHTS[rules.name]), family_of(rules))
 
 
-class ShippedEvaluator:
-    """Rates each batch with the shipped evaluator of its positions' variant (all of one variant)."""
-
-    def probabilities(self, positions: Sequence[Position]) -> FloatArray:
-        if not positions:
-            return np.zeros((0, 5))
-        return default_evaluator(positions[0].variant.name).probabilities(positions)
-
-    def probabilities_after(self, positions: Sequence[Position]) -> FloatArray:
-        if not positions:
-            return np.zeros((0, 5))
-        return default_evaluator(positions[0].variant.name).probabilities_after(positions)
-
-    def probabilities_after_rows(self, variant: Variant, rows: Sequence[Row]) -> FloatArray:
-        return default_evaluator(variant.name).probabilities_after_rows(variant, rows)
-
-
 @dataclass(frozen=True)
 class Level:
     """How strong a bot plays: search depth, noise on the ratings, time per decision."""
@@ -222,42 +199,10 @@ class NeuralBot:
         self.last_depth = choice.depth
         return plays[choice.index]
 
-    def probabilities(self, game: Game, player: int) -> FloatArray:
-        """The cubeless outcome probabilities for ``player`` in ``game`` at this bot's depth (capped at 1)."""
-        seen = position_probabilities(self.evaluator, game.position, plies=min(self.plies, 1))
-        return seen if player == game.turn else invert(seen)
-
     def wants_to_double(self, game: Game, player: int) -> bool:
-        """Asks :mod:`nardy.bots.cube` when it exists, else :func:`money_double`."""
-        cube = _cube_module()
-        if cube is not None:
-            return bool(cube.should_double(self.evaluator, game, player))
-        return money_double(self.probabilities(game, player))
+        """Never: our networks play long nardy, which has no cube (the server asks only where a double is legal)."""
+        return False
 
     def accepts_double(self, game: Game, player: int) -> bool:
-        """Asks :mod:`nardy.bots.cube` when it exists, else :func:`money_take`."""
-        cube = _cube_module()
-        if cube is not None:
-            return bool(cube.should_take(self.evaluator, game, player))
-        return money_take(self.probabilities(game, player))
-
-
-def money_double(probabilities: FloatArray) -> bool:
-    """Fallback cube rule: double with at least 68% to win unless too good (cubeless equity above 1)."""
-    return bool(probabilities[WIN] >= 0.68 and equity(probabilities) < 1.0)
-
-
-def money_take(probabilities: FloatArray) -> bool:
-    """Fallback cube rule: take while the doubled cubeless equity beats the pass (equity above -0.5)."""
-    return bool(equity(probabilities) > -0.5)
-
-
-@functools.cache
-def _cube_module() -> ModuleType | None:
-    """``nardy.bots.cube`` when it is installed (written separately), else ``None``."""
-    try:
-        return importlib.import_module("nardy.bots.cube")
-    except ModuleNotFoundError as error:
-        if error.name != "nardy.bots.cube":
-            raise
-        return None
+        """Always (never asked in long nardy, which has no cube)."""
+        return True

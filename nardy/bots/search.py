@@ -14,11 +14,13 @@ the deepest level it completed.
 
 >>> from nardy.rules import Position
 >>> from nardy.bots.neural import default_evaluator
->>> start = Position.start("backgammon")
->>> plays = start.legal_plays((6, 4))
->>> choice = choose(default_evaluator("backgammon"), [p.position for p in plays], plies=1)
->>> choice.depth
-1
+>>> position = Position.start("long-traditional")
+>>> for dice in [(6, 5), (4, 2), (5, 3), (6, 1)]:
+...     position = position.legal_plays(dice)[0].position.turned()
+>>> plays = position.legal_plays((5, 2))
+>>> choice = choose(default_evaluator("long-traditional"), [p.position for p in plays], plies=1)
+>>> len(plays), choice.depth
+(8, 1)
 """
 
 from __future__ import annotations
@@ -123,21 +125,6 @@ def after_values(
     mine = invert(theirs).reshape(len(live), len(DICE_ROLLS), OUTPUTS)
     result[live] = np.einsum("r,nrk->nk", ROLL_WEIGHTS, mine)
     return result
-
-
-def position_probabilities(
-    evaluator: Evaluator, position: Position, *, plies: int = 0, deadline: Deadline | None = None
-) -> FloatArray:
-    """The outcome probabilities for the side to move of ``position``, before it rolls, at ``plies``.
-
-    0-ply is the evaluator itself; n-ply averages the side to move's best
-    play over its 21 rolls (what a cube decision looks at).
-    """
-    if plies <= 0:
-        rated: FloatArray = evaluator.probabilities([position])[0]
-        return rated
-    searched: FloatArray = invert(after_values(evaluator, [position.turned()], plies, deadline))[0]
-    return searched
 
 
 @dataclass(frozen=True)

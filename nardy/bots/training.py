@@ -13,7 +13,9 @@ and the dice from ``random.Random(seed)``; both generators' states are saved
 in every checkpoint, so a resumed run plays the same games as one that never
 stopped.
 
-    nardy train --variant georgian --games 20000        # resumes from ~/.cache/nardy/train/georgian
+    nardy train --variant long-traditional --games 20000   # resumes from ~/.cache/nardy/train/long
+
+Only long nardy is trained here: the short board is bgsage's (nardy.bots.sage).
 """
 
 from __future__ import annotations
@@ -323,19 +325,13 @@ class Trainer:
         self.progress.config = _config_dict(config)
 
     def _grown(self, network: Network) -> Network:
-        """``network`` carried over to the family's current encoding and ``config.hidden`` units where it has fewer."""
+        """``network`` with ``config.hidden`` hidden units where it has fewer."""
         config, family = self.config, self.family
-        if network.inputs == family.inputs:
-            columns = np.arange(family.inputs)
-        elif network.inputs in family.earlier:
-            columns = family.earlier[network.inputs]
-        else:
+        if network.inputs != family.inputs:
             raise ValueError(f"{config.init} is not a {family.name}-family network")
-        hidden = max(config.hidden, network.hidden)
-        if network.inputs == family.inputs and hidden == network.hidden:
+        if config.hidden <= network.hidden:
             return network
-        seed = int(self.rng.integers(2**31))
-        return network.grown(columns=columns, inputs=family.inputs, hidden=hidden, seed=seed)
+        return network.grown(hidden=config.hidden, seed=int(self.rng.integers(2**31)))
 
     def _resume(self, progress_file: Path) -> None:
         data = json.loads(progress_file.read_text())

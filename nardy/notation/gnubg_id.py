@@ -35,7 +35,7 @@ from enum import IntEnum
 from typing import Final, Literal
 
 from nardy.notation.errors import NotationError
-from nardy.rules import BAR, CHECKERS, NUM_POINTS, Position, Variant, find_variant
+from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant, find_variant
 
 POSITION_ID_LENGTH: Final = 14
 MATCH_ID_LENGTH: Final = 12

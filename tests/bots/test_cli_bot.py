@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from bot_positions import game_positions, random_position
 
-from nardy.bots.encoding import SHORT, raw_boards
+from nardy.bots.encoding import LONG, raw_boards
 from nardy.bots.network import Network
 from nardy.bots.training import TrainConfig, Trainer
 from nardy.cli import main
@@ -109,7 +109,7 @@ def test_the_short_board_bot_answers_with_bgsage(level: str, capsys: pytest.Capt
 
 def _tiny(tmp_path: Path, games: int, **changes: Any) -> TrainConfig:
     return TrainConfig(
-        variant="georgian", checkpoint_dir=tmp_path, hidden=6, games=games, seed=5,
+        variant="long-bolshie", checkpoint_dir=tmp_path, hidden=6, games=games, seed=5,
         checkpoint_every=2, benchmark_every=0, **changes,
     )
 
@@ -125,26 +125,25 @@ def test_training_resumes_exactly(tmp_path: Path) -> None:
     resumed.train()
     for a, b in zip(straight.network.parameters(), resumed.network.parameters()):
         assert np.array_equal(a, b)
-    exported = resumed.export(tmp_path / "georgian.npz")
+    exported = resumed.export(tmp_path / "long.npz")
     network = Network.load(exported)
-    assert network.meta["games"] == 4 and network.meta["family"] == "short" and network.meta["seed"] == 5
+    assert network.meta["games"] == 4 and network.meta["family"] == "long" and network.meta["seed"] == 5
     assert exported.stat().st_size < 1_000_000
 
 
-def test_training_grows_a_network_of_an_earlier_encoding(tmp_path: Path) -> None:
-    """``--init`` with a 198-input short network (before the hand-made features): same ratings, then training."""
-    old = Network.initial(inputs=198, hidden=4, seed=3, family="short")
+def test_training_grows_a_smaller_network(tmp_path: Path) -> None:
+    """``--init`` with fewer hidden units than ``--hidden``: the same ratings at first, then training."""
+    old = Network.initial(inputs=LONG.inputs, hidden=4, seed=3, family="long")
     old.save(tmp_path / "old.npz", exact=True)
     trainer = Trainer(_tiny(tmp_path / "run", 1, init=tmp_path / "old.npz"))
     grown = trainer.network
-    assert (grown.inputs, grown.hidden) == (SHORT.inputs, 6)
-    raw = raw_boards(game_positions("georgian", seed=3, count=30))
-    x = SHORT.encode(raw)
-    assert np.allclose(grown.forward(x), old.forward(x[:, SHORT.earlier[198]]), atol=1e-12)
+    assert (grown.inputs, grown.hidden) == (LONG.inputs, 6)
+    x = LONG.encode(raw_boards(game_positions("long-bolshie", seed=3, count=30)))
+    assert np.allclose(grown.forward(x), old.forward(x), atol=1e-12)
     trainer.train()
     assert trainer.games == 1
-    Network.initial(inputs=50, hidden=4, seed=3, family="short").save(tmp_path / "odd.npz")
-    with pytest.raises(ValueError, match="not a short-family network"):
+    Network.initial(inputs=50, hidden=4, seed=3, family="long").save(tmp_path / "odd.npz")
+    with pytest.raises(ValueError, match="not a long-family network"):
         Trainer(_tiny(tmp_path / "odd-run", 1, init=tmp_path / "odd.npz"))
 
 

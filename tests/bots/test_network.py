@@ -14,7 +14,7 @@ from nardy.bots.training import TDLearner
 
 
 def test_save_load_round_trip(tmp_path: object) -> None:
-    net = Network.initial(inputs=7, hidden=5, seed=3, family="short")
+    net = Network.initial(inputs=7, hidden=5, seed=3, family="long")
     net.meta["games"] = 123
     exact = io.BytesIO()
     net.save(exact, exact=True)
@@ -22,7 +22,7 @@ def test_save_load_round_trip(tmp_path: object) -> None:
     back = Network.load(exact)
     for a, b in zip(net.parameters(), back.parameters()):
         assert np.array_equal(a, b)
-    assert back.meta["games"] == 123 and back.meta["family"] == "short" and back.meta["seed"] == 3
+    assert back.meta["games"] == 123 and back.meta["family"] == "long" and back.meta["seed"] == 3
     assert back.meta["inputs"] == 7 and back.meta["hidden"] == 5
     small = io.BytesIO()
     net.save(small)
@@ -39,23 +39,22 @@ def test_load_refuses_other_files() -> None:
 
 
 def test_a_grown_network_computes_the_same_function() -> None:
-    """New inputs and hidden units change nothing until training uses them; then they do learn."""
-    net = Network.initial(inputs=6, hidden=4, seed=5, family="short")
-    columns = np.array([0, 1, 2, 4, 5, 6])
-    grown = net.grown(columns=columns, inputs=8, hidden=7, seed=1)
-    assert grown.inputs == 8 and grown.hidden == 7 and grown.meta["inputs"] == 8
-    x = np.random.default_rng(2).random((5, 8))
-    assert np.allclose(grown.forward(x), net.forward(x[:, columns]), atol=1e-12)
+    """New hidden units change nothing until training uses them; then they do learn."""
+    net = Network.initial(inputs=6, hidden=4, seed=5, family="long")
+    grown = net.grown(hidden=7, seed=1)
+    assert grown.inputs == 6 and grown.hidden == 7 and grown.meta["hidden"] == 7
+    x = np.random.default_rng(2).random((5, 6))
+    assert np.allclose(grown.forward(x), net.forward(x), atol=1e-12)
     learner = TDLearner(grown, alpha=0.5, lambda_=0.0)
     hidden, y = (a[0] for a in grown.activations(x[:1]))
     learner.update(x[0], hidden, y, np.full(5, 0.9), turned=False)
-    assert np.any(grown.w1[3] != 0.0) and np.any(grown.w2[4:] != 0.0)
+    assert np.any(grown.w2[4:] != 0.0)
     with pytest.raises(ValueError, match="grows"):
-        net.grown(columns=columns, inputs=8, hidden=3, seed=1)
+        net.grown(hidden=3, seed=1)
 
 
 def test_gradients_match_finite_differences() -> None:
-    net = Network.initial(inputs=6, hidden=4, seed=5, family="short")
+    net = Network.initial(inputs=6, hidden=4, seed=5, family="long")
     x = np.random.default_rng(1).random(6)
     hidden, y = (a[0] for a in net.activations(x[None, :]))
     gradients = net.gradients(x, hidden, y)
@@ -78,7 +77,7 @@ def test_gradients_match_finite_differences() -> None:
 @pytest.mark.parametrize("lambda_", [0.0, 0.7])
 def test_td_update_reduces_the_error_on_a_toy_target(turned: bool, lambda_: float) -> None:
     """Repeated TD steps towards a fixed target move the outputs there (in the frame of the target)."""
-    net = Network.initial(inputs=10, hidden=8, seed=2, family="short")
+    net = Network.initial(inputs=10, hidden=8, seed=2, family="long")
     learner = TDLearner(net, alpha=0.5, lambda_=lambda_)
     rng = np.random.default_rng(0)
     inputs = (rng.random((3, 10)) < 0.4).astype(np.float64)
@@ -100,7 +99,7 @@ def test_td_update_reduces_the_error_on_a_toy_target(turned: bool, lambda_: floa
 
 def test_traces_equal_the_textbook_sum() -> None:
     """With scaled traces, an update is still alpha * delta . sum_k lambda^(t-k) grad_k."""
-    net = Network.initial(inputs=5, hidden=3, seed=9, family="short")
+    net = Network.initial(inputs=5, hidden=3, seed=9, family="long")
     reference = net.copy()
     learner = TDLearner(net, alpha=0.1, lambda_=0.5)
     rng = random.Random(4)

@@ -1,4 +1,4 @@
-"""The trained bots (nardy.bots.neural, nardy.bots.search): legality, levels, search and strength."""
+"""Our trained bots, for long nardy (nardy.bots.neural, nardy.bots.search): legality, levels, search and strength."""
 
 from __future__ import annotations
 
@@ -14,13 +14,16 @@ from nardy.bots import levels_for, make_bot
 from nardy.bots.evaluator import after_play_probabilities, equity, invert, terminal_probabilities
 from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator, default_network
 from nardy.bots.random_bot import RandomBot
-from nardy.bots.search import ROLL_WEIGHTS, Deadline, after_values, choose, position_probabilities
+from nardy.bots.search import ROLL_WEIGHTS, Deadline, after_values, choose
 from nardy.bots.training import duel
 from nardy.rules import CHECKERS, DICE_ROLLS, VARIANTS, Position, find_variant
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
-def test_shipped_weights_load_for_every_variant(variant: str) -> None:
+LONG = [name for name in VARIANTS if name.startswith("long-")]
+
+
+@pytest.mark.parametrize("variant", LONG)
+def test_shipped_weights_load_for_every_long_variant(variant: str) -> None:
     evaluator = default_evaluator(variant)
     network = default_network(WEIGHTS[variant])
     assert network.meta["family"] == evaluator.family.name
@@ -31,11 +34,17 @@ def test_shipped_weights_load_for_every_variant(variant: str) -> None:
     assert np.all(probabilities[:, 1] <= probabilities[:, 0]) and np.all(probabilities[:, 2] <= probabilities[:, 1])
     assert np.all(probabilities[:, 3] <= 1 - probabilities[:, 0] + 1e-12)
     assert np.all(probabilities[:, 4] <= probabilities[:, 3])
-    if find_variant(variant).kinds[1] == find_variant(variant).kinds[2]:  # long nardy: no triple
-        assert not probabilities[:, [2, 4]].any()
+    assert not probabilities[:, [2, 4]].any()  # long nardy: no triple
 
 
-@pytest.mark.parametrize("variant", ["dave", "georgian", "long-bolshie"])
+@pytest.mark.parametrize("variant", ["backgammon", "dave", "georgian"])
+def test_our_networks_leave_the_short_board_to_bgsage(variant: str) -> None:
+    assert variant not in WEIGHTS
+    with pytest.raises(ValueError, match="bgsage"):
+        NeuralEvaluator(default_network("long"), "long").probabilities([Position.start(variant)])
+
+
+@pytest.mark.parametrize("variant", ["long-traditional", "long-bolshie"])
 def test_probabilities_after_a_play_are_the_turned_position_inverted(variant: str) -> None:
     evaluator = default_evaluator(variant)
     position, _ = random_position(variant, seed=4, turns=12)
@@ -52,23 +61,24 @@ def test_finished_games_are_rated_exactly() -> None:
     """A play that bears off the last checker is worth exactly its win kind."""
     points = [0] * 24
     points[0] = 1
-    points[2] = -15  # all the opponent's checkers in our home: a koks if we finish now
-    position = Position(find_variant("georgian"), tuple(points), off=(14, 0))
+    points[12] = -15  # the opponent has borne nothing off: a mars if we finish now
+    position = Position(find_variant("long-traditional"), tuple(points), off=(14, 0))
     (play,) = [p for p in position.legal_plays((1, 2)) if p.position.winner_is_mover()][:1]
-    probabilities = default_evaluator("georgian").probabilities_after([play.position])[0]
-    assert probabilities.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
-    by_row = default_evaluator("georgian").probabilities_after_rows(position.variant, [play.position.row()])[0]
-    assert by_row.tolist() == [1.0, 1.0, 1.0, 0.0, 0.0]
+    evaluator = default_evaluator("long-traditional")
+    probabilities = evaluator.probabilities_after([play.position])[0]
+    assert probabilities.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]
+    by_row = evaluator.probabilities_after_rows(position.variant, [play.position.row()])[0]
+    assert by_row.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]
     exact = terminal_probabilities(play.position.turned())
-    assert exact is not None and exact.tolist() == [0.0, 0.0, 0.0, 1.0, 1.0]
-    bot = NeuralBot(default_evaluator("georgian"))
+    assert exact is not None and exact.tolist() == [0.0, 0.0, 0.0, 1.0, 0.0]
+    bot = NeuralBot(evaluator)
     chosen = bot.choose_play(position, (1, 2))
     assert chosen is not None and chosen.position.off[0] == CHECKERS
 
 
 @settings(max_examples=30, deadline=None)
 @given(
-    variant=st.sampled_from(list(VARIANTS)),
+    variant=st.sampled_from(LONG),
     seed=st.integers(0, 10**6),
     turns=st.integers(0, 80),
     plies=st.sampled_from([0, 0, 1]),
@@ -86,11 +96,11 @@ def test_the_chosen_play_is_always_a_legal_play(variant: str, seed: int, turns: 
 
 
 def test_zero_ply_choice_is_the_argmax_of_the_batch() -> None:
-    evaluator = default_evaluator("backgammon")
+    evaluator = default_evaluator("long-tournament")
     bot = NeuralBot(evaluator)
     checked = 0
     for seed in range(40):
-        position, dice = random_position("backgammon", seed, turns=seed % 30)
+        position, dice = random_position("long-tournament", seed, turns=seed % 30)
         plays = position.legal_plays(dice)
         if len(plays) < 2:
             continue
@@ -102,8 +112,8 @@ def test_zero_ply_choice_is_the_argmax_of_the_batch() -> None:
 
 def test_levels_differ() -> None:
     """Noise makes the weaker levels pick other plays than the noiseless bot, more so at lower levels."""
-    evaluator = default_evaluator("backgammon")
-    samples = [random_position("backgammon", seed, turns=10 + seed % 20) for seed in range(60)]
+    evaluator = default_evaluator("long-traditional")
+    samples = [random_position("long-traditional", seed, turns=10 + seed % 20) for seed in range(60)]
     samples = [(p, d) for p, d in samples if len(p.legal_plays(d)) > 4]
     best = NeuralBot(evaluator)
     reference = [best.choose_play(p, d) for p, d in samples]
@@ -118,16 +128,16 @@ def test_levels_differ() -> None:
 
 
 def test_same_seed_same_choices() -> None:
-    evaluator = default_evaluator("dave")
-    samples = [random_position("dave", seed, turns=15) for seed in range(15)]
+    evaluator = default_evaluator("long-bolshie")
+    samples = [random_position("long-bolshie", seed, turns=15) for seed in range(15)]
     first, second = (NeuralBot(evaluator, noise=0.3, seed=7) for _ in range(2))
     assert [first.choose_play(p, d) for p, d in samples] == [second.choose_play(p, d) for p, d in samples]
 
 
 def test_one_ply_is_the_average_over_the_opponents_rolls() -> None:
     """after_values at depth 1, recomputed by hand: the opponent's best 0-ply reply to each roll, weighted."""
-    evaluator = default_evaluator("georgian")
-    position, dice = random_position("georgian", seed=11, turns=14)
+    evaluator = default_evaluator("long-traditional")
+    position, dice = random_position("long-traditional", seed=11, turns=14)
     candidate = position.legal_plays(dice)[0].position
     expected = np.zeros(5)
     turned = candidate.turned()
@@ -137,24 +147,22 @@ def test_one_ply_is_the_average_over_the_opponents_rolls() -> None:
         expected += weight * invert(theirs[int(np.argmax(equity(theirs)))])
     assert np.allclose(after_values(evaluator, [candidate], 1)[0], expected)
     assert ROLL_WEIGHTS.sum() == pytest.approx(1.0)
-    before = position_probabilities(evaluator, position, plies=1)
-    assert before.shape == (5,) and 0 <= before[0] <= 1
 
 
 def test_n_ply_respects_a_tiny_time_budget() -> None:
     """With the budget spent at once, a 2-ply bot falls back to its completed 0-ply ranking."""
-    evaluator = default_evaluator("backgammon")
+    evaluator = default_evaluator("long-traditional")
     ticks = itertools.count()
     bot = NeuralBot(evaluator, plies=2, time_budget=0.5, clock=lambda: float(next(ticks)))
     zero = NeuralBot(evaluator)
     for seed in range(10):
-        position, dice = random_position("backgammon", seed, turns=20)
+        position, dice = random_position("long-traditional", seed, turns=20)
         assert bot.choose_play(position, dice) == zero.choose_play(position, dice)
         assert bot.last_depth == 0
     import time
 
     real = NeuralBot(evaluator, plies=2, time_budget=0.02)
-    position, dice = random_position("backgammon", 3, turns=6)
+    position, dice = random_position("long-traditional", 3, turns=6)
     started = time.perf_counter()
     assert real.choose_play(position, dice) in position.legal_plays(dice)
     assert time.perf_counter() - started < 0.5
@@ -173,7 +181,7 @@ def test_deeper_search_is_used_when_time_allows() -> None:
 
 def test_choose_requires_candidates() -> None:
     with pytest.raises(ValueError):
-        choose(default_evaluator("backgammon"), [])
+        choose(default_evaluator("long-traditional"), [])
     deadline = Deadline(10.0)
     deadline.check()
 
@@ -191,30 +199,23 @@ def test_make_bot_builds_every_level_of_the_variant(variant: str) -> None:
         make_bot("grandmaster", variant=variant)
 
 
-def test_cube_answers_are_booleans() -> None:
-    from nardy.rules import Game, GameOptions
+def test_our_bots_never_double_in_long_nardy_which_has_no_cube() -> None:
+    from nardy.rules import Game
 
-    game = Game.new("backgammon", options=GameOptions(cube=True)).opening_roll((3, 1))
-    game = game.move(game.turn, game.legal_plays()[0].steps)
-    bot = make_bot("advanced", variant="backgammon", seed=1)
-    assert game.can_double(game.turn)
-    assert isinstance(bot.wants_to_double(game, game.turn), bool)
-    doubled = game.double(game.turn)
-    assert isinstance(bot.accepts_double(doubled, doubled.opponent), bool)
+    game = Game.new("long-traditional", first_player=0)
+    bot = make_bot("expert", variant="long-traditional")
+    assert not game.can_double(0) and bot.wants_to_double(game, 0) is False
 
 
 def test_trained_bot_beats_the_random_bot() -> None:
-    """0-ply and no noise against uniformly random plays: at least 70% of 100 Georgian games."""
-    bot = NeuralBot(default_evaluator("georgian"))
-    result = duel(bot, RandomBot(seed=3), "georgian", 100, seed=3)
+    """0-ply and no noise against uniformly random plays: at least 70% of 60 long-nardy games."""
+    bot = NeuralBot(default_evaluator("long-traditional"))
+    result = duel(bot, RandomBot(seed=3), "long-traditional", 60, seed=3)
     assert result.win_rate >= 0.7, result
 
 
 def test_neural_evaluator_checks_the_input_size() -> None:
+    from nardy.bots.network import Network
+
     with pytest.raises(ValueError, match="inputs"):
-        NeuralEvaluator(default_network("long"), "short")
-
-
-def test_an_evaluator_refuses_another_familys_positions() -> None:
-    with pytest.raises(ValueError, match="cannot rate"):
-        default_evaluator("backgammon").probabilities([Position.start("long-traditional")])
+        NeuralEvaluator(Network.initial(inputs=3, hidden=4, seed=1, family="long"), "long")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 
 def _finish_by_resignation(server, table, loser, winner):

@@ -3,7 +3,6 @@ action was applied at, and nothing new happens (a client retrying after a lost r
 
 from __future__ import annotations
 
-import pytest
 
 
 def _quiet(player, table):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 MOVE_31 = [{"source": 8, "target": 5, "die": 3}, {"source": 6, "target": 5, "die": 1}]
 MOVE_65 = [{"source": 13, "target": 7, "die": 6}, {"source": 13, "target": 8, "die": 5}]
