@@ -1,0 +1,249 @@
+"""A match as the actions its players took, whatever it was read from: a table's record, a .mat or an SGF file.
+
+A :class:`Transcript` holds the match's facts (variant, length, options,
+players) and, per game, the actions in order: the opening roll, each roll,
+each whole move (a pass is a roll that cannot be played and needs no
+action), each cube and resignation decision, timeouts and a forfeit.
+Nothing here decides legality: :func:`replay` applies the actions through
+:class:`nardy.rules.Match`, which refuses an illegal one, and yields each
+game's states as the match went, the analysis and the writers' source.
+
+>>> record = {"variant": "backgammon", "match_length": 1, "options": {"cube": False},
+...           "events": [{"kind": "seated", "seat": 0, "payload": {"name": "ann"}},
+...                      {"kind": "seated", "seat": 1, "payload": {"name": "bob"}},
+...                      {"kind": "match_started", "seat": None, "payload": {}},
+...                      {"kind": "opening_rolled", "seat": None, "payload": {"dice": [3, 1]}},
+...                      {"kind": "moved", "seat": 0, "payload": {"steps": [
+...                          {"source": 8, "target": 5, "die": 3}, {"source": 6, "target": 5, "die": 1}]}}]}
+>>> transcript = transcript_from_record(record)
+>>> [(a.kind, a.player) for a in transcript.games[0].actions]
+[('opening', None), ('move', 0)]
+>>> [step.game.turn for step in replay(transcript)][-1]
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
+
+from nardy.notation.errors import NotationError
+from nardy.rules import GameOptions, Match, RulesError, Step, WinKind, find_variant
+from nardy.rules.game import Game
+
+ActionKind = Literal[
+    "opening", "roll", "move", "double", "take", "beaver", "drop",
+    "resign", "accept_resignation", "decline_resignation", "timeout", "forfeit",
+]
+
+EVENT_ACTIONS: Final[dict[str, ActionKind]] = {
+    "opening_rolled": "opening", "rolled": "roll", "moved": "move", "doubled": "double", "took": "take",
+    "beavered": "beaver", "dropped": "drop", "resigned": "resign", "resignation_accepted": "accept_resignation",
+    "resignation_declined": "decline_resignation", "timed_out": "timeout", "forfeited": "forfeit",
+}
+"""The table events (docs/protocol.md, *Events*) that are actions of a game, by the action they are."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One thing done in a game.
+
+    ``player`` is the seat acting (``None`` for the opening roll, which both
+    make). ``dice`` for the opening (seat 0's die, seat 1's) and for a roll;
+    ``steps`` for a move; ``kind_offered`` for a resignation (``None``: as the
+    position stands, or single where offers are made). ``forced``: done by
+    the server for a player whose clock ran out (a random play), not chosen.
+    """
+
+    kind: ActionKind
+    player: int | None = None
+    dice: tuple[int, int] | None = None
+    steps: tuple[Step, ...] = ()
+    kind_offered: WinKind | None = None
+    forced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameTranscript:
+    """The actions of one game, in order."""
+
+    actions: tuple[Action, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Transcript:
+    """A match (``length`` 0: a money session) and its games."""
+
+    variant: str
+    length: int
+    options: GameOptions
+    players: tuple[str, str] = ("", "")
+    games: tuple[GameTranscript, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """One action as it was taken: the game just before it, the action, and the match just after it.
+
+    ``game_number`` counts from 1. ``before`` is the game the action was
+    decided in; ``game`` is the game afterwards (the finished game when the
+    action ended it; the match has moved on to the next one by then).
+    """
+
+    game_number: int
+    before: Game
+    action: Action
+    game: Game
+    match: Match
+
+
+def replay(transcript: Transcript) -> Iterator[Replayed]:
+    """Every action of every game, applied through the rules; NotationError naming an action the rules refuse."""
+    try:
+        match = Match.new(transcript.variant, length=transcript.length, options=transcript.options)
+    except RulesError as error:
+        raise NotationError(f"the match cannot be played: {error}") from None
+    for number, game_record in enumerate(transcript.games, start=1):
+        if number > 1 and match.game.history:
+            raise NotationError(f"game {number} begins before game {number - 1} ended")
+        for index, action in enumerate(game_record.actions):
+            before = match.game
+            try:
+                match, game = _apply(match, action)
+            except RulesError as error:
+                raise NotationError(f"game {number}, action {index + 1} ({action.kind}): {error}") from None
+            yield Replayed(number, before, action, game, match)
+
+
+def _apply(match: Match, action: Action) -> tuple[Match, Game]:
+    """The match and the game after ``action`` (the game as the action left it, finished or not)."""
+    game = match.game
+    kind, player = action.kind, action.player
+    if kind == "timeout":
+        return match.timeout(_seat(player)), game
+    if kind == "forfeit":
+        return match.forfeit(_seat(player)), game
+    if kind == "opening":
+        after = game.opening_roll(_dice(action))
+    elif kind == "roll":
+        after = game.roll(_seat(player), _dice(action))
+    elif kind == "move":
+        after = game.move(_seat(player), action.steps)
+    elif kind == "double":
+        after = game.double(_seat(player))
+    elif kind == "take":
+        after = game.take(_seat(player))
+    elif kind == "beaver":
+        after = game.beaver(_seat(player))
+    elif kind == "drop":
+        after = game.drop(_seat(player))
+    elif kind == "resign":
+        after = game.resign(_seat(player), action.kind_offered)
+    elif kind == "accept_resignation":
+        after = game.accept_resignation(_seat(player))
+    else:
+        after = game.decline_resignation(_seat(player))
+    return match.update(after), after
+
+
+def _seat(player: int | None) -> int:
+    if player not in (0, 1):
+        raise NotationError(f"an action needs a player 0 or 1, got {player!r}")
+    return player
+
+
+def _dice(action: Action) -> tuple[int, int]:
+    if action.dice is None:
+        raise NotationError(f"a {action.kind} needs its dice")
+    return action.dice
+
+
+# ---------------------------------------------------------------- from a table's record
+
+
+def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
+    """The transcript of a table's record (``GET /api/tables/{id}/record``, docs/protocol.md).
+
+    Steps and undos are left out (the ``moved`` event holds the whole move);
+    what the server played for a player whose clock ran out is marked
+    ``forced``. NotationError names what is malformed.
+    """
+    try:
+        variant = find_variant(str(record["variant"])).name
+        length = int(record["match_length"])
+        options = _options(record.get("options") or {})
+        events = list(record["events"])
+    except (KeyError, TypeError, ValueError, RulesError) as error:
+        raise NotationError(f"not a table record: {error}") from None
+    names = ["", ""]
+    games: list[list[Action]] = []
+    forced_seat: int | None = None
+    for index, event in enumerate(events):
+        if not isinstance(event, Mapping):
+            raise NotationError(f"events[{index}] is not an object")
+        kind, seat, payload = event.get("kind"), event.get("seat"), event.get("payload") or {}
+        where = payload.get("seat", seat)
+        if kind == "seated" and where in (0, 1):
+            names[int(where)] = str(payload.get("name", ""))
+        elif kind in ("match_started", "game_ended"):
+            games.append([])
+            forced_seat = None
+        elif kind in EVENT_ACTIONS:
+            if not games:
+                raise NotationError(f"events[{index}] ({kind}) comes before the match started")
+            action = _event_action(EVENT_ACTIONS[kind], seat, payload, index)
+            if action.kind == "timeout":
+                forced_seat = action.player
+            elif forced_seat is not None and action.player is not None and action.player != forced_seat:
+                forced_seat = None
+            if forced_seat is not None and action.kind not in ("timeout", "forfeit") and action.player == forced_seat:
+                action = replace(action, forced=True)
+            games[-1].append(action)
+    played = tuple(GameTranscript(tuple(actions)) for actions in games if actions)
+    return Transcript(variant, length, options, (names[0], names[1]), played)
+
+
+def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], index: int) -> Action:
+    player = seat if seat in (0, 1) else None
+    assert player is None or isinstance(player, int)
+    try:
+        if kind in ("opening", "roll"):
+            first, second = (int(d) for d in payload["dice"])
+            return Action(kind, player, dice=(first, second))
+        if kind == "move":
+            steps = tuple(
+                Step(int(s["source"]), int(s["target"]), int(s["die"]), bool(s.get("hit", False)))
+                for s in payload["steps"]
+            )
+            return Action(kind, player, steps=steps)
+        if kind == "resign":
+            offered = payload.get("kind")
+            return Action(kind, player, kind_offered=WinKind(offered) if offered else None)
+    except (KeyError, TypeError, ValueError) as error:
+        raise NotationError(f"events[{index}] ({kind}) is malformed: {error}") from None
+    return Action(kind, player)
+
+
+def _options(data: Mapping[str, Any]) -> GameOptions:
+    return GameOptions(
+        cube=bool(data.get("cube", False)),
+        jacoby=bool(data.get("jacoby", False)),
+        automatic_doubles=int(data.get("automatic_doubles", 0)),
+        backgammon_value=int(data.get("backgammon_value", 3)),
+        beavers=bool(data.get("beavers", False)),
+    )
+
+
+def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
+    """:func:`replay` grouped by game."""
+    grouped: list[list[Replayed]] = [[] for _ in transcript.games]
+    for step in replay(transcript):
+        grouped[step.game_number - 1].append(step)
+    return grouped
+
+
+__all__ = [
+    "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript",
+    "games_of", "replay", "transcript_from_record",
+]
