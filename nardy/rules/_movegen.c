@@ -25,16 +25,16 @@ typedef struct {
 } step_t;
 
 /* A node of the walk as the memo knows it: the board, the dice left, the head
- * checkers used, the Georgian guard mask and whether the stay rule still holds. */
+ * checkers used and the Georgian guard mask (the home points hit this turn). */
 typedef struct {
     int8_t cells[CELLS];
     uint8_t remaining[MAX_MOVES];
-    uint8_t heads, guarded, keeps, count;
+    uint8_t heads, guarded, count;
 } node_key_t;
 
 typedef struct {
     int8_t cells[CELLS];
-    uint8_t keeps, length;
+    uint8_t length;
     step_t steps[MAX_MOVES];
 } result_t;
 
@@ -126,7 +126,7 @@ static int blocks(uint32_t occupied, uint32_t banned_ends)
 }
 
 /* True (and recorded) when this node was walked already. */
-static int seen_before(walk_t *walk, const uint8_t *remaining, int count, int heads, int guarded, int keeps)
+static int seen_before(walk_t *walk, const uint8_t *remaining, int count, int heads, int guarded)
 {
     node_key_t key;
     memset(&key, 0, sizeof key);
@@ -134,7 +134,6 @@ static int seen_before(walk_t *walk, const uint8_t *remaining, int count, int he
     memcpy(key.remaining, remaining, (size_t)count);
     key.heads = (uint8_t)heads;
     key.guarded = (uint8_t)guarded;
-    key.keeps = (uint8_t)keeps;
     key.count = (uint8_t)count;
     size_t slot = table_find(&walk->seen, walk->seen_keys, sizeof key, &key, sizeof key);
     if (walk->seen.slots[slot])
@@ -171,15 +170,13 @@ static result_t *new_result(walk_t *walk)
     return &walk->results[walk->result_count++];
 }
 
-/* movegen._preferred: which of two step orders reaching one board represents it. */
-static int preferred(const step_t *steps, int length, int keeps, const result_t *known)
+/* movegen._preferred: whether `steps` rather than the known order represents their board. */
+static int preferred(const step_t *steps, int length, const result_t *known)
 {
-    if (keeps != known->keeps)
-        return keeps;
     return length == 1 && steps[0].die > known->steps[0].die;
 }
 
-static void record(walk_t *walk, const step_t *steps, int length, int keeps)
+static void record(walk_t *walk, const step_t *steps, int length)
 {
     if (length > walk->best) {
         walk->best = length;
@@ -191,10 +188,8 @@ static void record(walk_t *walk, const step_t *steps, int length, int keeps)
         size_t slot = table_find(&walk->found, walk->results, sizeof(result_t), walk->cells, CELLS);
         if (walk->found.slots[slot]) {
             result_t *known = &walk->results[walk->found.slots[slot] - 1];
-            if (preferred(steps, length, keeps, known)) {
+            if (preferred(steps, length, known))
                 memcpy(known->steps, steps, (size_t)length * sizeof(step_t));
-                known->keeps = (uint8_t)keeps;
-            }
             return;
         }
         walk->found.slots[slot] = (uint32_t)(walk->result_count + 1);
@@ -205,22 +200,24 @@ static void record(walk_t *walk, const step_t *steps, int length, int keeps)
     memcpy(result->cells, walk->cells, CELLS);
     memcpy(result->steps, steps, (size_t)length * sizeof(step_t));
     result->length = (uint8_t)length;
-    result->keeps = (uint8_t)keeps;
     if (!walk->every_sequence
         && !table_grow(&walk->found, walk->results, sizeof(result_t), CELLS, walk->result_count))
         walk->failed = 1;
 }
 
+static int advance(walk_t *walk, const uint8_t *rest, int count, step_t *steps, int depth, uint32_t occupied,
+                   int heads_used, int guarded, int source, int die);
+
 static void visit(walk_t *walk, const uint8_t *remaining, int count, step_t *steps, int depth, uint32_t occupied,
-                  int heads_used, int guarded, int keeps, int highest)
+                  int heads_used, int guarded, int highest)
 {
     int8_t *cells = walk->cells;
     if (walk->failed)
         return;
-    if (!walk->every_sequence && seen_before(walk, remaining, count, heads_used, guarded, keeps))
+    if (!walk->every_sequence && seen_before(walk, remaining, count, heads_used, guarded))
         return;
     if (depth >= walk->best && !(walk->ban_at_end && blocks(occupied, walk->ban_at_end)))
-        record(walk, steps, depth, keeps);
+        record(walk, steps, depth);
     if (count == 0)
         return;
 
@@ -239,107 +236,100 @@ static void visit(walk_t *walk, const uint8_t *remaining, int count, step_t *ste
         uint8_t rest[MAX_MOVES];
         memcpy(rest, remaining, (size_t)index);
         memcpy(rest + index, remaining + index + 1, (size_t)(count - index - 1));
+        /* A step that would empty a guarded point waits: 002's exception lets it go only
+         * when no other step can play this die. */
+        int leaving[POINTS + 1], leaving_count = 0, played = 0;
         for (int s = 0; s < source_count; s++) {
             int source = sources[s];
-            int target = source - die;
-            int hit = 0;
-            if (target > 0) {
-                int occupant = cells[target];
-                if (occupant < (walk->hitting ? -1 : 0))
-                    continue;
-                hit = walk->hitting && occupant == -1;
-            } else {
-                if (walk->outside)
-                    continue;
-                if (target < 0) {
-                    int higher = 0;
-                    for (int point = source + 1; point <= 6; point++)
-                        if (cells[point] > 0) {
-                            higher = 1;
-                            break;
-                        }
-                    if (higher)
-                        continue;
-                }
-                target = 0;
-            }
-            int heads = heads_used;
-            if (source == POINTS && walk->head_limit >= 0) {
-                if (heads_used >= walk->head_limit)
-                    continue;
-                heads++;
-            }
-            cells[source]--;
-            uint32_t now_occupied = occupied;
-            if (!cells[source])
-                now_occupied ^= walk->route_bit[source];
-            if (hit) {
-                cells[target] = 1;
-                cells[OPPONENT_BAR]++;
-                now_occupied |= walk->route_bit[target];
-            } else {
-                cells[target]++;
-                if (cells[target] == 1)
-                    now_occupied |= walk->route_bit[target];
-            }
-            int left_outside = source >= 7 && target < 7;
-            if (left_outside)
-                walk->outside--;
-            if (!(walk->ban_each_step && blocks(now_occupied, walk->ban_each_step))) {
-                int now_guarded = guarded, now_keeps = keeps;
-                if (walk->stay_rule && keeps) {
-                    if (hit && target <= 6)
-                        now_guarded |= 1 << target;
-                    if ((now_guarded >> source) & 1 && cells[source] == 0) {
-                        now_keeps = 0;
-                        now_guarded = 0;
-                    }
-                }
-                steps[depth] = (step_t){(uint8_t)source, (uint8_t)target, (uint8_t)die, (uint8_t)hit};
-                visit(walk, rest, count - 1, steps, depth + 1, now_occupied, heads, now_guarded, now_keeps,
-                      walk->descending ? source : BAR);
-            }
-            if (left_outside)
-                walk->outside++;
-            if (hit) {
-                cells[target] = -1;
-                cells[OPPONENT_BAR]--;
-            } else {
-                cells[target]--;
-            }
-            cells[source]++;
+            if ((guarded >> source) & 1 && cells[source] == 1)
+                leaving[leaving_count++] = source;
+            else
+                played |= advance(walk, rest, count - 1, steps, depth, occupied, heads_used, guarded, source, die);
         }
+        if (!played)
+            for (int s = 0; s < leaving_count; s++)
+                advance(walk, rest, count - 1, steps, depth, occupied, heads_used, guarded, leaving[s], die);
     }
 }
 
-/* The largest-die and stay-rule filters of movegen._walk, in place. */
+/* movegen's advance: walk on from the step of `die` from `source` if it is legal; whether it was. */
+static int advance(walk_t *walk, const uint8_t *rest, int count, step_t *steps, int depth, uint32_t occupied,
+                   int heads_used, int guarded, int source, int die)
+{
+    int8_t *cells = walk->cells;
+    int target = source - die;
+    int hit = 0;
+    if (target > 0) {
+        int occupant = cells[target];
+        if (occupant < (walk->hitting ? -1 : 0))
+            return 0;
+        hit = walk->hitting && occupant == -1;
+    } else {
+        if (walk->outside)
+            return 0;
+        if (target < 0)
+            for (int point = source + 1; point <= 6; point++)
+                if (cells[point] > 0)
+                    return 0;
+        target = 0;
+    }
+    int heads = heads_used;
+    if (source == POINTS && walk->head_limit >= 0) {
+        if (heads_used >= walk->head_limit)
+            return 0;
+        heads++;
+    }
+    cells[source]--;
+    uint32_t now_occupied = occupied;
+    if (!cells[source])
+        now_occupied ^= walk->route_bit[source];
+    if (hit) {
+        cells[target] = 1;
+        cells[OPPONENT_BAR]++;
+        now_occupied |= walk->route_bit[target];
+    } else {
+        cells[target]++;
+        if (cells[target] == 1)
+            now_occupied |= walk->route_bit[target];
+    }
+    int left_outside = source >= 7 && target < 7;
+    if (left_outside)
+        walk->outside--;
+    int legal = !(walk->ban_each_step && blocks(now_occupied, walk->ban_each_step));
+    if (legal) {
+        int now_guarded = walk->stay_rule && hit && target <= 6 ? guarded | 1 << target : guarded;
+        steps[depth] = (step_t){(uint8_t)source, (uint8_t)target, (uint8_t)die, (uint8_t)hit};
+        visit(walk, rest, count, steps, depth + 1, now_occupied, heads, now_guarded,
+              walk->descending ? source : BAR);
+    }
+    if (left_outside)
+        walk->outside++;
+    if (hit) {
+        cells[target] = -1;
+        cells[OPPONENT_BAR]--;
+    } else {
+        cells[target]--;
+    }
+    cells[source]++;
+    return legal;
+}
+
+/* The largest-die filter of movegen._walk_python, in place. */
 static void filter_results(walk_t *walk, const uint8_t *moves, int move_count)
 {
+    if (walk->best != 1 || move_count != 2)
+        return;
+    int larger = moves[0] > moves[1] ? moves[0] : moves[1];
+    int any = 0;
+    for (size_t i = 0; i < walk->result_count; i++)
+        any |= walk->results[i].steps[0].die == larger;
+    if (!any)
+        return;
     size_t kept = 0;
-    if (walk->best == 1 && move_count == 2) {
-        int larger = moves[0] > moves[1] ? moves[0] : moves[1];
-        int any = 0;
-        for (size_t i = 0; i < walk->result_count; i++)
-            any |= walk->results[i].steps[0].die == larger;
-        if (any) {
-            for (size_t i = 0; i < walk->result_count; i++)
-                if (walk->results[i].steps[0].die == larger)
-                    walk->results[kept++] = walk->results[i];
-            walk->result_count = kept;
-        }
-    }
-    if (walk->stay_rule) {
-        int any = 0;
-        for (size_t i = 0; i < walk->result_count; i++)
-            any |= walk->results[i].keeps;
-        if (any) {
-            kept = 0;
-            for (size_t i = 0; i < walk->result_count; i++)
-                if (walk->results[i].keeps)
-                    walk->results[kept++] = walk->results[i];
-            walk->result_count = kept;
-        }
-    }
+    for (size_t i = 0; i < walk->result_count; i++)
+        if (walk->results[i].steps[0].die == larger)
+            walk->results[kept++] = walk->results[i];
+    walk->result_count = kept;
 }
 
 enum { ANSWER_SEQUENCES = 0, ANSWER_BOARDS = 1, ANSWER_ROWS = 2 };
@@ -373,8 +363,7 @@ static PyObject *answer_of(const result_t *result, int answer, int opponent_off)
         PyTuple_SET_ITEM(steps, i, Py_BuildValue("(iiiO)", step->source, step->target, step->die,
                                                  step->hit ? Py_True : Py_False));
     }
-    return Py_BuildValue("(NNO)", steps, int_tuple(result->cells, CELLS, NULL, 0),
-                         result->keeps ? Py_True : Py_False);
+    return Py_BuildValue("(NN)", steps, int_tuple(result->cells, CELLS, NULL, 0));
 }
 
 static int read_ints(PyObject *sequence, int8_t *out, int count, const char *what)
@@ -401,7 +390,7 @@ PyDoc_STRVAR(walk_doc,
     "     route_bits, answer, opponent_off)\n"
     "--\n\n"
     "movegen._walk's search on a 27-int working board, with the rule parameters movegen computed.\n"
-    "answer 0: (raw steps, board, keeps) per play or sequence; 1: the boards of plays with steps;\n"
+    "answer 0: (raw steps, board) per play or sequence; 1: the boards of plays with steps;\n"
     "2: their Position rows, with opponent_off as the last number.");
 
 static PyObject *walk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -481,7 +470,7 @@ static PyObject *walk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     step_t steps[MAX_MOVES];
-    visit(&walk, moves, (int)move_count, steps, 0, occupied, 0, 0, 1, BAR);
+    visit(&walk, moves, (int)move_count, steps, 0, occupied, 0, 0, BAR);
     if (walk.failed) {
         PyErr_NoMemory();
         goto done;

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from nardy.rules.cube import MAX_CUBE, Cube, MatchContext
+from nardy.rules.cube import Cube, MatchContext
 from nardy.rules.dice import check_dice
 from nardy.rules.errors import CubeError, IllegalActionError, WrongTurnError
 from nardy.rules.events import (
@@ -159,7 +159,6 @@ class Game:
                 self.options.cube
                 and self.context.length == 0
                 and self.automatic_doubles < self.options.automatic_doubles
-                and self.cube.value * 2 <= MAX_CUBE
             )
             cube = replace(self.cube, value=self.cube.value * 2) if automatic else self.cube
             return replace(

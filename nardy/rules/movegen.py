@@ -7,8 +7,13 @@ cannot matter, it takes the checkers in one order only. A memo keyed on the
 board skips what it has already walked. Every node of the walk is a candidate play that
 used as many dice as its depth; the legal plays are then the candidates that
 pass the end-of-turn checks and use the most dice (RULES.md §1), with the
-larger die preferred when only one die can be played, and finally the
-Georgian hit-in-home filter, which "never costs a die" (RULES.md §4).
+larger die preferred when only one die can be played.
+
+Georgian's "hit in your home, stay there" (002) is a rule of single steps:
+a step that would leave empty a home point where we hit this turn is made
+only when its die has no other legal step at that moment («если кубик иначе
+никак не сыграть, шашка может уйти»), so the walk tries such steps last, and
+only for a die that nothing else can play.
 
 The rules of a search are decided here (:func:`_parameters`); the walk
 itself runs compiled (``_movegen.c``, built on install) when it is there,
@@ -47,11 +52,10 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A sequence of steps and the board it leaves; ``keeps_stay_rule`` is Georgian's §4 test."""
+    """A sequence of steps and the board it leaves."""
 
     steps: tuple[Step, ...]
     board: Board
-    keeps_stay_rule: bool
 
 
 # Our points in the order the opponent travels them in long nardy: its head
@@ -102,10 +106,14 @@ def _banned_ends(variant: Variant, points: tuple[int, ...], opponent_off: int) -
         return 0
     topology = variant.topology
     opponent_steps = [topology.opponent_point(p + 1) for p, c in enumerate(points) if c < 0]
-    if rule == "outside-home":
-        if all(step <= 6 for step in opponent_steps):
-            return 0
-        return _ALL_ROUTE
+    if rule == "behind":
+        # The block ending at route position j begins on the opponent's point 29 - j; an
+        # opposing checker is behind it when it stands on a higher number, so the block is
+        # forbidden when the rearmost one stands on 30 - j or higher. A checker with six
+        # points of its route still ahead of it is outside its home, so "until the opponent
+        # has brought all its checkers home" (001 §1.12) needs no check of its own.
+        rearmost = max(opponent_steps, default=0)
+        return _ALL_ROUTE & ~((1 << 30 - rearmost) - 1)
     most_advanced = 0 if opponent_off else min(opponent_steps, default=0)
     # The block ending at route position j ends on the opponent's point 24 - j; an opposing
     # checker is ahead of it when it stands on a lower number, so the block is forbidden
@@ -134,15 +142,12 @@ def _steps(raw: tuple[RawStep, ...]) -> tuple[Step, ...]:
     return tuple(map(_STEPS.__getitem__, raw))
 
 
-def _preferred(steps: tuple[RawStep, ...], keeps: bool, known_steps: tuple[RawStep, ...], known_keeps: bool) -> bool:
-    """Which of two step orders reaching one board represents it.
+def _preferred(steps: tuple[RawStep, ...], known_steps: tuple[RawStep, ...]) -> bool:
+    """Whether ``steps`` rather than ``known_steps`` (both reaching one board) represents it.
 
-    One that keeps Georgian's stay rule beats one that breaks it; for a
-    single step, the larger die wins, so the larger-die filter applied later
-    cannot drop a board that the larger die also reaches.
+    For a single step the larger die wins, so the larger-die filter applied
+    later cannot drop a board that the larger die also reaches.
     """
-    if keeps != known_keeps:
-        return keeps
     return len(steps) == 1 and steps[0][2] > known_steps[0][2]
 
 
@@ -162,8 +167,8 @@ def search(
     next step after some steps were made.
     """
     return [
-        Candidate(_steps(steps), board, keeps)
-        for steps, board, keeps in _walk(variant, points, bar, off, dice, every_sequence)
+        Candidate(_steps(steps), board)
+        for steps, board in _walk(variant, points, bar, off, dice, every_sequence)
     ]
 
 
@@ -177,7 +182,7 @@ def result_boards(
     """
     if _compiled is not None:
         return _compiled_walk(variant, points, bar, off, dice, False, _BOARDS)
-    return [board for steps, board, _ in _walk(variant, points, bar, off, dice, False) if steps]
+    return [board for steps, board in _walk(variant, points, bar, off, dice, False) if steps]
 
 
 def result_rows(
@@ -228,8 +233,8 @@ def _parameters(
     )
 
 
-Walked = list[tuple[tuple[RawStep, ...], Board, bool]]
-"""(steps, board, keeps the stay rule) per legal play or sequence."""
+Walked = list[tuple[tuple[RawStep, ...], Board]]
+"""(steps, board) per legal play or sequence."""
 
 
 def _walk(
@@ -271,18 +276,18 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
     route_bit = _ROUTE_BIT
 
     best = 0
-    found: dict[int, tuple[tuple[RawStep, ...], bool, Board]] = {}
+    found: dict[int, tuple[tuple[RawStep, ...], Board]] = {}
     sequences: Walked = []
-    seen: set[tuple[int, tuple[int, ...], int, int, bool]] = set()
+    seen: set[tuple[int, tuple[int, ...], int, int]] = set()
     unit = _CODE_UNIT
 
     def visit(
         code: int, remaining: tuple[int, ...], steps: tuple[RawStep, ...], occupied: int,
-        head_used: int, guarded: int, keeps: bool, highest: int,
+        head_used: int, guarded: int, highest: int,
     ) -> None:
-        nonlocal outside, opponent_bar, best, found, sequences
+        nonlocal best, found, sequences
         if not every_sequence:
-            visited = (code, remaining, head_used, guarded, keeps)
+            visited = (code, remaining, head_used, guarded)
             if visited in seen:
                 return
             seen.add(visited)
@@ -293,13 +298,13 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
                 found = {}
                 sequences = []
             if every_sequence:
-                sequences.append((steps, (*board, opponent_bar), keeps))
+                sequences.append((steps, (*board, opponent_bar)))
             else:
                 known = found.get(code)
                 if known is None:
-                    found[code] = (steps, keeps, (*board, opponent_bar))
-                elif _preferred(steps, keeps, known[0], known[1]):
-                    found[code] = (steps, keeps, known[2])
+                    found[code] = (steps, (*board, opponent_bar))
+                elif _preferred(steps, known[0]):
+                    found[code] = (steps, known[1])
         if not remaining:
             return
         if board[BAR] > 0:
@@ -310,71 +315,84 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
             if index and die == remaining[index - 1]:
                 continue
             rest = remaining[:index] + remaining[index + 1:]
+            # A step that would empty a guarded point waits: 002's exception lets it go
+            # only when no other step can play this die.
+            played = False
+            leaving: list[int] = []
             for source in sources:
-                target = source - die
-                hit = False
-                if target > 0:
-                    occupant = board[target]
-                    if occupant < lowest_open:
-                        continue
-                    hit = hitting and occupant == -1
+                if guarded >> source & 1 and board[source] == 1:
+                    leaving.append(source)
                 else:
-                    if outside:
-                        continue
-                    if target < 0 and any(board[p] > 0 for p in range(source + 1, 7)):
-                        continue
-                    target = OFF
-                heads = head_used
-                if source == NUM_POINTS and head_limit >= 0:
-                    if head_used >= head_limit:
-                        continue
-                    heads += 1
-                board[source] -= 1
-                now_code = code - unit[source]
-                now_occupied = occupied
-                if not board[source]:
-                    now_occupied ^= route_bit[source]
-                if hit:
-                    board[target] = 1
-                    opponent_bar += 1
-                    now_code += 2 * unit[target] + unit[_OPPONENT_BAR]
-                    now_occupied |= route_bit[target]
-                else:
-                    board[target] += 1
-                    now_code += unit[target]
-                    if board[target] == 1:
-                        now_occupied |= route_bit[target]
-                left_outside = source >= 7 > target
-                if left_outside:
-                    outside -= 1
-                if not (ban_each_step and _blocks(now_occupied, ban_each_step)):
-                    now_guarded, now_keeps = guarded, keeps
-                    if stay_rule and keeps:
-                        if hit and target <= 6:
-                            now_guarded |= 1 << target
-                        if (now_guarded >> source) & 1 and board[source] == 0:
-                            now_keeps, now_guarded = False, 0
-                    visit(
-                        now_code, rest, (*steps, (source, target, die, hit)), now_occupied, heads,
-                        now_guarded, now_keeps, source if descending else BAR,
-                    )
-                if left_outside:
-                    outside += 1
-                if hit:
-                    board[target] = -1
-                    opponent_bar -= 1
-                else:
-                    board[target] -= 1
-                board[source] += 1
+                    played |= advance(code, source, die, rest, steps, occupied, head_used, guarded)
+            if not played:
+                for source in leaving:
+                    advance(code, source, die, rest, steps, occupied, head_used, guarded)
+
+    def advance(
+        code: int, source: int, die: int, rest: tuple[int, ...], steps: tuple[RawStep, ...], occupied: int,
+        head_used: int, guarded: int,
+    ) -> bool:
+        """Walk on from the step of ``die`` from ``source`` if it is legal; whether it was."""
+        nonlocal outside, opponent_bar
+        target = source - die
+        hit = False
+        if target > 0:
+            occupant = board[target]
+            if occupant < lowest_open:
+                return False
+            hit = hitting and occupant == -1
+        else:
+            if outside:
+                return False
+            if target < 0 and any(board[p] > 0 for p in range(source + 1, 7)):
+                return False
+            target = OFF
+        heads = head_used
+        if source == NUM_POINTS and head_limit >= 0:
+            if head_used >= head_limit:
+                return False
+            heads += 1
+        board[source] -= 1
+        now_code = code - unit[source]
+        now_occupied = occupied
+        if not board[source]:
+            now_occupied ^= route_bit[source]
+        if hit:
+            board[target] = 1
+            opponent_bar += 1
+            now_code += 2 * unit[target] + unit[_OPPONENT_BAR]
+            now_occupied |= route_bit[target]
+        else:
+            board[target] += 1
+            now_code += unit[target]
+            if board[target] == 1:
+                now_occupied |= route_bit[target]
+        left_outside = source >= 7 > target
+        if left_outside:
+            outside -= 1
+        legal = not (ban_each_step and _blocks(now_occupied, ban_each_step))
+        if legal:
+            now_guarded = guarded | 1 << target if stay_rule and hit and target <= 6 else guarded
+            visit(
+                now_code, rest, (*steps, (source, target, die, hit)), now_occupied, heads, now_guarded,
+                source if descending else BAR,
+            )
+        if left_outside:
+            outside += 1
+        if hit:
+            board[target] = -1
+            opponent_bar -= 1
+        else:
+            board[target] -= 1
+        board[source] += 1
+        return legal
 
     occupied = _occupancy(board) if ban_each_step or ban_at_end else 0  # only the six-block ban reads it
-    visit(_board_code(board, opponent_bar), moves, (), occupied, 0, 0, True, BAR)
+    visit(_board_code(board, opponent_bar), moves, (), occupied, 0, 0, BAR)
 
-    results = sequences if every_sequence else [(steps, key, keeps) for steps, keeps, key in found.values()]
+    results = sequences if every_sequence else list(found.values())
     if best == 1 and not double:
         larger = max(moves)
-        if any(steps[0][2] == larger for steps, _, _ in results):
+        if any(steps[0][2] == larger for steps, _ in results):
             results = [result for result in results if result[0][0][2] == larger]
-    if stay_rule and any(keeps for _, _, keeps in results):
-        results = [result for result in results if result[2]]
     return results

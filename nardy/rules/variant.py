@@ -27,7 +27,12 @@ class WinKind(StrEnum):
     KOKS = "koks"
 
 
-BlockRule = Literal["ahead", "outside-home"]
+MAX_AUTOMATIC_DOUBLES = 1
+"""000: «По соглашению допустимо лишь одно автоматическое удвоение за партию»."""
+
+BlockRule = Literal["ahead", "behind"]
+"""When a six-point block is banned: "ahead", unless an opposing checker has passed it (004);
+"behind", while an opposing checker has yet to pass it (001 §1.12)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,7 +41,8 @@ class GameOptions:
 
     ``cube``: the doubling cube is in play. ``jacoby``: gammons count single
     while the cube is centred (money play only). ``automatic_doubles``: how many
-    opening doubles may double the centred cube (money play only).
+    opening doubles may double the centred cube, 0 or 1 (money play only; 000
+    allows «лишь одно автоматическое удвоение за партию»).
     ``backgammon_value``: 3, or 2 as "in some countries" (000). ``beavers``:
     a taker may immediately redouble while keeping the cube.
     """
@@ -115,7 +121,8 @@ class Variant:
     point 24 per turn, ``None`` for no limit); ``head_exception_doubles``
     (doubles that allow two on a player's first roll); ``block_rule`` and
     ``block_each_step`` (the six-point block ban and when it is checked);
-    ``hit_home_stay`` (Georgian: a hit in one's home keeps that point occupied).
+    ``hit_home_stay`` (Georgian: a hit in one's home keeps that point occupied
+    for the rest of the turn, unless a die has no other step to play it).
     ``resignation_offers``: a resigning player offers a single, gammon or
     backgammon that the opponent may decline (backgammon); otherwise a
     resignation ends the game at once, scored from the position as it stands.
@@ -188,8 +195,11 @@ class Variant:
             raise IllegalActionError(f"{self.name} is always played with the cube")
         if options.backgammon_value not in (2, 3):
             raise IllegalActionError("a backgammon counts 3 points, or 2 by agreement")
-        if options.automatic_doubles < 0:
-            raise IllegalActionError("the automatic doubles limit cannot be negative")
+        if not 0 <= options.automatic_doubles <= MAX_AUTOMATIC_DOUBLES:
+            raise IllegalActionError(
+                f"automatic doubles are 0 (off) or {MAX_AUTOMATIC_DOUBLES}: only one automatic double"
+                f" per game is allowed (000), not {options.automatic_doubles}"
+            )
         if options.beavers and not options.cube:
             raise IllegalActionError("beavers need the doubling cube")
         if match_length < 0:

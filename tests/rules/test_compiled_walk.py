@@ -3,9 +3,10 @@
 ``movegen._walk_python`` is the reference: every property test of
 ``test_properties.py`` checks the engine as installed (compiled) against an
 independent generator, and these tests check, on positions reached by random
-play and on long nardy's six-block positions, every roll and every kind of
-answer (the plays with their steps, every sequence, the boards, the rows) of
-the compiled walk against the Python one, in the same order.
+play, on long nardy's six-block positions and next to Georgian hits in our
+home, every roll and every kind of answer (the plays with their steps, every
+sequence, the boards, the rows) of the compiled walk against the Python one,
+in the same order.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import LONG_VARIANTS, Walk, block_position, replay, walks
+from test_properties import LONG_VARIANTS, Walk, block_position, replay, stay_position, walks
 
 from nardy.rules import DICE_ROLLS, Position, movegen
 
@@ -71,6 +72,13 @@ def test_compiled_and_python_walks_agree_next_to_six_blocks(variant: str, seed: 
     assert_same_answers(position.turned())
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_compiled_and_python_walks_agree_next_to_home_hits(seed: int) -> None:
+    """Georgian's stay rule and its exception, judged per die (002: «если кубик иначе никак не сыграть, шашка может уйти»)."""
+    assert_same_answers(stay_position(seed))
+
+
 @pytest.mark.parametrize("name", ["backgammon", "georgian", "long-traditional", "long-tournament", "long-bolshie"])
 def test_compiled_and_python_walks_agree_at_the_start(name: str) -> None:
     """Includes the first-roll head exceptions of long nardy (6-6, 4-4, 3-3)."""
@@ -81,7 +89,7 @@ def test_the_compiled_walk_refuses_malformed_arguments() -> None:
     """Its inputs come from movegen, but a wrong call raises instead of reading out of bounds."""
     board = (0,) * 27
     good = ((3, 5), True, -1, 0, 0, False, False, False, movegen._ROUTE_POSITIONS, 0, 0)
-    assert movegen._compiled.walk(board, *good) == [((), board, True)]
+    assert movegen._compiled.walk(board, *good) == [((), board)]
     with pytest.raises(TypeError):
         movegen._compiled.walk(board[:26], *good)
     with pytest.raises(ValueError):

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from conftest import make
 from nardy.rules import (
-    MAX_CUBE,
     Cube,
     CubeError,
     Game,
@@ -20,6 +19,7 @@ from nardy.rules import (
     IllegalActionError,
     IllegalPlayError,
     InvalidDiceError,
+    Match,
     MatchContext,
     Moved,
     OpeningRolled,
@@ -191,13 +191,18 @@ def test_automatic_double_doubles_the_centred_cube_on_a_tied_opening() -> None:
     assert game.double(1).take(0).cube == Cube(4, 0)
 
 
-def test_automatic_doubles_limit_is_an_option() -> None:
-    """000: «По соглашению допустимо лишь одно…» — the limit is agreed; two allowed → cube 4."""
-    options = GameOptions(cube=True, automatic_doubles=2)
-    game = Game.new("backgammon", options=options)
-    for dice in ((1, 1), (2, 2), (6, 6)):
-        game = game.opening_roll(dice)
-    assert game.cube == Cube(4, None)
+@pytest.mark.parametrize("limit", [2, 3, 6, 8, -1])
+def test_only_one_automatic_double_per_game(limit: int) -> None:
+    """000: «По соглашению допустимо лишь одно автоматическое удвоение за партию.» — a limit other than 0 or 1 is refused."""
+    options = GameOptions(cube=True, automatic_doubles=limit)
+    with pytest.raises(IllegalActionError, match="only one automatic double per game"):
+        find_variant("backgammon").check_options(options, 0)
+    with pytest.raises(IllegalActionError, match="only one automatic double per game"):
+        Game.new("backgammon", options=options)
+    with pytest.raises(IllegalActionError, match="only one automatic double per game"):
+        Match.new("backgammon", length=0, options=options)
+    for allowed in (0, 1):
+        find_variant("backgammon").check_options(GameOptions(cube=True, automatic_doubles=allowed), 0)
 
 
 def test_no_automatic_double_without_the_option() -> None:
@@ -205,21 +210,6 @@ def test_no_automatic_double_without_the_option() -> None:
     game = Game.new("backgammon", options=CUBE).opening_roll((6, 6))
     assert game.cube == Cube(1, None)
     assert game.history[-1] == OpeningRolled((6, 6), automatic_double=False)
-
-
-def test_automatic_doubles_never_take_the_cube_past_64() -> None:
-    """000: «Она представлена значением куба удвоения: 2, 4, 8, 16, 32, 64.»
-
-    Either the option is refused or the cube stops at 64.
-    """
-    options = GameOptions(cube=True, automatic_doubles=8)
-    try:
-        game = Game.new("backgammon", options=options)
-    except IllegalActionError:
-        return
-    for _ in range(8):
-        game = game.opening_roll((2, 2))
-    assert game.cube.value <= MAX_CUBE
 
 
 @pytest.mark.parametrize(

@@ -174,6 +174,69 @@ def test_the_rule_never_costs_a_die_with_other_checkers_blocked() -> None:
     assert outcomes(pos, (4, 2)) == expect(pos, "8/4*/2")
 
 
+# The 4-2 example of 002 where the 2 has nowhere else to go: our 14 on 24 face
+# closed points on 22 and 20, so after 8/4* only the hitter can play the 2.
+STUCK_BEHIND = [0, 0, 0, -1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, -8, 0, -2, 0, -2, 0, -2, 0, 14]
+"""Canonical ``points`` (docs/formats.md): our 8 and 24 (14), the opponent's blot on 4 and points on 16, 18, 20, 22."""
+
+
+def test_the_hitter_goes_on_when_the_die_cannot_be_played_otherwise() -> None:
+    """002: «Исключение одно: если кубик иначе никак не сыграть, шашка может уйти, потому что это правило никогда не лишает тебя хода.»
+
+    Judged per die, when the die is played (RULES.md, decisions of
+    2026-12-02): after 8/4* with the 4, no other checker can play the 2
+    (24/22 is closed), so the hitter moves on to 2. 8/6/2, which hits
+    nothing, stays legal too.
+    """
+    pos = Position(G, STUCK_BEHIND)
+    assert outcomes(pos, (4, 2)) == expect(pos, "8/4*/2", "8/6/2")
+    assert pos.next_steps((4, 2), [Step(8, 4, 4, hit=True)]) == [Step(4, 2, 2)]
+    assert pos.play((4, 2), [Step(8, 4, 4, hit=True), Step(4, 2, 2)]) == pos.after(
+        [Step(8, 4, 4, hit=True), Step(4, 2, 2)]
+    )
+
+
+def test_the_hitter_stays_when_another_checker_can_play_the_die() -> None:
+    """002: «Двойкой эту шашку дальше на второй пункт уже не повести — двойку нужно сыграть другой шашкой.»
+
+    The same position with 22 open: 24/22 plays the 2, so after 8/4* the
+    hitter must stay.
+    """
+    points = list(STUCK_BEHIND)
+    points[21], points[15] = 0, -10
+    pos = Position(G, points)
+    assert outcomes(pos, (4, 2)) == expect(pos, "8/4* 24/22", "8/6/2")
+    assert pos.next_steps((4, 2), [Step(8, 4, 4, hit=True)]) == [Step(24, 22, 2)]
+
+
+def test_a_hit_with_the_smaller_die_the_larger_may_go_on() -> None:
+    """002: «если кубик иначе никак не сыграть, шашка может уйти» — whichever die made the hit.
+
+    The blot stands on 6 instead: 8/6* hits with the 2, and the 4 has no other
+    checker to play it (24/20 is closed), so the hitter goes on to 2.
+    """
+    points = list(STUCK_BEHIND)
+    points[3], points[5] = 0, -1
+    pos = Position(G, points)
+    assert outcomes(pos, (4, 2)) == expect(pos, "8/6*/2", "8/4/2")
+    assert pos.next_steps((4, 2), [Step(8, 6, 2, hit=True)]) == [Step(6, 2, 4)]
+
+
+def test_the_exception_is_judged_when_each_die_is_played() -> None:
+    """002: «если кубик иначе никак не сыграть, шашка может уйти» — per die, at the moment it is played.
+
+    2-2 after 8/6*: the second 2 can be played by 13/11, so the hitter stays;
+    the third cannot be played by anything else (11/9 is closed), so then the
+    hitter goes on. Every legal play ends the same way, but only the orders
+    that keep the hitter on 6 while 13/11 is possible are legal sequences.
+    """
+    pos = make(G, {13: 1, 8: 1}, {9: 2, 6: 1})
+    assert outcomes(pos, (2, 2)) == expect(pos, "8/6*/4/2 13/11")
+    assert pos.next_steps((2, 2), [Step(8, 6, 2, hit=True)]) == [Step(13, 11, 2)]
+    assert pos.next_steps((2, 2), [Step(8, 6, 2, hit=True), Step(13, 11, 2)]) == [Step(6, 4, 2)]
+    assert {steps_text(s) for s in pos.legal_sequences((2, 2))} == {"8/6* 13/11 6/4 4/2", "13/11 8/6* 6/4 4/2"}
+
+
 def test_the_hit_point_must_stay_held_for_the_rest_of_the_turn() -> None:
     """002: «она остаётся на этом пункте до конца хода.»"""
     pos = make(G, {13: 1, 8: 1}, {6: 1})
@@ -316,8 +379,13 @@ def test_points_for_oin_mars_koks() -> None:
 
 
 def test_the_game_ends_when_the_last_checker_is_borne_off() -> None:
-    """002: «Партию выигрывает тот, кто первым выведет все пятнадцать шашек.»"""
+    """002: «Партию выигрывает тот, кто первым выведет все пятнадцать шашек.»
+
+    3/2*/off is legal too: after the hit on 2 with the 1, nothing else can
+    play the 3 (1/off waits for the checker on 2), so the hitter goes
+    (002: «если кубик иначе никак не сыграть, шашка может уйти»).
+    """
     pos = make(G, {3: 1, 1: 1}, {19: 14, 2: 1}, off=(13, 0))
-    [play] = pos.legal_plays((3, 1))
-    assert play.position.off == (15, 0)
-    assert play.position.win_kind() == WinKind.KOKS
+    assert outcomes(pos, (3, 1)) == expect(pos, "3/off 1/off", "3/2*/off")
+    [won] = [play.position for play in pos.legal_plays((3, 1)) if play.position.off[0] == 15]
+    assert won.win_kind() == WinKind.KOKS

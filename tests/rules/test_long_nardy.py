@@ -282,8 +282,12 @@ def test_a_block_is_allowed_once_an_opposing_checker_is_past_it(variant: str) ->
     assert expect(pos, "13/7 24/23", "13/7/6") <= outcomes(pos, (6, 1))
 
 
-def test_bolshie_forbids_the_block_while_any_opposing_checker_is_outside_its_home() -> None:
-    """001: «Игрок, не имеет права, своему сопернику полностью закрывать своими шашками все шесть лунок ... до тех пор, пока его соперник не переведет все свои шашки в свой «дом»»."""
+def test_bolshie_forbids_the_block_while_an_opposing_checker_is_behind_it() -> None:
+    """001 §1.12: «создавать такую ситуацию «запирания» своему сопернику при которой заняты все шесть лунок, следующих за его шашкой»
+
+    The 14 opposing checkers on the head are behind our 11..6; the one that
+    has passed it (on our 3) does not lift 001's ban, as it does 004's.
+    """
     pos = make(BOLSHIE, BLOCK_OURS, {12: 14, 3: 1})
     plays = outcomes(pos, (6, 1))
     assert not expect(pos, "13/7 24/23") & plays
@@ -352,9 +356,46 @@ def test_with_a_checker_past_it_the_same_block_may_be_made(variant: str) -> None
 
 
 def test_bolshie_still_forbids_that_block() -> None:
-    """001: «Каждый игрок согласно настоящих правил, обязан оставить хотя бы одну лунку свободной.»"""
+    """001 §1.12: «заняты все шесть лунок, следующих за его шашкой» — the opposing checkers on our 10..7 are behind our 6..1."""
     pos = make(BOLSHIE, STUCK_OURS, {10: 4, 9: 4, 8: 4, 7: 2, 20: 1})
     assert outcomes(pos, (6, 5)) == expect(pos, "17/11")
+
+
+# The example of the 2026-12-02 decision on 001 §1.12: our 11..7 held, a spare on
+# 13, and no opposing checker behind them (its checkers on our 3, 20 and 22, its
+# 15, 8 and 10, have all passed our 12..1).
+PASSED = [0, 0, -5, 0, 0, 0, 2, 2, 2, 2, 2, 0, 1, 0, 0, 0, 0, 0, 0, -5, 0, -5, 0, 4]
+"""Canonical ``points`` (docs/formats.md) of the long-bolshie example position."""
+
+
+def test_bolshie_allows_a_block_no_opposing_checker_is_behind() -> None:
+    """001 §1.12: «Т.е создавать такую ситуацию «запирания» своему сопернику при которой заняты все шесть лунок, следующих за его шашкой.»
+
+    A block is a lock only in front of an opposing checker: with 6-1, 13/7/6
+    makes 11..6 and 13/12 7/1 makes 12..7, and neither has an opposing checker
+    behind it, so both are legal. 004's regulations allow them as well (an
+    opposing checker has passed each block), so all three agree here.
+    """
+    pos = Position(BOLSHIE, PASSED)
+    plays = outcomes(pos, (6, 1))
+    assert expect(pos, "13/7/6", "13/12 7/1", "13/12/6") <= plays
+    for variant in REGULATIONS_004:
+        assert outcomes(Position(variant, PASSED), (6, 1)) == plays
+
+
+def test_bolshie_forbids_the_same_block_once_an_opposing_checker_is_behind_it() -> None:
+    """001 §1.12: «Игрок, не имеет права, своему сопернику полностью закрывать своими шашками все шесть лунок на всех игральных половинах доски, до тех пор, пока его соперник не переведет все свои шашки в свой «дом»»
+
+    One opposing checker back on its head (our 12) is behind our 11..6: the
+    block is banned in long-bolshie, while 004 still allows it (others have passed it).
+    """
+    points = list(PASSED)
+    points[19], points[11] = -4, -1
+    pos = Position(BOLSHIE, points)
+    plays = outcomes(pos, (6, 1))
+    assert not expect(pos, "13/7/6") & plays
+    assert expect(pos, "13/7 24/23", "13/7 11/10") <= plays
+    assert expect(pos, "13/7/6") <= outcomes(Position(TRADITIONAL, points), (6, 1))
 
 
 # ----- bearing off
@@ -473,13 +514,13 @@ ROUTE = [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 24, 23, 22, 21, 20, 19, 18, 17, 
 
 
 def _forbidden_block(variant: str, points: list[int], opponent_off: int) -> bool:
-    """RULES.md §6, written independently of the engine: is there a banned six-block of ours?"""
+    """RULES.md §6 and its decision on 001 §1.12, written independently of the engine: is there a banned six-block of ours?"""
     held = [points[p - 1] > 0 for p in ROUTE]
     theirs = [j for j, p in enumerate(ROUTE) if points[p - 1] < 0]
     if variant == BOLSHIE:
         if all(j >= 18 for j in theirs):  # our 18..13: the opponent's home
             return False
-        return any(all(held[j : j + 6]) for j in range(len(ROUTE) - 5))
+        return any(all(held[j : j + 6]) and any(k < j for k in theirs) for j in range(len(ROUTE) - 5))
     if opponent_off:
         return False
     for start in range(len(ROUTE) - 5):

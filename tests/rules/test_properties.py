@@ -10,8 +10,9 @@ number of plies, and shrinks a failure to the shortest game that shows it;
 ``replay`` rebuilds any reported example.
 
 Random play almost never builds a six-point block, so long nardy's block
-bans get their own generated positions (``block_position``); a regression
-test pins the one engine bug these properties found.
+bans get their own generated positions (``block_position``), and so does
+Georgian's stay rule next to a hit in our home (``stay_position``); a
+regression test pins the one engine bug these properties found.
 """
 
 from __future__ import annotations
@@ -90,23 +91,26 @@ OPPONENT_HOME = set(range(13, 19))  # its points 1..6
 
 
 def six_block_banned(position: Position, mine: list[int], theirs: list[int]) -> bool:
-    """RULES.md §6: does ``mine`` hold a forbidden run of six points?"""
+    """RULES.md §6 and its decision on 001 §1.12: does ``mine`` hold a forbidden run of six points?"""
     rule = position.variant.block_rule
     if rule is None:
         return False
-    if rule == "outside-home":
-        if all(point in OPPONENT_HOME for point in range(1, 25) if theirs[point]):
-            return False
     held = [mine[point] > 0 for point in OPPONENT_ROUTE]
     for first in range(len(OPPONENT_ROUTE) - 5):
         if all(held[first:first + 6]):
-            if rule == "outside-home":
-                return True
-            # "ahead": allowed once an opposing checker is past the block,
-            # i.e. further along the route, or already borne off.
-            passed = position.off[1] > 0 or any(theirs[p] for p in OPPONENT_ROUTE[first + 6:])
-            if not passed:
-                return True
+            if rule == "behind":
+                # "behind": forbidden while an opposing checker has yet to pass the
+                # block and the opponent has not brought all its checkers home.
+                behind = any(theirs[p] for p in OPPONENT_ROUTE[:first])
+                all_home = all(point in OPPONENT_HOME for point in range(1, 25) if theirs[point])
+                if behind and not all_home:
+                    return True
+            else:
+                # "ahead": allowed once an opposing checker is past the block,
+                # i.e. further along the route, or already borne off.
+                passed = position.off[1] > 0 or any(theirs[p] for p in OPPONENT_ROUTE[first + 6:])
+                if not passed:
+                    return True
     return False
 
 
@@ -124,11 +128,12 @@ def reference_plays(position: Position, dice: tuple[int, int]) -> Reference:
 
     Breadth-first: level k holds every state reachable by k single-checker
     moves, with the dice still unused, the number of checkers taken from the
-    head (long nardy), the home points where we hit this turn and whether the
-    Georgian stay rule still holds. Every state of every level is a candidate
-    play; the legal plays are the candidates that pass the end-of-turn block
-    check, use the most dice (the larger die when only one can be played),
-    and keep the Georgian stay rule when some of them can.
+    head (long nardy) and the home points where we hit this turn. A step that
+    would leave such a point empty is legal only when no other step can play
+    its die (Georgian, 002 as RULES.md's decision reads it: per die, when the
+    die is played). Every state of every level is a candidate play; the legal
+    plays are the candidates that pass the end-of-turn block check and use the
+    most dice (the larger die when only one can be played).
     """
     variant = position.variant
     hitting = variant.hitting
@@ -140,51 +145,57 @@ def reference_plays(position: Position, dice: tuple[int, int]) -> Reference:
     theirs0 = [0, *(max(-c, 0) for c in position.points)]
     moves = [dice[0]] * 4 if dice[0] == dice[1] else sorted(dice)
 
-    # (mine, theirs, their_bar, dice left, head used, hit-home points, stay rule kept, first die)
-    State = tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int, frozenset[int], bool, int]
-    start: State = (tuple(mine0), tuple(theirs0), position.bar[1], tuple(moves), 0, frozenset(), True, 0)
+    # (mine, theirs, their_bar, dice left, head used, hit-home points, first die)
+    State = tuple[tuple[int, ...], tuple[int, ...], int, tuple[int, ...], int, frozenset[int], int]
+    start: State = (tuple(mine0), tuple(theirs0), position.bar[1], tuple(moves), 0, frozenset(), 0)
+
+    def steps_of(state: State, die: int) -> list[tuple[State, bool]]:
+        """The states one legal step of ``die`` leads to, each with whether it empties a hit-home point."""
+        mine_t, theirs_t, their_bar, left, heads, guarded, first_die = state
+        rest = list(left)
+        rest.remove(die)
+        following = []
+        sources = [BAR] if mine_t[BAR] else [p for p in range(1, 25) if mine_t[p]]
+        for source in sources:
+            target = source - die
+            hit = False
+            if target >= 1:
+                if theirs_t[target] >= (2 if hitting else 1):
+                    continue  # closed
+                hit = theirs_t[target] == 1
+            else:
+                if any(mine_t[p] for p in range(7, 26)):
+                    continue  # not all home: no bearing off
+                if target < 0 and any(mine_t[p] for p in range(source + 1, 7)):
+                    continue  # an overshoot needs the highest checker
+                target = OFF
+            used_head = heads + (source == 24 and head_limit is not None)
+            if head_limit is not None and used_head > head_limit:
+                continue
+            mine = list(mine_t)
+            theirs = list(theirs_t)
+            mine[source] -= 1
+            mine[target] += 1
+            bar = their_bar
+            if hit:
+                theirs[target] = 0
+                bar += 1
+            if variant.block_each_step and six_block_banned(position, mine, theirs):
+                continue
+            now_guarded = guarded | {target} if variant.hit_home_stay and hit and target <= 6 else guarded
+            empties = source in guarded and mine[source] == 0
+            following.append(((tuple(mine), tuple(theirs), bar, tuple(rest), used_head, now_guarded,
+                               first_die or die), empties))
+        return following
+
     levels: list[set[State]] = [{start}]
     while True:
         following: set[State] = set()
-        for mine_t, theirs_t, their_bar, left, heads, guarded, kept, first_die in levels[-1]:
-            for die in set(left):
-                rest = list(left)
-                rest.remove(die)
-                sources = [BAR] if mine_t[BAR] else [p for p in range(1, 25) if mine_t[p]]
-                for source in sources:
-                    target = source - die
-                    hit = False
-                    if target >= 1:
-                        if theirs_t[target] >= (2 if hitting else 1):
-                            continue  # closed
-                        hit = theirs_t[target] == 1
-                    else:
-                        if any(mine_t[p] for p in range(7, 26)):
-                            continue  # not all home: no bearing off
-                        if target < 0 and any(mine_t[p] for p in range(source + 1, 7)):
-                            continue  # an overshoot needs the highest checker
-                        target = OFF
-                    used_head = heads + (source == 24 and head_limit is not None)
-                    if head_limit is not None and used_head > head_limit:
-                        continue
-                    mine = list(mine_t)
-                    theirs = list(theirs_t)
-                    mine[source] -= 1
-                    mine[target] += 1
-                    bar = their_bar
-                    if hit:
-                        theirs[target] = 0
-                        bar += 1
-                    if variant.block_each_step and six_block_banned(position, mine, theirs):
-                        continue
-                    now_guarded, now_kept = guarded, kept
-                    if variant.hit_home_stay and kept:
-                        if hit and target <= 6:
-                            now_guarded = guarded | {target}
-                        if source in now_guarded and mine[source] == 0:
-                            now_kept = False
-                    following.add((tuple(mine), tuple(theirs), bar, tuple(rest), used_head,
-                                   now_guarded, now_kept, first_die or die))
+        for state in levels[-1]:
+            for die in set(state[3]):
+                steps = steps_of(state, die)
+                staying = [after for after, empties in steps if not empties]
+                following.update(staying if staying else [after for after, _ in steps])
         if not following:
             break
         levels.append(following)
@@ -201,12 +212,10 @@ def reference_plays(position: Position, dice: tuple[int, int]) -> Reference:
             break
     larger_die_forced = False
     if max_dice == 1 and dice[0] != dice[1]:
-        larger = [s for s in finals if s[7] == max(dice)]
+        larger = [s for s in finals if s[6] == max(dice)]
         if larger:
             larger_die_forced = len(larger) < len(finals)
             finals = larger
-    if variant.hit_home_stay and any(s[6] for s in finals):
-        finals = [s for s in finals if s[6]]
     positions = frozenset() if max_dice == 0 else frozenset(
         (*(m - t for m, t in zip(s[0][1:25], s[1][1:25])), s[0][BAR], s[2], s[0][OFF], position.off[1])
         for s in finals
@@ -249,6 +258,41 @@ def block_position(variant: str, seed: int) -> Position:
         position = Position(variant, [mine[p] - theirs[p] for p in range(1, 25)])
         if position.points[23] != CHECKERS and not six_block_banned(position, mine, theirs):
             return position
+
+
+def stay_position(seed: int) -> Position:
+    """A Georgian position with a hit in our home one die away (for the stay rule of RULES.md §4).
+
+    Random play seldom reaches the stay rule's exception, where no other
+    checker can play the die after the hit, so this places one or two opposing
+    blots in our home, one or two of our checkers a die above each, a few more
+    of ours anywhere, and the opponent's other checkers in points of two or
+    three at random, which often leave our other checkers nothing to play.
+    """
+    rng = random.Random(seed)
+    while True:
+        mine, theirs = [0] * 25, [0] * 25
+        blots = rng.sample(range(1, 7), rng.randint(1, 2))
+        for blot in blots:
+            theirs[blot] = 1
+        for blot in blots:
+            for _ in range(rng.randint(1, 2)):
+                point = blot + rng.randint(1, 6)
+                if point <= 24 and not theirs[point]:
+                    mine[point] += 1
+        for _ in range(rng.randint(0, 4)):
+            mine[rng.choice([p for p in range(1, 25) if not theirs[p]])] += 1
+        left = CHECKERS - len(blots)
+        while left >= 2:
+            free = [p for p in range(1, 25) if not mine[p] and not theirs[p]]
+            if not free:
+                break
+            count = min(rng.randint(2, 3), left)
+            theirs[rng.choice(free)] = count
+            left -= count
+        points = [mine[p] - theirs[p] for p in range(1, 25)]
+        if any(mine):
+            return Position("georgian", points, (0, 0), (CHECKERS - sum(mine), CHECKERS - sum(theirs)))
 
 
 def key_of(position: Position) -> Key:
@@ -402,8 +446,7 @@ def test_six_block_bans_match_an_independent_generator(variant: str, seed: int) 
 
     Covers what random play does not reach: traditional and tournament ban a
     block no opposing checker has passed (at the end of the turn, or after
-    every step), bolshie bans any block while an opposing checker is outside
-    its home. In these positions the ban changes the answer for most rolls,
+    every step), bolshie bans a block while an opposing checker is behind it. In these positions the ban changes the answer for most rolls,
     and tournament differs from traditional for about one roll in seven.
     """
     position = block_position(variant, seed)
@@ -413,6 +456,35 @@ def test_six_block_bans_match_an_independent_generator(variant: str, seed: int) 
         assert ours == reference, (
             f"{describe(Ply(position, dice, []))}: only engine {sorted(ours - reference)}; "
             f"only reference {sorted(reference - ours)}"
+        )
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_stay_rule_matches_an_independent_generator(seed: int) -> None:
+    """Next to a hit in our home, all 21 rolls agree with the independent generator.
+
+    002: «если твоя шашка бьёт шашку соперника в своём доме, она остаётся на
+    этом пункте до конца хода ... Исключение одно: если кубик иначе никак не
+    сыграть, шашка может уйти» — read per die, when the die is played. Covers
+    what random play seldom reaches: the hitter moving on because nothing
+    else can play the die, for a non-double and within a double. Read this
+    way the rule keeps 002's promise «это правило никогда не лишает тебя
+    хода»: every roll plays as many dice as in backgammon, which has no such rule.
+    """
+    position = stay_position(seed)
+    backgammon = Position("backgammon", position.points, position.bar, position.off)
+    for dice in DICE_ROLLS:
+        plays = position.legal_plays(dice)
+        ours = {key_of(play.position) for play in plays}
+        reference = reference_plays(position, dice).positions
+        assert ours == reference, (
+            f"{describe(Ply(position, dice, []))}: only engine {sorted(ours - reference)}; "
+            f"only reference {sorted(reference - ours)}"
+        )
+        dice_used = {len(play.steps) for play in plays} or {0}
+        assert dice_used == ({len(play.steps) for play in backgammon.legal_plays(dice)} or {0}), describe(
+            Ply(position, dice, plays)
         )
 
 

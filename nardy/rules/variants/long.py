@@ -5,7 +5,8 @@ except two on a player's first roll of 6-6, 4-4 or 3-3; a six-point block is
 banned unless an opposing checker is already past it, checked at the end of
 the turn (traditional) or after every single move (tournament).
 bolshie (seed 001 §1.2, §1.11, §1.12): one checker from the head, no exception;
-a six-point block is banned while any opposing checker is outside its home.
+a six-point block is banned while an opposing checker is behind it («заняты все
+шесть лунок, следующих за его шашкой»), checked at the end of the turn.
 """
 
 from dataclasses import replace
@@ -39,5 +40,5 @@ LONG_BOLSHIE = replace(
     name="long-bolshie",
     title="Long nardy (Bolshie nardy regulation)",
     head_exception_doubles=frozenset(),
-    block_rule="outside-home",
+    block_rule="behind",
 )

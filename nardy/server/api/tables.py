@@ -47,7 +47,7 @@ class OptionsIn(BaseModel):
 
     cube: bool | None = None
     jacoby: bool = False
-    automatic_doubles: Annotated[int, Field(ge=0, le=6)] = 0
+    automatic_doubles: Annotated[int, Field(ge=0, le=1)] = 0
     backgammon_value: Literal[2, 3] = 3
     beavers: bool = False
 

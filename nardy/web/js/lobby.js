@@ -152,7 +152,7 @@ function createForm(start) {
   const privateBox = h("input", { type: "checkbox", name: "private" });
   const cube = h("input", { type: "checkbox", name: "cube", checked: true });
   const jacoby = h("input", { type: "checkbox", name: "jacoby" });
-  const autoDoubles = h("select", { name: "automatic_doubles" }, [0, 1, 2, 3, 4, 5, 6].map((n) => h("option", { value: String(n) }, n === 0 ? t("lobby.off") : String(n))));
+  const autoDoubles = h("select", { name: "automatic_doubles" }, [0, 1].map((n) => h("option", { value: String(n) }, n === 0 ? t("lobby.off") : String(n))));
   const bgValue = h("select", { name: "backgammon_value" },
     h("option", { value: "3" }, t("lobby.backgammon_three")),
     h("option", { value: "2" }, t("lobby.backgammon_two")));
