@@ -257,3 +257,27 @@ class ServerProcess(Base):
     id: Mapped[str] = mapped_column(String(64), primary_key=True)
     started_at: Mapped[datetime]
     seen_at: Mapped[datetime]
+
+
+class Analysis(Base):
+    """A post-game analysis of a finished table: a job in the queue, then its result.
+
+    One per table. ``status`` goes ``queued`` → ``running`` → ``done`` (or
+    ``failed``). A process claims a queued job (or a running one whose
+    ``heartbeat_at`` went stale: its process died) by a conditional UPDATE,
+    so two server processes never analyse one table at once.
+    """
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
+    level: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    requested_at: Mapped[datetime]
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    heartbeat_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    result: Mapped[dict[str, Any] | None]
+    error: Mapped[str | None] = mapped_column(String(500))

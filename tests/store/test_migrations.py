@@ -20,7 +20,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, create_engine, event, inspect, make_url, text
+from sqlalchemy import Engine, create_engine, event, inspect, make_url, select, text
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from nardy.store.db import make_engine
@@ -202,3 +202,23 @@ def test_usernames_are_unique_in_any_letter_case(engine: Engine) -> None:
     with engine.begin() as connection:
         connection.execute(users.insert(), {**row, "username": "bobby"})
         assert connection.execute(text("SELECT count(*) FROM users")).scalar() == 2
+
+
+def test_tables_stored_with_several_automatic_doubles_load_with_one(engine: Engine) -> None:
+    """000: «лишь одно автоматическое удвоение за партию»; tables stored before the limit are set to one."""
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection=connection), "0007")
+    tables = Base.metadata.tables["tables"]
+    row = {"kind": "match", "variant": "backgammon", "match_length": 0, "rated": False, "private": False,
+           "created_at": datetime.now(UTC), "status": "finished", "version": 0}
+    with engine.begin() as connection:
+        connection.execute(tables.insert(), [
+            {**row, "id": "many", "options": {"cube": True, "automatic_doubles": 4}},
+            {**row, "id": "one", "options": {"cube": True, "automatic_doubles": 1}},
+            {**row, "id": "none", "options": {"cube": False}},
+        ])
+    upgrade(engine)
+    with engine.connect() as connection:
+        stored = dict(connection.execute(select(tables.c.id, tables.c.options)).all())
+    assert stored["many"]["automatic_doubles"] == 1 and stored["one"]["automatic_doubles"] == 1
+    assert stored["none"] == {"cube": False}
