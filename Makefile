@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench install browser typecheck clean
+.PHONY: run test bench install browser gnubg typecheck clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ install: $(STAMP)
 run: install
 	$(PY) -m nardy.server
 
-test: install browser
+test: install browser gnubg
 	$(PY) -m mypy
 	$(PY) -m pytest -n 2 -p no:cacheprovider
 
@@ -33,6 +33,17 @@ browser:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium fonts-dejavu-core; \
 		else \
 			echo "chromium is missing and this is not root: the browser tests will be skipped (apt-get install chromium)"; \
+		fi; \
+	fi
+
+# The oracle tests run GNU Backgammon (GPL) as an outside program, never imported;
+# install Debian's gnubg when it is missing and apt-get is there to do it.
+gnubg:
+	@if ! command -v gnubg >/dev/null 2>&1 && [ ! -x /usr/games/gnubg ] && command -v apt-get >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gnubg; \
+		else \
+			echo "gnubg is missing and this is not root: the gnubg oracle tests will be skipped (apt-get install gnubg)"; \
 		fi; \
 	fi
 

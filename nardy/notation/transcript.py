@@ -54,6 +54,8 @@ class Action:
     ``steps`` for a move; ``kind_offered`` for a resignation (``None``: as the
     position stands, or single where offers are made). ``forced``: done by
     the server for a player whose clock ran out (a random play), not chosen.
+    ``source``: where the action was read from, when that can be pointed at
+    (a table record's event version), so a view can link back to it.
     """
 
     kind: ActionKind
@@ -62,6 +64,7 @@ class Action:
     steps: tuple[Step, ...] = ()
     kind_offered: WinKind | None = None
     forced: bool = False
+    source: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,14 +113,17 @@ def replay(transcript: Transcript) -> Iterator[Replayed]:
         for index, action in enumerate(game_record.actions):
             before = match.game
             try:
-                match, game = _apply(match, action)
+                match, game = apply_action(match, action)
             except RulesError as error:
                 raise NotationError(f"game {number}, action {index + 1} ({action.kind}): {error}") from None
             yield Replayed(number, before, action, game, match)
 
 
-def _apply(match: Match, action: Action) -> tuple[Match, Game]:
-    """The match and the game after ``action`` (the game as the action left it, finished or not)."""
+def apply_action(match: Match, action: Action) -> tuple[Match, Game]:
+    """The match and the game after ``action`` (the game as the action left it, finished or not).
+
+    RulesError (or NotationError for an action missing its player or dice) when the rules refuse it.
+    """
     game = match.game
     kind, player = action.kind, action.player
     if kind == "timeout":
@@ -193,6 +199,9 @@ def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
             if not games:
                 raise NotationError(f"events[{index}] ({kind}) comes before the match started")
             action = _event_action(EVENT_ACTIONS[kind], seat, payload, index)
+            version = event.get("version")
+            if isinstance(version, int):
+                action = replace(action, source=version)
             if action.kind == "timeout":
                 forced_seat = action.player
             elif forced_seat is not None and action.player is not None and action.player != forced_seat:
@@ -244,6 +253,6 @@ def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
 
 
 __all__ = [
-    "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript",
+    "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript", "apply_action",
     "games_of", "replay", "transcript_from_record",
 ]
