@@ -1,4 +1,4 @@
-"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots and training.
+"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots, training, analysis.
 
 Every command reads positions in the formats of :mod:`nardy.notation`
 (canonical JSON, a gnubg Position ID for the backgammon family, or ``start``)
@@ -8,14 +8,18 @@ and reports malformed input as one line on stderr with exit status 2.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
 from nardy.bots import BOT_LEVELS, Bot, make_bot
+from nardy.bots.analysis import LEVELS, Analysis, Decision, PlayerSummary, analyse
 from nardy.bots.neural import WEIGHTS
 from nardy.notation import (
     format_steps,
@@ -24,6 +28,7 @@ from nardy.notation import (
     position_to_dict,
     render,
 )
+from nardy.notation.transcript import Transcript, transcript_from_record
 from nardy.rules import VARIANTS, Game, Phase, Play, Position, RulesError, find_variant
 from nardy.rules.dice import check_dice
 from nardy.rules.perft import divide
@@ -298,6 +303,117 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
         out.write(f"exported {trainer.export()}\n")
 
 
+def _analyze(args: argparse.Namespace, out: TextIO) -> None:
+    """Analyse a match file: one line (or JSON row) per decision, then each player's summary."""
+    analysis = _analyse_with_progress_bar(read_transcript(args.file), args.level)
+    if args.json:
+        out.write(json.dumps(analysis_json(analysis)) + "\n")
+        return
+    names = _player_names(analysis)
+    out.write(f"{'game':>4} {'move':>4}  {'player':<12} {'dice':<5} {'played':<24} {'best':<24} "
+              f"{'loss':>6}  {'mark':<9} {'luck':>6}\n")
+    for decision in analysis.decisions():
+        out.write(_decision_line(decision, names[decision.player]) + "\n")
+    for summary in analysis.summaries:
+        out.write(_summary_line(summary, names[summary.player]) + "\n")
+
+
+def read_transcript(path: str) -> Transcript:
+    """The match in the file at ``path`` (a table record, a .mat or an SGF file); UsageError when unreadable."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
+    return transcript_reader(path, text)(text)
+
+
+def transcript_reader(path: str, text: str) -> Callable[[str], Transcript]:
+    """The reader for a match file, by its extension, else by how it begins.
+
+    ``.json`` or ``{``: a table record (``GET /api/tables/{id}/record``);
+    ``.sgf`` or ``(;``: SGF (:mod:`nardy.notation.sgf`); ``.mat``/``.txt``
+    or an ``N point match`` header: a Jellyfish .mat file
+    (:mod:`nardy.notation.matfile`), each used when this install has it.
+    """
+    suffix = Path(path).suffix.lower()
+    head = text.lstrip()
+    if suffix == ".json" or head.startswith("{"):
+        return _transcript_from_json
+    if suffix == ".sgf" or head.startswith("(;"):
+        return _optional_reader("nardy.notation.sgf", "transcript_from_sgf", "SGF")
+    if suffix in (".mat", ".txt") or re.search(r"\d+ point match", text[:2000]):
+        return _optional_reader("nardy.notation.matfile", "transcript_from_mat", ".mat")
+    raise UsageError(f"{path} is neither a table record (.json) nor a .mat or SGF match file")
+
+
+def _transcript_from_json(text: str) -> Transcript:
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"the record is not valid JSON: {error.msg} at character {error.pos}") from None
+    if not isinstance(record, dict):
+        raise UsageError("a table record is a JSON object")
+    return transcript_from_record(record)
+
+
+def _optional_reader(module: str, function: str, kind: str) -> Callable[[str], Transcript]:
+    try:
+        reader: Callable[[str], Transcript] = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError):
+        raise UsageError(f"this nardy cannot read {kind} files ({module}.{function} is missing)") from None
+    return reader
+
+
+def _analyse_with_progress_bar(transcript: Transcript, level: str) -> Analysis:
+    """:func:`nardy.bots.analysis.analyse` with a rich progress bar on stderr when it is a terminal (gone when done)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn(f"[bold]analysing ({level})"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("analyse", total=None)
+        return analyse(
+            transcript, level=level, progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
+
+
+def analysis_json(analysis: Analysis) -> dict[str, Any]:
+    """What ``nardy analyze --json`` prints: the match, a row per decision, each player's summary."""
+    rows = [
+        {"game": d.game, "move": d.move, "player": d.player, "kind": d.kind, "dice": list(d.dice),
+         "played": d.played, "best": d.best, "equity_loss": d.equity_loss, "mark": d.mark, "luck": d.luck,
+         "forced": d.forced}
+        for d in analysis.decisions()
+    ]
+    return {"variant": analysis.variant, "level": analysis.level, "players": list(analysis.players),
+            "decisions": rows, "summaries": [asdict(summary) for summary in analysis.summaries]}
+
+
+def _player_names(analysis: Analysis) -> tuple[str, str]:
+    first, second = (name or f"player {seat}" for seat, name in enumerate(analysis.players))
+    return first, second
+
+
+def _decision_line(decision: Decision, name: str) -> str:
+    dice = "-".join(map(str, decision.dice)) or "cube"
+    luck = f"{decision.luck:+6.3f}" if decision.kind == "move" else ""
+    mark = decision.mark + (" forced" if decision.forced else "")
+    return (f"{decision.game:>4} {decision.move:>4}  {name[:12]:<12} {dice:<5} {decision.played:<24} "
+            f"{decision.best:<24} {decision.equity_loss:6.3f}  {mark:<9} {luck:>6}")
+
+
+def _summary_line(summary: PlayerSummary, name: str) -> str:
+    return (
+        f"{name}: {summary.decisions} decisions ({summary.counted} counted, {summary.forced} forced); "
+        f"loss {summary.total_loss:.3f} (checker {summary.checker_loss:.3f}, cube {summary.cube_loss:.3f}); "
+        f"error rate {summary.error_rate:.1f} mEMG per decision, PR {summary.pr:.1f}: {summary.rating}; "
+        f"{summary.doubtful} doubtful, {summary.errors} errors, {summary.blunders} blunders; "
+        f"luck {summary.luck:+.3f} ({summary.luck_points:+.2f} points), result {summary.result:+g}, "
+        f"luck-adjusted {summary.luck_adjusted:+.2f}"
+    )
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
@@ -365,6 +481,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--no-progress", dest="progress", action="store_false", help="log lines instead of a bar")
     train.add_argument("--export", action="store_true", help="write nardy/bots/weights/NAME.npz afterwards")
     train.set_defaults(handler=_train)
+
+    analyze = commands.add_parser("analyze", help="analyse a match: each decision's equity loss, luck, ratings")
+    analyze.add_argument("file", help="a table record (.json); .mat and SGF files where this install reads them")
+    analyze.add_argument("--level", choices=list(LEVELS), default="expert",
+                         help="depth: advanced 1-ply, expert 2-ply, world-class 3-ply (long nardy: 0, 1, 2)")
+    analyze.add_argument("--json", action="store_true",
+                         help="print one JSON object: {variant, level, players, decisions: [...], summaries: [...]}")
+    analyze.set_defaults(handler=_analyze)
     return parser
 
 

@@ -25,11 +25,16 @@ single 1, double 2, triple 3: Georgian's oin/mars/koks score exactly so.
 Beyond the first ply bgsage searches with backgammon's rules, the nearest
 it knows; our rules decide every play actually made.
 
-Search. A play is rated at 1-ply (the network on the position it leaves);
-deeper, gnubg-style: all candidates at 1-ply, those within
-:data:`FIRST_WINDOW` of the best (at most :data:`FIRST_KEEP`) at 2-ply,
-and for 3-ply those within :data:`SECOND_WINDOW` of the 2-ply best (at most
-:data:`SECOND_KEEP`) at 3-ply, unless the time budget is spent.
+Search. A play is rated at 1-ply by the network on the position it
+leaves, told the position before it (bgsage chooses its networks by the
+two); deeper by bgsage's n-ply search (in its cube-aware tree when the cube
+is live). The bots filter gnubg-style (:func:`rank_plays`): all candidates
+at 1-ply, those within :data:`FIRST_WINDOW` of the best (at most
+:data:`FIRST_KEEP`) at 2-ply, and for 3-ply those within
+:data:`SECOND_WINDOW` of the 2-ply best (at most :data:`SECOND_KEEP`) at
+3-ply, unless the time budget is spent. The post-game analysis rates with
+the same engine the way bgsage's own analyser does
+(:mod:`nardy.bots.judge_sage`).
 
 A missing bgsage is reported by :func:`check_available`, which the server
 calls at start-up; nothing here imports it before it is needed.
@@ -38,9 +43,11 @@ calls at start-up; nothing here imports it before it is needed.
 from __future__ import annotations
 
 import functools
+import os
 import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -55,6 +62,10 @@ FIRST_WINDOW: Final = 0.08
 FIRST_KEEP: Final = 5
 SECOND_WINDOW: Final = 0.04
 SECOND_KEEP: Final = 3
+THIRD_PLY_COST: Final = 12
+"""About how many times the 2-ply stage's time the 3-ply stage takes (for the time budget)."""
+SEARCH_THREADS: Final = min(8, os.cpu_count() or 1)
+"""Threads rating plays in bgsage's cube-aware tree at once (it releases the GIL there)."""
 
 Owner = Literal["centered", "player", "opponent"]
 
@@ -140,13 +151,22 @@ class CubeAdvice:
 # ---------------------------------------------------------------- the engine
 
 
-class Engine:
-    """bgsage's networks, bear-off database and searches, loaded once per process.
+_FLIPPED: Final[dict[Owner, Owner]] = {"centered": "centered", "player": "opponent", "opponent": "player"}
 
-    Rating is thread-safe: 1-ply evaluations share one strategy (stateless),
-    each deeper search holds its strategy's lock, since its position cache
-    is emptied after every decision. bgsage releases the GIL while it
-    computes, so a search in a worker thread stalls nothing else.
+
+class Engine:
+    """bgsage's networks, bear-off database and searches, loaded once per process, and the ratings made of them.
+
+    Every rating is bgsage's own way of rating (its ``BgBotAnalyzer``): the
+    network is told the position before the play as well as the one after
+    (bgsage picks its networks by the pair of game plans), a cubeful rating
+    is Janowski's formula on the probabilities, and with a live cube a
+    deeper rating is bgsage's cube-aware n-ply tree.
+
+    Thread-safe: the 1-ply strategy is stateless, each cubeless n-ply search
+    holds its strategy's lock (its position cache is emptied after each
+    decision), the cube-aware tree keeps no state. bgsage releases the GIL
+    while it computes, so a search in a worker thread stalls nothing else.
     """
 
     def __init__(self) -> None:
@@ -174,76 +194,94 @@ class Engine:
             self._deep[plies] = strategy
             self._locks[plies] = threading.Lock()
 
-    def rate(self, boards: Sequence[Sequence[int]], context: CubeContext, *, plies: int) -> list[float]:
-        """The equity, for the player who just moved, of each position left by a play (bgsage boards)."""
-        if not boards:
-            return []
-        cpp = self._cpp
-        owner = cpp.CubeOwner.CENTERED if not context.live else _OWNERS[context.owner](cpp)
-        if context.live and context.away != (0, 0):
-            away1, away2 = context.away
-            items: list[tuple[Any, ...]] = [
-                (list(board), owner, context.value, away1, away2, context.crawford) for board in boards
-            ]
-        else:
-            items = [(list(board), owner) for board in boards]
-        if plies <= 1:
-            answers = cpp.batch_evaluate_post_move(items, self._one_ply, 1, jacoby=context.jacoby)
-        else:
-            with self._locks[plies]:
-                answers = cpp.batch_evaluate_post_move(items, self._deep[plies], 0, jacoby=context.jacoby)
-                self._deep[plies].clear_cache()
-        key = "cubeful_equity" if context.live else "cubeless_equity"
-        return [float(answer[key]) for answer in answers]
+    def one_ply(self, before: Sequence[int], boards: Sequence[Sequence[int]], context: CubeContext) -> list[float]:
+        """The mover's 1-ply equity after each play (bgsage boards; ``before`` is the position before it)."""
+        pre = list(before)
+        answers = [self._one_ply.evaluate_board(list(board), pre) for board in boards]
+        if not context.live:
+            return [float(answer["equity"]) for answer in answers]
+        return [self._janowski(list(board), list(answer["probs"]), context) for board, answer in zip(boards, answers)]
 
-    def probabilities(self, boards: Sequence[Sequence[int]], *, plies: int) -> list[list[float]]:
-        """bgsage's cubeless ``[win, win double, win triple, lose double, lose triple]`` after each play."""
-        if not boards:
-            return []
-        cpp = self._cpp
-        items = [(list(board), cpp.CubeOwner.CENTERED) for board in boards]
-        if plies <= 1:
-            answers = cpp.batch_evaluate_post_move(items, self._one_ply, 1, jacoby=False)
-        else:
-            with self._locks[plies]:
-                answers = cpp.batch_evaluate_post_move(items, self._deep[plies], 0, jacoby=False)
-                self._deep[plies].clear_cache()
-        return [[float(p) for p in answer["probs"]] for answer in answers]
+    def deep(
+        self, before: Sequence[int], boards: Sequence[Sequence[int]], context: CubeContext, *, plies: int,
+    ) -> list[float]:
+        """The mover's ``plies``-ply equity after each play: bgsage's search, in its cube-aware tree if the cube is live."""
+        pre = list(before)
+        if context.live:
+            workers = max(1, min(SEARCH_THREADS, len(boards)))
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                return list(pool.map(lambda board: self._cube_aware(pre, list(board), context, plies), boards))
+        strategy = self._deep[plies]
+        with self._locks[plies]:
+            equities = [float(strategy.evaluate_board(list(board), pre)["equity"]) for board in boards]
+            strategy.clear_cache()
+        return equities
 
     def cube(self, board: Sequence[int], context: CubeContext, *, plies: int) -> CubeAdvice:
         """The cube analysis of the side to move of ``board`` (before it rolls) at ``plies``."""
         if not context.live:
             raise ValueError("there is no cube to analyse in a cubeless game")
+        if plies <= 1:
+            return self._one_ply_cube(list(board), context)
         cpp = self._cpp
         weights = self._weights
         away1, away2 = context.away
-        common: dict[str, Any] = {
-            "away1": away1, "away2": away2, "is_crawford": context.crawford, "jacoby": context.jacoby,
-            "beaver": context.beaver, "max_cube_value": MAX_CUBE, "bearoff_db": self._bearoff,
-        }
-        owner = _OWNERS[context.owner](cpp)
-        if plies <= 1:
-            raw = cpp.evaluate_cube_decision_unified(
-                list(board), context.value, owner, weights.strategy_type, weights.weight_paths_list,
-                weights.hidden_sizes_list, **common,
-            )
-        else:
-            raw = cpp.cube_decision_nply_unified(
-                list(board), context.value, owner, plies, weights.strategy_type, weights.weight_paths_list,
-                weights.hidden_sizes_list, n_threads=0, **common,
-            )
+        raw = cpp.cube_decision_nply_unified(
+            list(board), context.value, self._owner(context.owner), plies, weights.strategy_type,
+            weights.weight_paths_list, weights.hidden_sizes_list, n_threads=0, away1=away1, away2=away2,
+            is_crawford=context.crawford, jacoby=context.jacoby, beaver=context.beaver, max_cube_value=MAX_CUBE,
+            bearoff_db=self._bearoff,
+        )
         return CubeAdvice(
             no_double=float(raw["equity_nd"]), double_take=float(raw["equity_dt"]),
             double_pass=float(raw["equity_dp"]), should_double=bool(raw["should_double"]),
             should_take=bool(raw["should_take"]),
         )
 
+    def _one_ply_cube(self, board: list[int], context: CubeContext) -> CubeAdvice:
+        """bgsage's 1-ply cube analysis (Janowski on the network's pre-roll probabilities), with the loaded network."""
+        cpp = self._cpp
+        turned = cpp.flip_board(board)
+        theirs = list(self._one_ply.evaluate_board(turned, turned)["probs"])
+        mine = [1.0 - theirs[0], theirs[3], theirs[4], theirs[1], theirs[2]]
+        efficiency = cpp.cube_efficiency(mine, cpp.is_race(board), *cpp.pip_counts(board))
+        away, their_away = context.away
+        decision = cpp.cube_decision_1ply(
+            mine, context.value, self._owner(context.owner), efficiency, away, their_away, context.crawford,
+            jacoby=context.jacoby,
+        )
+        return CubeAdvice(
+            no_double=float(decision.equity_nd), double_take=float(decision.equity_dt),
+            double_pass=float(decision.equity_dp), should_double=bool(decision.should_double),
+            should_take=bool(decision.should_take),
+        )
 
-_OWNERS: Final[dict[Owner, Any]] = {
-    "centered": lambda cpp: cpp.CubeOwner.CENTERED,
-    "player": lambda cpp: cpp.CubeOwner.PLAYER,
-    "opponent": lambda cpp: cpp.CubeOwner.OPPONENT,
-}
+    def _owner(self, owner: Owner) -> Any:
+        owners = self._cpp.CubeOwner
+        return {"centered": owners.CENTERED, "player": owners.PLAYER, "opponent": owners.OPPONENT}[owner]
+
+    def _janowski(self, board: list[int], probabilities: list[float], context: CubeContext) -> float:
+        cpp = self._cpp
+        efficiency = cpp.cube_efficiency(probabilities, cpp.is_race(board), *cpp.pip_counts(board))
+        owner = self._owner(context.owner)
+        if context.away != (0, 0):
+            away, their_away = context.away
+            return float(cpp.cl2cf(
+                probabilities, context.value, owner, efficiency, away, their_away, context.crawford, jacoby=False,
+            ))
+        jacoby = context.jacoby and context.owner == "centered"
+        return float(cpp.cl2cf_money(probabilities, owner, efficiency, jacoby_active=jacoby))
+
+    def _cube_aware(self, before: list[int], board: list[int], context: CubeContext, plies: int) -> float:
+        """The mover's equity after a play: minus the opponent's, about to roll, in bgsage's cube-aware tree."""
+        cpp = self._cpp
+        away, their_away = context.away
+        answer = cpp.cubeful_probs_and_equity_nply(
+            cpp.flip_board(board), self._owner(_FLIPPED[context.owner]), self._one_ply, plies,
+            n_threads=1, cube_value=context.value, away1=their_away, away2=away, is_crawford=context.crawford,
+            jacoby=context.jacoby, beaver=context.beaver, bearoff_db=self._bearoff, root_board=before,
+        )
+        return -float(answer["equity"])
 
 
 @functools.cache
@@ -262,11 +300,10 @@ def check_available() -> None:
 
 @dataclass(frozen=True, slots=True)
 class RatedPlay:
-    """A legal play with its equity for the mover and the depth that equity was computed at."""
+    """A legal play with its equity for the mover."""
 
     play: Play
     equity: float
-    plies: int
 
 
 def rank_plays(
@@ -277,46 +314,47 @@ def rank_plays(
     plies: int = 1,
     deadline: float | None = None,
 ) -> list[RatedPlay]:
-    """Every legal play of ``dice``, best first, rated as the module docstring says.
+    """Every legal play of ``dice``, best first, as a bot of ``plies`` rates them.
 
-    The plays come from ``position.legal_plays``. Candidates the filters
-    drop keep their shallower rating, so the list is ranked by depth first
-    (deeper ratings ahead), then by equity. ``deadline`` (a
-    ``time.perf_counter`` value) skips the 3-ply stage when the 2-ply one
-    ended past it, or when the 3-ply stage would likely end past it.
+    The plays come from ``position.legal_plays``. All are rated at 1-ply;
+    deeper, gnubg-style filters keep the best for each next depth: those
+    within :data:`FIRST_WINDOW` of the best (at most :data:`FIRST_KEEP`) are
+    rated at 2-ply, and for 3-ply those within :data:`SECOND_WINDOW` of the
+    2-ply best (at most :data:`SECOND_KEEP`) at 3-ply. A play keeps the
+    rating of the deepest stage it reached, and the deeper stages rank
+    first. ``deadline`` (a ``time.perf_counter`` value) skips the 3-ply
+    stage when it would likely end past it.
     """
     plays = position.legal_plays(dice)
     if not plays:
         return []
     sage = engine()
+    before = board_of(position)
     boards = [board_of(play.position) for play in plays]
-    rated = [RatedPlay(play, equity, 1) for play, equity in zip(plays, sage.rate(boards, context, plies=1))]
-    if plies <= 1 or len(plays) == 1:
-        return _best_first(rated)
-    began = time.perf_counter()
-    rated = _deepen(sage, rated, context, depth=2, window=FIRST_WINDOW, keep=FIRST_KEEP)
-    if plies <= 2:
-        return rated
-    two_ply_seconds = time.perf_counter() - began
-    if deadline is not None and time.perf_counter() + 12 * two_ply_seconds > deadline:
-        return rated
-    return _deepen(sage, rated, context, depth=3, window=SECOND_WINDOW, keep=SECOND_KEEP)
+    stages = [list(range(len(plays)))]
+    equities = sage.one_ply(before, boards, context)
+    if plies >= 2 and len(plays) > 1:
+        began = time.perf_counter()
+        chosen = _within(equities, stages[-1], FIRST_WINDOW, FIRST_KEEP)
+        for index, equity in zip(chosen, sage.deep(before, [boards[i] for i in chosen], context, plies=2)):
+            equities[index] = equity
+        stages.append(chosen)
+        spent = time.perf_counter() - began
+        if plies >= 3 and (deadline is None or time.perf_counter() + THIRD_PLY_COST * spent <= deadline):
+            chosen = _within(equities, chosen, SECOND_WINDOW, SECOND_KEEP)
+            for index, equity in zip(chosen, sage.deep(before, [boards[i] for i in chosen], context, plies=3)):
+                equities[index] = equity
+            stages.append(chosen)
+    depth = {index: stage for stage, members in enumerate(stages) for index in members}
+    order = sorted(range(len(plays)), key=lambda i: (-depth[i], -equities[i]))
+    return [RatedPlay(plays[i], equities[i]) for i in order]
 
 
-def _deepen(
-    sage: Engine, rated: list[RatedPlay], context: CubeContext, *, depth: int, window: float, keep: int,
-) -> list[RatedPlay]:
-    """Rate again at ``depth`` the best of ``rated`` (within ``window`` of the best, at most ``keep``)."""
-    ranked = _best_first(rated)
-    best = ranked[0].equity
-    chosen = [r for r in ranked if best - r.equity <= window][:keep]
-    equities = sage.rate([board_of(r.play.position) for r in chosen], context, plies=depth)
-    deeper = {id(r.play): RatedPlay(r.play, equity, depth) for r, equity in zip(chosen, equities)}
-    return _best_first([deeper.get(id(r.play), r) for r in ranked])
-
-
-def _best_first(rated: list[RatedPlay]) -> list[RatedPlay]:
-    return sorted(rated, key=lambda r: (-r.plies, -r.equity))
+def _within(equities: list[float], among: list[int], window: float, keep: int) -> list[int]:
+    """The best of ``among`` by ``equities``: within ``window`` of the best, at most ``keep``."""
+    ranked = sorted(among, key=lambda i: -equities[i])
+    best = equities[ranked[0]]
+    return [i for i in ranked if best - equities[i] <= window][:keep]
 
 
 # ---------------------------------------------------------------- the bot
@@ -363,7 +401,7 @@ class SageBot:
             plays = position.legal_plays(dice)
             if len(plays) <= 1:
                 return plays[0] if plays else None
-            equities = np.array(engine().rate([board_of(p.position) for p in plays], context, plies=1))
+            equities = np.array(engine().one_ply(board_of(position), [board_of(p.position) for p in plays], context))
             equities += self._rng.normal(0.0, level.noise, len(plays))
             return plays[int(np.argmax(equities))]
         deadline = time.perf_counter() + level.time_budget if level.time_budget is not None else None

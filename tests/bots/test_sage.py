@@ -100,24 +100,29 @@ def test_bgsage_never_plays_what_georgian_forbids() -> None:
 
 def test_ranking_goes_deeper_on_the_best_only() -> None:
     position, dice = Position.start("backgammon"), (6, 4)
+    plays = position.legal_plays(dice)
     shallow = rank_plays(position, dice, plies=1)
-    assert len(shallow) == len(position.legal_plays(dice)) and {r.plies for r in shallow} == {1}
+    assert {r.play for r in shallow} == set(plays)
     assert [r.equity for r in shallow] == sorted((r.equity for r in shallow), reverse=True)
+    engine = sage_module.engine()
+    before = board_of(position)
+    by_play = {r.play: r.equity for r in shallow}
+    assert by_play == dict(zip(plays, engine.one_ply(before, [board_of(p.position) for p in plays], CUBELESS)))
     deep = rank_plays(position, dice, plies=3)
-    depths = [r.plies for r in deep]
-    assert depths == sorted(depths, reverse=True) and depths[0] == 3
-    assert 1 <= depths.count(3) <= sage_module.SECOND_KEEP
-    assert depths.count(3) + depths.count(2) <= sage_module.FIRST_KEEP
-    spent = rank_plays(position, dice, plies=3, deadline=0.0)  # no time for 3-ply
-    assert spent[0].plies == 2
+    three_ply = engine.deep(before, [board_of(deep[0].play.position)], CUBELESS, plies=3)[0]
+    assert deep[0].equity == pytest.approx(three_ply)
+    spent = rank_plays(position, dice, plies=3, deadline=0.0)  # no time for 3-ply: the 2-ply ranking
+    assert spent == rank_plays(position, dice, plies=2)
 
 
 def test_cubeful_rating_follows_the_cube_and_the_score() -> None:
-    boards = [board_of(p.position) for p in Position.start("backgammon").legal_plays((3, 1))]
+    position = Position.start("backgammon")
+    boards = [board_of(p.position) for p in position.legal_plays((3, 1))]
     engine = sage_module.engine()
-    cubeless = engine.rate(boards, CUBELESS, plies=1)
-    money = engine.rate(boards, CubeContext(live=True), plies=1)
-    match = engine.rate(boards, CubeContext(live=True, away=(2, 5)), plies=1)
+    before = board_of(position)
+    cubeless = engine.one_ply(before, boards, CUBELESS)
+    money = engine.one_ply(before, boards, CubeContext(live=True))
+    match = engine.one_ply(before, boards, CubeContext(live=True, away=(2, 5)))
     assert cubeless != money != match
     assert max(range(len(boards)), key=cubeless.__getitem__) == max(range(len(boards)), key=money.__getitem__)
 

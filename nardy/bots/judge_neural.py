@@ -1,0 +1,75 @@
+"""Long nardy's judge: our network and expectimax (:mod:`nardy.bots.neural`, :mod:`nardy.bots.search`).
+
+Equity is the network's cubeless equity for the mover, oin 1 and mars 2
+(:func:`nardy.bots.evaluator.equity`; long nardy has no triple and no
+cube). A play is rated at ``plies`` rolls ahead (0: the network on the
+position it leaves) and pruned on the way down as our bots prune
+(:data:`nardy.bots.search.DEFAULT_FILTERS`), except that the play made is
+always kept, so that the best play and the one made are compared at the
+same depth. Luck uses the network at 0-ply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from nardy.bots.evaluator import FloatArray, after_play_probabilities, after_play_row_probabilities, equity
+from nardy.bots.judge import CubeEquities, PlayVerdict
+from nardy.bots.neural import NeuralEvaluator, default_evaluator
+from nardy.bots.search import DEFAULT_FILTERS, after_values
+from nardy.rules import DICE_ROLLS, Game, Play, Position
+from nardy.rules.position import Row
+
+
+class NeuralJudge:
+    """Long nardy's :class:`~nardy.bots.judge.Judge`: the variant's shipped network at ``plies`` (0 to 3)."""
+
+    def __init__(self, variant: str, plies: int) -> None:
+        if not 0 <= plies <= len(DEFAULT_FILTERS):
+            raise ValueError(f"our search looks 0 to {len(DEFAULT_FILTERS)} plies ahead, not {plies}")
+        self.plies = plies
+        self.evaluator: NeuralEvaluator = default_evaluator(variant)
+
+    def checker_play(self, game: Game, played: Play) -> PlayVerdict:
+        """Best and played equities at this judge's depth."""
+        plays = game.legal_plays()
+        made = [play.position for play in plays].index(played.position)
+        values = self._values([play.position for play in plays], made)
+        best = int(np.argmax(values))
+        return PlayVerdict(plays[best], float(values[best]), float(values[made]), len(plays))
+
+    def _values(self, positions: Sequence[Position], made: int) -> FloatArray:
+        """Each candidate's equity at the full depth (-inf where pruned); the play made is never pruned."""
+        values = equity(after_play_probabilities(self.evaluator, positions))
+        alive = np.arange(len(positions))
+        for depth, move_filter in enumerate(DEFAULT_FILTERS[: self.plies], start=1):
+            ordered = alive[np.argsort(-values[alive], kind="stable")]
+            top = values[ordered[0]]
+            kept = [int(i) for i in ordered[: move_filter.keep] if values[i] >= top - move_filter.within]
+            if made not in kept:
+                kept.append(made)
+            deeper = equity(after_values(self.evaluator, [positions[i] for i in kept], depth))
+            values = np.full(len(positions), -np.inf)
+            values[kept] = deeper
+            alive = np.array(kept)
+        return values
+
+    def cube(self, game: Game) -> CubeEquities:
+        """Never asked: long nardy has no cube."""
+        raise ValueError(f"{game.variant.name} is played without the doubling cube")
+
+    def roll_equities(self, game: Game, player: int) -> dict[tuple[int, int], float]:
+        """Per roll, ``player``'s best play's equity at 0-ply."""
+        position = game.board_for(player)
+        rows: list[Row] = []
+        spans: list[tuple[int, int]] = []
+        for roll in DICE_ROLLS:
+            start = len(rows)
+            rows.extend(position.legal_rows(roll))
+            if len(rows) == start:
+                rows.append(position.row())
+            spans.append((start, len(rows)))
+        equities = equity(after_play_row_probabilities(self.evaluator, position.variant, rows))
+        return {roll: float(equities[start:end].max()) for roll, (start, end) in zip(DICE_ROLLS, spans)}
