@@ -174,6 +174,8 @@ class Decision:
     for cube decisions). ``counted``: the decision counts in the player's
     figures. ``position`` is the position before, from the player's side.
     ``source`` points at the action in its record (a table event's version).
+    ``best_board``: for a checker play, the board the best play leaves, seen
+    from player 0's side (as replay frames show boards), to draw it.
     """
 
     game: int
@@ -194,6 +196,7 @@ class Decision:
     position: PositionDict
     best_steps: tuple[StepDict, ...]
     source: int | None = None
+    best_board: PositionDict | None = None
 
 
 @dataclass(frozen=True)
@@ -414,6 +417,7 @@ class _GameWalker:
             luck=self._luck, forced=action.forced, counted=not action.forced and verdict.plays > 1,
             cube=before.cube.value, position=position_to_dict(before.position),
             best_steps=tuple(_step_dict(s) for s in verdict.best.steps), source=action.source,
+            best_board=position_to_dict(verdict.best.position if before.turn == 0 else verdict.best.position.turned()),
         ))
 
     # ----- the cube

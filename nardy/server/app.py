@@ -4,7 +4,8 @@ The app owns a database engine (migrated to the latest schema at start-up),
 the publish/subscribe layer (in-process, or Redis when configured), the dice
 source, the clock, the table and chouette services with their move clocks,
 the directory routing a table to its service, the worker threads their
-queries run in, this process's heartbeat and takeover sweep (``peers``), and
+queries run in, this process's heartbeat and takeover sweep (``peers``), the analysis queue
+and its worker processes (``analysis_queue``), and
 the WebSocket side: the hub, the sign-out notices (``sign_outs``) and the
 count of sockets per client address (``socket_slots``). Every HTTP response gets the security headers, request
 bodies are capped, and the account routes count against the rate limiter
@@ -30,12 +31,13 @@ from redis.exceptions import RedisError
 from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
-from nardy.server.api import accounts, chouettes, health, matchmaking, ratings, tables, testing
+from nardy.server.api import accounts, analysis, chouettes, health, matchmaking, ratings, tables, testing
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
 from nardy.server.pubsub import PubSub, make_pubsub
+from nardy.server.services.analysis_queue import AnalysisQueue
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
@@ -97,10 +99,17 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         await app.state.peers.start()
         app.state.matchmaking = MatchmakingService(tables=service, db=db, clock=app.state.clock)
         await app.state.matchmaking.start()
+        app.state.analysis_queue = AnalysisQueue(
+            db=db, clock=app.state.clock, process_id=process_id, database_url=config.resolved_database_url,
+            workers=config.analysis_workers, poll_seconds=config.analysis_poll_seconds,
+            stale_seconds=config.analysis_stale_seconds,
+        )
+        await app.state.analysis_queue.start()
         gc.freeze()  # start-up objects live for the whole process: keep them out of every collection
         try:
             yield
         finally:
+            await app.state.analysis_queue.stop()
             await app.state.matchmaking.stop()
             await app.state.peers.stop()
             await chouette_service.stop()
@@ -133,6 +142,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(health.router)
     app.include_router(accounts.router)
     app.include_router(tables.router)
+    app.include_router(analysis.router)
     app.include_router(chouettes.router)
     app.include_router(matchmaking.router)
     app.include_router(ratings.router)

@@ -92,6 +92,15 @@ class Settings(BaseSettings):
     redis_start_timeout: float = Field(
         default=10.0, ge=0, description="seconds a process waits for its Redis at start before it refuses to start",
     )
+    analysis_workers: int = Field(
+        default=1, ge=1, description="worker processes analysing finished matches (each takes one CPU core while busy)",
+    )
+    analysis_poll_seconds: float = Field(
+        default=2.0, gt=0, description="how often a process looks for queued analyses another process accepted",
+    )
+    analysis_stale_seconds: float = Field(
+        default=120.0, gt=0, description="an analysis whose worker wrote no progress this long is taken again",
+    )
     allowed_origins: list[str] = Field(default_factory=list)
     rate_limits: bool | None = Field(
         default=None, description="the HTTP rate limits below; on outside testing, whose harnesses sign many users up",
@@ -101,6 +110,7 @@ class Settings(BaseSettings):
     signups_per_account: RateLimit = "10 per hour"
     signups_per_address: RateLimit = "10 per hour"
     guests_per_address: RateLimit = "20 per hour"
+    analyses_per_user: RateLimit = "20 per hour"
     trusted_proxies: list[str] = Field(
         default_factory=list, description="proxy addresses or networks whose X-Forwarded-For and -Proto are believed",
     )

@@ -5,6 +5,7 @@ import { get, errorText } from "./api.js";
 import { Board } from "./board.js";
 import { getSettings, onSettingsChange } from "./settings.js";
 import { variantName, kindName, formatDice, seatName } from "./names.js";
+import { analysisPanel, markName } from "./analysis_panel.js";
 
 const SHOWN = new Set([
   "game_started", "opening_rolled", "rolled", "moved", "doubled", "took", "beavered", "dropped", "resigned",
@@ -61,6 +62,9 @@ export function mountReplay(view, tableId) {
   const caption = h("div", { class: "replay-caption", role: "status", "aria-live": "polite" });
   const title = h("h1", {}, t("replay.title"));
   const stepper = frameStepper(show);
+  const analysisHost = h("div", { class: "analysis-host" });
+  let analysis = null;
+  let bestShown = false;
 
   const name = (seat) => (table && table.seats[seat] ? seatName(table.seats[seat]) : t("game.player_n", { n: seat + 1 }));
 
@@ -103,9 +107,22 @@ export function mountReplay(view, tableId) {
     return null;
   }
 
+  /** The analysis of the move a frame shows, once the analysis is in. */
+  function judged(frame) {
+    return analysis && frame.kind === "moved" ? analysis.decisionAt(frame.version) : null;
+  }
+
+  function jumpTo(source) {
+    const index = frames.findIndex((frame) => frame.version === source);
+    if (index >= 0) stepper.go(index);
+  }
+
   function show(index) {
     const frame = frames[index];
-    const b = frame.board;
+    if (boardHost.dataset.frame !== String(index)) bestShown = false;
+    const decision = judged(frame);
+    const b = bestShown && decision && decision.best_board ? decision.best_board : frame.board;
+    if (analysis) analysis.showGame(frame.game_number);
     // frames are seen from seat 0; the board's pips come from the server only in live play
     const turnSeat = frame.turn;
     const white = frame.game_number in whites ? whites[frame.game_number] : table && table.game ? table.game.white : 0;
@@ -121,13 +138,27 @@ export function mountReplay(view, tableId) {
     fill(caption,
       h("span", { class: "replay-score" }, t("replay.score", { a: name(0), b: name(1), sa: frame.score[0], sb: frame.score[1] })),
       h("span", { class: "replay-text", "data-kind": frame.kind }, describe(frame)),
-      shownDice(index) ? h("span", { class: "log-dice" }, formatDice(shownDice(index))) : null);
+      shownDice(index) ? h("span", { class: "log-dice" }, formatDice(shownDice(index))) : null,
+      decision ? verdict(decision, index) : null);
     boardHost.dataset.frame = String(index);
+    boardHost.dataset.showing = bestShown ? "best" : "played";
+  }
+
+  /** A checker play's loss and mark, the best play, and the button that draws it on the board. */
+  function verdict(decision, index) {
+    const lost = decision.equity_loss > 0.0005;
+    return h("span", { class: "replay-verdict", "data-mark": decision.mark || "" },
+      lost ? t("analysis.verdict", { loss: decision.equity_loss.toFixed(3), best: decision.best }) : t("analysis.best_played"),
+      decision.mark ? h("strong", {}, ` ${markName(decision.mark)}`) : null,
+      lost ? h("button", {
+        type: "button", class: "link", "data-action": "show-best", "aria-pressed": bestShown ? "true" : "false",
+        onclick: () => { bestShown = !bestShown; show(index); },
+      }, bestShown ? t("analysis.show_played") : t("analysis.show_best")) : null);
   }
 
   fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
     h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field,
-      h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table"))))));
+      h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table")), analysisHost))));
   board = new Board(boardHost, {});
 
   (async () => {
@@ -146,6 +177,10 @@ export function mountReplay(view, tableId) {
       }
       stepper.count = frames.length;
       stepper.go(0);
+      if (table.status === "finished") {
+        analysis = analysisPanel(tableId, { names: name, jump: jumpTo, onResult: () => stepper.go(stepper.index) });
+        fill(analysisHost, analysis.el);
+      }
     } catch (error) {
       fill(caption, h("span", { class: "error" }, errorText(error)));
     }
@@ -154,5 +189,6 @@ export function mountReplay(view, tableId) {
   return () => {
     stepper.detach();
     offSettings();
+    if (analysis) analysis.stop();
   };
 }

@@ -1,0 +1,175 @@
+"""Post-game analyses, off the event loop: a queue in the database, worked by a pool of worker processes.
+
+``POST /api/tables/{id}/analysis`` writes a ``queued`` row (``analyses``)
+and wakes this process's queue. The queue's task claims the oldest job with
+a conditional UPDATE (any server process may; one wins each job), reads the
+table's record and hands it to a worker process (``spawn``-started, kept in
+a pool), which replays the record through the rules, analyses every
+decision (:mod:`nardy.bots.analysis`) and writes its progress, with a
+heartbeat, into the job's row as it goes. The result is stored in the same
+row. A job whose heartbeat stops for ``stale_seconds`` (its process died) is
+claimed again by whichever process looks next; a job that raises is marked
+``failed`` with the reason, and may be requested again.
+
+Analysis never runs in the server's own process, so a long 2-ply analysis
+costs live games nothing but a CPU core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.bots.analysis import analyse
+from nardy.notation.transcript import transcript_from_record
+from nardy.server.services.clock import Clock
+from nardy.server.services.database import DatabaseThreads
+from nardy.server.services.records import public_record
+from nardy.server.services.tables import spec_from_row
+from nardy.store import analyses_repo, tables_repo
+from nardy.store.db import make_engine, make_sessionmaker
+
+log = logging.getLogger(__name__)
+
+PROGRESS_EVERY_SECONDS = 0.5
+"""How often a worker process writes its progress (and heartbeat) at most."""
+
+
+class AnalysisQueue:
+    """This process's share of the analysis queue: one task claiming jobs, a pool of worker processes."""
+
+    def __init__(
+        self,
+        *,
+        db: DatabaseThreads,
+        clock: Clock,
+        process_id: str,
+        database_url: str,
+        workers: int,
+        poll_seconds: float,
+        stale_seconds: float,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._me = process_id
+        self._database_url = database_url
+        self._workers = workers
+        self._poll = poll_seconds
+        self._stale = timedelta(seconds=stale_seconds)
+        self._wake = asyncio.Event()
+        self._pool: ProcessPoolExecutor | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Start claiming jobs (the worker processes start with the first job)."""
+        self._task = asyncio.create_task(self._serve(), name="nardy-analysis-queue")
+
+    async def stop(self) -> None:
+        """Stop claiming; a job under way is left to go stale and be claimed again by a live process."""
+        tasks = [task for task in (self._task, *self._running) if task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def wake(self) -> None:
+        """A job was queued: look now rather than at the next poll."""
+        self._wake.set()
+
+    async def _serve(self) -> None:
+        running = self._running
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll)
+            self._wake.clear()
+            while len(running) < self._workers:
+                now = self._clock.now()
+                try:
+                    job = await self._db.run(
+                        lambda session: analyses_repo.claim(session, me=self._me, now=now, stale_before=now - self._stale)
+                    )
+                except Exception:
+                    log.exception("claiming an analysis job failed")
+                    break
+                if job is None:
+                    break
+                task = asyncio.create_task(self._run(*job), name=f"nardy-analysis-{job[0]}")
+                running.add(task)
+                task.add_done_callback(running.discard)
+                task.add_done_callback(lambda _: self._wake.set())  # a worker is free: look for more
+
+    async def _run(self, table_id: str, level: str) -> None:
+        now = self._clock.now()
+        try:
+            record = await self._db.run(lambda session: _record(session, table_id))
+            pool = self._pool or self._start_pool()
+            result = await asyncio.get_running_loop().run_in_executor(
+                pool, analyse_in_worker, self._database_url, table_id, self._me, record, level,
+            )
+        except Exception as error:  # the job fails, the queue goes on
+            log.exception("analysis of table %s failed", table_id)
+            reason = f"{type(error).__name__}: {error}"
+            await self._db.run(
+                lambda session: analyses_repo.fail(session, table_id=table_id, me=self._me, error=reason, now=now)
+            )
+            return
+        finished = self._clock.now()
+        stored = await self._db.run(
+            lambda session: analyses_repo.finish(session, table_id=table_id, me=self._me, result=result, now=finished)
+        )
+        if not stored:
+            log.warning("analysis of table %s was taken over by another process before it finished here", table_id)
+
+    def _start_pool(self) -> ProcessPoolExecutor:
+        self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+
+def _record(db: Session, table_id: str) -> dict[str, Any]:
+    row = tables_repo.get_table(db, table_id)
+    if row is None:
+        raise LookupError(f"there is no table {table_id!r}")
+    return public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+
+
+# ---------------------------------------------------------------- in the worker process
+
+
+def analyse_in_worker(database_url: str, table_id: str, me: str, record: dict[str, Any], level: str) -> dict[str, Any]:
+    """Analyse a table's record at ``level`` and return the result's JSON; progress goes to the job's row."""
+    sessions = _worker_sessions(database_url)
+    last = [0.0]
+
+    def report(done: int, total: int) -> None:
+        moment = time.monotonic()
+        if moment - last[0] < PROGRESS_EVERY_SECONDS or total <= 0:
+            return
+        last[0] = moment
+        with sessions() as session:
+            if not analyses_repo.progress(session, table_id=table_id, me=me, done=done / total, now=datetime.now(UTC)):
+                raise RuntimeError("the job was taken over by another process")
+
+    result = analyse(transcript_from_record(record), level=level, progress=report)
+    answer: dict[str, Any] = result.to_json()
+    return answer
+
+
+@functools.cache
+def _worker_sessions(database_url: str) -> sessionmaker[Session]:
+    """One engine per worker process, made on its first job."""
+    engine: Engine = make_engine(database_url)
+    return make_sessionmaker(engine)

@@ -1,0 +1,123 @@
+"""Post-game analysis through the API: request, progress, result; the queue in the database; who may ask."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from conftest import Player, Server, racing_play
+
+from nardy.store import analyses_repo
+
+WAIT = 120.0
+"""Seconds a worker process may take to start (spawn), load its engines and analyse a short match."""
+
+
+def _finished_match(server: Server, variant: str = "backgammon", **body: Any) -> tuple[str, list[Player]]:
+    alice, bob = server.player(), server.player()
+    table, players = server.match(variant, 1, players=[alice, bob], **body)
+    server.play_out(table, players, choose=racing_play)
+    assert server.view(table)["status"] == "finished"
+    return table, players
+
+
+def _wait_done(player: Player, table: str) -> dict[str, Any]:
+    end = time.monotonic() + WAIT
+    seen: list[float] = []
+    while time.monotonic() < end:
+        answer: dict[str, Any] = player.client.get(f"/api/tables/{table}/analysis").json()
+        seen.append(answer["progress"])
+        if answer["status"] in ("done", "failed"):
+            assert seen == sorted(seen), "progress went backwards"
+            return answer
+        time.sleep(0.2)
+    raise AssertionError(f"the analysis did not finish within {WAIT} s: {answer}")
+
+
+def test_a_finished_match_is_analysed_in_a_worker_process(server: Server) -> None:
+    table, (alice, bob) = _finished_match(server)
+    assert alice.client.get(f"/api/tables/{table}/analysis").status_code == 404
+
+    queued = alice.post(f"/api/tables/{table}/analysis", {"level": "advanced"})
+    assert queued.status_code == 202, queued.text
+    assert queued.json()["status"] in ("queued", "running") and queued.json()["level"] == "advanced"
+    again = bob.post(f"/api/tables/{table}/analysis")
+    assert again.status_code == 200 and again.json()["level"] == "advanced", "asked again: the same job"
+
+    done = _wait_done(alice, table)
+    assert done["status"] == "done", done
+    assert done["progress"] == 1.0 and done["variant"] == "backgammon"
+    (game,) = done["games"]
+    record = server.record(table)
+    moves = [e for e in record["events"] if e["kind"] == "moved"]
+    decisions = [d for d in game["decisions"] if d["kind"] == "move"]
+    assert len(decisions) == len(moves)
+    assert {d["source"] for d in decisions} == {e["version"] for e in moves}, "each decision names its event"
+    assert all(d["equity_loss"] >= 0 for d in decisions)
+    assert len(game["equity"]) == len(game["decisions"])
+    names = [s["name"] for s in done["summaries"]]
+    assert names == [alice.name, bob.name]
+
+
+def test_only_a_finished_match_and_only_a_signed_in_user(server: Server) -> None:
+    alice, bob = server.player(), server.player()
+    table, players = server.match("georgian", 1, players=[alice, bob])
+    assert alice.post(f"/api/tables/{table}/analysis").status_code == 409
+    stranger = server.player(sign_up=False, connect=False)
+    assert stranger.post(f"/api/tables/{table}/analysis").status_code == 401
+    assert alice.post("/api/tables/nosuchtable/analysis").status_code == 404
+    refused = alice.post(f"/api/tables/{table}/analysis", {"level": "grandmaster"})
+    assert refused.status_code == 422
+    assert alice.client.get(f"/api/tables/{table}/analysis").status_code == 404, "a refusal queued nothing"
+
+
+def test_a_private_match_is_analysed_for_its_players_only(server: Server) -> None:
+    table, (alice, _bob) = _finished_match(server, private=True)
+    outsider = server.player()
+    assert outsider.post(f"/api/tables/{table}/analysis").status_code == 403
+    assert outsider.client.get(f"/api/tables/{table}/analysis").status_code == 404
+    assert alice.post(f"/api/tables/{table}/analysis", {"level": "advanced"}).status_code == 202
+
+
+def test_requests_are_rate_limited_per_user(make_server: Callable[..., Server]) -> None:
+    server = make_server(rate_limits=True, analyses_per_user="2 per hour", guests_per_address="100 per hour",
+                         signups_per_address="100 per hour")
+    tables = [_finished_match(server, "georgian")[0] for _ in range(3)]
+    alice = server.player()
+    for table in tables[:2]:
+        assert alice.post(f"/api/tables/{table}/analysis", {"level": "advanced"}).status_code == 202
+    refused = alice.post(f"/api/tables/{tables[2]}/analysis", {"level": "advanced"})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert alice.client.get(f"/api/tables/{tables[2]}/analysis").status_code == 404
+
+
+def test_two_processes_claiming_one_job_never_both_win(make_server: Callable[..., Server]) -> None:
+    """The claim is a conditional UPDATE: of two processes one takes a queued job; a job whose heartbeat
+    went stale (its process died) is taken again, once, and the process that lost it stores nothing."""
+    server = make_server(analysis_poll_seconds=3600.0)  # the app's own queue stays out of the way
+    table, _ = _finished_match(server, "georgian")
+    sessions = server.client.app.state.db  # type: ignore[attr-defined]
+    now = datetime.now(UTC)
+    minute = timedelta(seconds=60)
+    with sessions() as db:
+        analyses_repo.request(db, table_id=table, level="advanced", user_id=None, now=now)
+    with sessions() as first, sessions() as second:
+        wins = [analyses_repo.claim(first, me="a", now=now, stale_before=now - minute),
+                analyses_repo.claim(second, me="b", now=now, stale_before=now - minute)]
+    assert wins == [(table, "advanced"), None]
+    soon = now + timedelta(seconds=30)
+    with sessions() as db:
+        assert analyses_repo.claim(db, me="c", now=soon, stale_before=soon - minute) is None, "a live job stays"
+    later = now + timedelta(minutes=5)
+    with sessions() as db:
+        assert analyses_repo.claim(db, me="c", now=later, stale_before=later - minute) == (table, "advanced")
+    with sessions() as db:
+        assert analyses_repo.claim(db, me="d", now=later, stale_before=later - minute) is None
+    with sessions() as db:
+        assert not analyses_repo.progress(db, table_id=table, me="a", done=0.5, now=later)
+        assert not analyses_repo.finish(db, table_id=table, me="a", result={"games": []}, now=later)
+        assert analyses_repo.finish(db, table_id=table, me="c", result={"games": []}, now=later)
+        job = analyses_repo.get(db, table)
+        assert job is not None and job.status == "done" and job.claimed_by == "c"

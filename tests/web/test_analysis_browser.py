@@ -1,0 +1,71 @@
+"""A guest finishes a game against the computer, opens its replay, presses Analyse, and reads the analysis:
+the progress, the players' figures, the equity graph (a point jumps to its move), each move's loss and mark,
+and the best play drawn on the board on demand. The short board and long nardy alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from browser_client import Client
+from test_browser import winning_dice
+from web_driver import WebServer
+
+MakeClient = Callable[..., Client]
+ANALYSIS_SECONDS = 180_000
+"""Milliseconds the worker process may take: spawned, engines loaded, a whole game analysed on a busy machine."""
+
+
+def _finish_against_the_computer(person: Client, server: WebServer, variant: str) -> None:
+    server.dice(*winning_dice(variant))
+    person.goto("#/")
+    person.page.select_option("select[name=quick-variant]", variant)
+    person.page.select_option("select[name=quick-level]", "random")  # a short game: the dice favour the guest
+    person.page.click("[data-action=quick-play]")
+    person.page.wait_for_selector(".game-page[data-status=playing]")
+    driver = person.driver()
+    try:
+        driver.play_until(lambda d: False)
+    finally:
+        driver.close()
+    person.page.wait_for_selector('.overlay[data-end="match"]')
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "long-traditional"])
+def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeClient, server: WebServer) -> None:
+    person = client()
+    _finish_against_the_computer(person, server, variant)
+    person.page.click(".overlay [data-action=replay]")
+    person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
+    person.page.select_option("select[name=analysis-level]", "advanced")
+    person.page.click("[data-action=analyse]")
+    person.page.wait_for_selector(".analysis-panel progress, .analysis-panel[data-status=done]")
+    person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
+
+    summary = person.page.locator(".analysis-summary")
+    assert summary.locator("tbody tr").count() == 7
+    assert "Error rate" in summary.inner_text() and "Rating" in summary.inner_text()
+    points = person.page.locator(".equity-graph circle.equity-point")
+    decisions = person.page.locator(".analysis-moves li")
+    assert points.count() == decisions.count() > 5
+    assert person.page.locator(".analysis-moves li.marked").count() > 0, "the random computer made no error?"
+    person.screenshot_page(f"analysis-{variant}")
+
+    # a marked move of the computer's: click its point on the graph, the replay shows that move and its verdict
+    marked = person.page.locator(".equity-graph circle.equity-point.marked").last
+    source = marked.get_attribute("data-source")
+    marked.click()
+    person.page.wait_for_selector(".replay-verdict")
+    verdict = person.page.locator(".replay-verdict")
+    assert "best:" in verdict.inner_text()
+    played_board = person.page.locator(".board-wrap").inner_html()
+    person.page.click("[data-action=show-best]")
+    person.page.wait_for_selector('.board-wrap[data-showing="best"]')
+    assert person.page.locator(".board-wrap").inner_html() != played_board, "the best play is drawn"
+    person.page.click("[data-action=show-best]")
+    person.page.wait_for_selector('.board-wrap[data-showing="played"]')
+    assert source
+
+    # the analysis stays: a reload shows it at once, without asking again
+    person.page.reload()
+    person.page.wait_for_selector(".analysis-panel[data-status=done]")
