@@ -300,10 +300,11 @@ def check_available() -> None:
 
 @dataclass(frozen=True, slots=True)
 class RatedPlay:
-    """A legal play with its equity for the mover."""
+    """A legal play with its equity for the mover, rated ``plies`` rolls ahead."""
 
     play: Play
     equity: float
+    plies: int
 
 
 def rank_plays(
@@ -347,7 +348,7 @@ def rank_plays(
             stages.append(chosen)
     depth = {index: stage for stage, members in enumerate(stages) for index in members}
     order = sorted(range(len(plays)), key=lambda i: (-depth[i], -equities[i]))
-    return [RatedPlay(plays[i], equities[i]) for i in order]
+    return [RatedPlay(plays[i], equities[i], depth[i] + 1) for i in order]
 
 
 def _within(equities: list[float], among: list[int], window: float, keep: int) -> list[int]:

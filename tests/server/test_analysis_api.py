@@ -9,6 +9,8 @@ from typing import Any
 
 from conftest import Player, Server, racing_play
 
+from nardy.notation import transcript_from_mat, transcript_from_sgf
+from nardy.notation.transcript import replay, transcript_from_record
 from nardy.store import analyses_repo
 
 WAIT = 120.0
@@ -121,3 +123,20 @@ def test_two_processes_claiming_one_job_never_both_win(make_server: Callable[...
         assert analyses_repo.finish(db, table_id=table, me="c", result={"games": []}, now=later)
         job = analyses_repo.get(db, table)
         assert job is not None and job.status == "done" and job.claimed_by == "c"
+
+
+def test_a_match_downloads_as_mat_and_sgf_that_read_back(server: Server) -> None:
+    table, (alice, _bob) = _finished_match(server)
+    mat = alice.client.get(f"/api/tables/{table}/export.mat")
+    assert mat.status_code == 200 and "attachment" in mat.headers["content-disposition"]
+    sgf = alice.client.get(f"/api/tables/{table}/export.sgf")
+    assert sgf.status_code == 200 and sgf.text.startswith("(;")
+    played = list(replay(transcript_from_record(server.record(table))))[-1].match
+    for text, reader in ((mat.text, transcript_from_mat), (sgf.text, transcript_from_sgf)):
+        back = list(replay(reader(text)))[-1].match
+        assert (back.score, back.winner) == (played.score, played.winner)
+    long_table, _ = _finished_match(server, "long-bolshie")
+    assert alice.client.get(f"/api/tables/{long_table}/export.mat").text.count('[Variant "long-bolshie"]') == 1
+    assert alice.client.get(f"/api/tables/{long_table}/export.sgf").status_code == 422
+    assert alice.client.get(f"/api/tables/{table}/export.pdf").status_code == 422
+    assert alice.client.get("/api/tables/nosuchtable/export.mat").status_code == 404

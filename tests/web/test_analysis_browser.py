@@ -69,3 +69,44 @@ def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeC
     # the analysis stays: a reload shows it at once, without asking again
     person.page.reload()
     person.page.wait_for_selector(".analysis-panel[data-status=done]")
+
+
+def test_a_hint_in_a_game_against_the_computer(client: MakeClient, server: WebServer) -> None:
+    person = client()
+    server.dice(*winning_dice("backgammon", 20))
+    person.goto("#/")
+    person.page.select_option("select[name=quick-variant]", "backgammon")
+    person.page.click("[data-action=quick-play]")
+    person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
+    person.page.click("[data-action=hint]")
+    person.page.wait_for_selector(".hint-plays li")
+    assert person.page.locator(".hint-plays li").first.locator(".play").inner_text() == "13/7 8/7"
+    assert person.page.locator(".hint-plays li").count() == 5
+
+
+def test_the_analysis_board(client: MakeClient, server: WebServer) -> None:
+    person = client()
+    person.goto("#/analysis")
+    person.page.wait_for_selector(".board-plays li, .board-results .error")
+    person.page.select_option("select[name=die-a]", "3")
+    person.page.select_option("select[name=die-b]", "1")
+    person.page.select_option("select[name=board-level]", "advanced")
+    person.page.click("[data-action=analyse-position]")
+    person.page.wait_for_selector(".board-plays li:first-child button:has-text('8/5 6/5')")
+    person.page.locator("[data-action=play-it]").first.click()  # the opponent's turn after 8/5 6/5, a new roll
+    person.page.wait_for_function("() => document.querySelector('input[name=board-position]').value.startsWith('{')")
+    person.page.wait_for_selector(".board-plays li, .board-results p")
+
+    person.page.fill("input[name=board-position]", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    person.page.check("input[name=no-roll]")
+    person.page.check("input[name=board-cube]")
+    person.page.click("[data-action=analyse-position]")
+    person.page.wait_for_selector(".board-cube .verdict")
+    assert person.page.locator(".board-cube .verdict").inner_text() == "No double"
+
+    person.page.select_option("select[name=board-variant]", "long-traditional")
+    person.page.fill("input[name=board-position]", "start")
+    person.page.uncheck("input[name=no-roll]")
+    person.page.click("[data-action=analyse-position]")
+    person.page.wait_for_selector(".board-plays li")
+    person.screenshot_page("analysis-board-long")

@@ -1,21 +1,31 @@
-"""Post-game analysis over HTTP: request one, follow its progress, read it (docs/protocol.md, *Analysis*).
+"""Analysis over HTTP: post-game analyses (request, progress, result), hints, the analysis board.
 
-Requesting queues a job (``nardy.server.services.analysis_queue``); the
-analysis itself runs in a worker process. Routes only query the database,
-so they are plain functions FastAPI runs in its thread pool.
+Requesting an analysis queues a job (``nardy.server.services.analysis_queue``);
+the analysis itself runs in a worker process. The analysis routes only query
+the database, so they are plain functions FastAPI runs in its thread pool;
+hints and the board rate a position in a worker thread (bgsage releases the GIL).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
+from nardy.bots.hints import Hint, cube_hint, top_plays
+from nardy.bots.sage import CUBELESS, SHORT_VARIANTS, CubeAdvice, CubeContext
+from nardy.notation import (
+    NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
+)
+from nardy.rules import VARIANTS, Phase, Position, RulesError
 from nardy.server.api.deps import DbSession, SettingsDep
-from nardy.server.api.ratelimit import Limit, RateLimiterDep
+from nardy.server.api.ratelimit import Limit, RateLimiterDep, client_address
 from nardy.server.api.security import CurrentUser
+from nardy.server.api.tables import refuse
 from nardy.server.services.chouette_state import CHOUETTE_KIND
+from nardy.server.services.table_state import ActionError
 from nardy.store import analyses_repo, tables_repo
 from nardy.store.models import Analysis, GameTable
 
@@ -91,3 +101,131 @@ def _finished_table(db: DbSession, table_id: str) -> GameTable:
     if row.status != "finished":
         raise HTTPException(409, "only a finished match can be analysed")
     return row
+
+
+# ---------------------------------------------------------------- hints and the analysis board
+
+
+class HintIn(BaseModel):
+    """How deep the hint looks (``expert`` by default)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    level: AnalysisLevel = "expert"
+
+
+@router.post("/tables/{table_id}/hint")
+async def hint(table_id: str, request: Request, user: CurrentUser, body: HintIn | None = None) -> dict[str, Any]:
+    """The best plays of the roll to play, or the cube decision before it, for a player against the computer.
+
+    Never in a rated game, never where the opponent is a person: 403.
+    409 when it is not the player's decision.
+    """
+    service = request.app.state.tables
+    try:
+        state = await service.current(table_id)
+    except ActionError as error:
+        raise refuse(error) from None
+    seat = state.seat_of(user.id)
+    if seat is None:
+        raise HTTPException(403, "hints are for the player of the table")
+    opponent = state.seats[1 - seat]
+    if state.spec.rated or opponent is None or opponent.bot is None:
+        raise HTTPException(403, "hints are for games against the computer that are not rated")
+    game = state.game
+    if game is None or state.actor() != seat:
+        raise HTTPException(409, "it is not your decision")
+    level = (body or HintIn()).level
+    context = CubeContext.of(game, seat)
+    if game.phase is Phase.MOVING and game.dice is not None:
+        dice = game.dice
+        plays = await run_in_threadpool(top_plays, game.position, dice, context=context, level=level)
+        return {"level": level, "dice": list(dice), "plays": [_hint_json(h) for h in plays], "cube": None}
+    if game.phase is Phase.ROLLING and game.can_double(seat):
+        advice = await run_in_threadpool(cube_hint, game.position, context, level=level)
+        return {"level": level, "dice": None, "plays": [], "cube": _cube_json(advice)}
+    raise HTTPException(409, "nothing to decide: roll the dice")
+
+
+class BoardIn(BaseModel):
+    """A position to study: any variant, any position, a roll (or none: the cube decision before it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str = "backgammon"
+    position: str | dict[str, Any] = "start"
+    """``start``, a canonical position (object or JSON text), a gnubg Position ID or an XGID."""
+    dice: Annotated[list[Annotated[int, Field(ge=1, le=6)]], Field(min_length=2, max_length=2)] | None = None
+    cube_value: Annotated[int, Field(ge=1, le=64)] = 1
+    cube_owner: Literal["centered", "player", "opponent"] = "centered"
+    cube: bool = False
+    """Whether the cube is in play (the short board only); the ratings are then cubeful, money play."""
+    level: AnalysisLevel = "expert"
+
+
+@router.post("/analysis/position")
+async def analyse_position(body: BoardIn, request: Request, settings: SettingsDep, limiter: RateLimiterDep) -> dict[str, Any]:
+    """The analysis board: the ranked plays of a roll, or the cube decision, for a position of any variant.
+
+    An XGID brings its own dice and cube when the request names none.
+    Rate-limited per address.
+    """
+    limiter.spend(Limit.of("board", settings.board_requests_per_address, "too many analysis board requests"),
+                  client_address(request))
+    position, dice, context = _board(body)
+    if dice is not None:
+        plays = await run_in_threadpool(top_plays, position, dice, context=context, level=body.level, count=10)
+        return {"variant": position.variant.name, "position": position_to_dict(position), "dice": list(dice),
+                "plays": [_hint_json(h) for h in plays], "cube": None}
+    advice = None
+    if context.live:
+        advice = _cube_json(await run_in_threadpool(cube_hint, position, context, level=body.level))
+    return {"variant": position.variant.name, "position": position_to_dict(position), "dice": None, "plays": [],
+            "cube": advice}
+
+
+def _board(body: BoardIn) -> tuple[Position, tuple[int, int] | None, CubeContext]:
+    """The request's position, dice and cube, or 422 naming what is wrong."""
+    if body.variant not in VARIANTS:
+        raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
+    variant = VARIANTS[body.variant]
+    dice = (body.dice[0], body.dice[1]) if body.dice else None
+    live = body.cube
+    context = CubeContext(live=live, value=body.cube_value, owner=body.cube_owner) if live else CUBELESS
+    text = body.position
+    try:
+        if isinstance(text, dict):
+            position = position_from_dict({**text, "variant": text.get("variant", variant.name)})
+        elif text.strip() == "start":
+            position = Position.start(variant)
+        elif text.strip().startswith("{"):
+            position = position_from_json(text)
+        elif text.strip().upper().startswith("XGID="):
+            position, fields = from_xgid(text.strip(), variant)
+            if dice is None and fields.dice != (0, 0):
+                dice = fields.dice
+            if not body.cube and variant.cube_allowed:
+                owner = {"centre": "centered", f"player{fields.player_on_roll}": "player"}.get(fields.cube_owner, "opponent")
+                context = CubeContext(live=True, value=fields.cube_value, owner=owner)  # type: ignore[arg-type]
+        else:
+            position = position_from_id(text.strip(), variant)
+    except (NotationError, RulesError, ValueError) as error:
+        raise HTTPException(422, f"cannot read the position: {error}") from None
+    if context.live and position.variant.name not in SHORT_VARIANTS:
+        raise HTTPException(422, f"{position.variant.name} is played without the doubling cube")
+    if position.is_game_over():
+        raise HTTPException(422, "the game is over in this position")
+    return position, dice, context
+
+
+def _hint_json(hint: Hint) -> dict[str, Any]:
+    steps = [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in hint.play.steps]
+    return {"text": format_steps(hint.play.steps), "equity": round(hint.equity, 4), "deep": hint.deep,
+            "steps": steps, "position": position_to_dict(hint.play.position),
+            "next": position_to_dict(hint.play.position.turned())}
+
+
+def _cube_json(advice: CubeAdvice) -> dict[str, Any]:
+    return {"no_double": round(advice.no_double, 4), "double_take": round(advice.double_take, 4),
+            "double_pass": round(advice.double_pass, 4), "should_double": advice.should_double,
+            "should_take": advice.should_take}

@@ -8,13 +8,15 @@ from __future__ import annotations
 import hmac
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request, status
+from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from nardy.bots import levels_for
+from nardy.notation import NotationError, transcript_to_mat, transcript_to_sgf
+from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
@@ -256,6 +258,23 @@ def record(table_id: str, db: DbSession) -> dict[str, Any]:
     if row is None:
         raise HTTPException(404, f"there is no table {table_id!r}")
     return public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+
+
+@router.get("/tables/{table_id}/export.{fmt}")
+def export(table_id: str, fmt: Literal["mat", "sgf"], db: DbSession) -> Response:
+    """A match as a Jellyfish/gnubg .mat or a gnubg SGF file (docs/formats.md), to download."""
+    row = tables_repo.get_table(db, table_id)
+    if row is None or row.kind == CHOUETTE_KIND:
+        raise HTTPException(404, f"there is no match table {table_id!r}")
+    record = public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+    try:
+        transcript = transcript_from_record(record)
+        text = transcript_to_mat(transcript) if fmt == "mat" else transcript_to_sgf(transcript)
+    except NotationError as error:
+        raise HTTPException(422, str(error)) from None
+    media = "text/plain; charset=utf-8" if fmt == "mat" else "application/x-go-sgf; charset=utf-8"
+    return Response(text, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="nardy-{table_id}.{fmt}"'})
 
 
 @router.get("/tables/{table_id}/replay")

@@ -4,6 +4,7 @@
 //   #/invite/TOKEN    join a private table by its invite link
 //   #/ratings         leaderboards   #/chouette/ID a chouette table
 //   #/chouette-replay/ID/N            replay of a chouette's finished game N (its dice number)
+//   #/analysis        the analysis board: rate any position of any variant
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
@@ -17,6 +18,7 @@ import { mountChouetteReplay } from "./chouette_replay.js";
 import { mountProfile } from "./profile.js";
 import { mountLogin } from "./auth.js";
 import { mountLeaderboard } from "./leaderboard.js";
+import { mountAnalysisBoard } from "./analysis_board.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -50,6 +52,7 @@ function route() {
   else if (page === "profile" && arg) result = mountProfile(view, arg, context);
   else if (page === "settings") result = renderSettings(view);
   else if (page === "ratings") result = mountLeaderboard(view);
+  else if (page === "analysis") result = mountAnalysisBoard(view);
   else if (page === "login") result = mountLogin(view, context);
   else if (page === "invite" && arg) result = mountInvite(view, arg, context);
   else if (page === "profile") {

@@ -103,6 +103,7 @@ class GamePage {
     this.messageBox = h("div", { class: "message", role: "status", "aria-live": "polite", id: "game-message" });
     this.controls = h("div", { class: "controls", role: "group", "aria-label": t("game.controls") });
     this.autoBar = h("div", { class: "auto-confirm", hidden: true }, h("div", { class: "auto-confirm-fill" }));
+    this.hintBox = h("div", { class: "hint-box", "aria-live": "polite", hidden: true });
     this.logBox = h("ol", { class: "move-list", "aria-label": t("game.moves") });
     this.extras = h("div", { class: "table-actions" });
     this.seeds = new SeedBox({ act: (type, fields) => this.act(type, fields), toast: this.toast });
@@ -110,7 +111,7 @@ class GamePage {
     this.section = h("section", { class: "game-page" },
       h("div", { class: "game-main" }, this.topPlayer, this.boardHost, this.bottomPlayer),
       h("aside", { class: "game-side" },
-        this.info, this.sidePlayers, this.messageBox, this.controls, this.autoBar,
+        this.info, this.sidePlayers, this.messageBox, this.controls, this.autoBar, this.hintBox,
         h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras, this.seeds.el),
       this.overlay,
     );
@@ -626,7 +627,45 @@ class GamePage {
         out.push(this.button(t("game.decline"), () => this.act("decline_resignation"), { "data-action": "decline-resignation" }));
       }
     }
+    if (this.hintAllowed()) {
+      out.push(this.button(t("game.hint"), () => this.showHint(), { "data-action": "hint", class: "subtle" }));
+    }
+    if (this.hintVersion !== s.version) this.hintBox.hidden = true;
     fill(this.controls, out);
+  }
+
+  /** Hints: in games against the computer that are not rated, on the player's own decision (the server checks). */
+  hintAllowed() {
+    const s = this.state;
+    const g = s.game;
+    const me = this.mySeat();
+    if (s.status !== "playing" || !g || me === null || s.actor !== me || s.rated) return false;
+    const opponent = s.seats[1 - me];
+    if (!opponent || !opponent.bot) return false;
+    return (g.phase === "moving" && !(g.pending && g.pending.length)) || (g.phase === "rolling" && g.legal && g.legal.can_double);
+  }
+
+  async showHint() {
+    const version = this.state.version;
+    try {
+      const hint = await post(`/api/tables/${encodeURIComponent(this.tableId)}/hint`, {});
+      if (this.state.version !== version) return;
+      this.hintVersion = version;
+      this.hintBox.hidden = false;
+      if (hint.cube) {
+        const c = hint.cube;
+        fill(this.hintBox, h("p", { "data-hint": "cube" }, c.should_double ? t("game.hint_double") : t("game.hint_no_double"),
+          ` (${t("board.cube_equities", { nd: c.no_double.toFixed(3), dt: c.double_take.toFixed(3), dp: c.double_pass.toFixed(3) })})`));
+        return;
+      }
+      const best = hint.plays.length ? hint.plays[0].equity : 0;
+      fill(this.hintBox, h("ol", { class: "hint-plays" }, hint.plays.map((play, i) => h("li", { "data-hint": String(i + 1) },
+        h("span", { class: "play" }, play.text),
+        h("span", { class: "equity" }, ` ${play.equity >= 0 ? "+" : ""}${play.equity.toFixed(3)}`),
+        i ? h("span", { class: "loss" }, ` (${(play.equity - best).toFixed(3)})`) : null))));
+    } catch (error) {
+      this.toast(errorText(error), "error");
+    }
   }
 
   renderAutoConfirm() {

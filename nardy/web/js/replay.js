@@ -63,6 +63,7 @@ export function mountReplay(view, tableId) {
   const title = h("h1", {}, t("replay.title"));
   const stepper = frameStepper(show);
   const analysisHost = h("div", { class: "analysis-host" });
+  const downloads = h("div", { class: "downloads" });
   let analysis = null;
   let bestShown = false;
 
@@ -158,7 +159,7 @@ export function mountReplay(view, tableId) {
 
   fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
     h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field,
-      h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table")), analysisHost))));
+      h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table")), downloads, analysisHost))));
   board = new Board(boardHost, {});
 
   (async () => {
@@ -177,6 +178,10 @@ export function mountReplay(view, tableId) {
       }
       stepper.count = frames.length;
       stepper.go(0);
+      fill(downloads, h("span", { class: "hint" }, t("replay.download")),
+        h("a", { href: `/api/tables/${id}/export.mat`, download: `nardy-${tableId}.mat`, "data-download": "mat" }, ".mat"),
+        replay.variant.startsWith("long-") ? null
+          : h("a", { href: `/api/tables/${id}/export.sgf`, download: `nardy-${tableId}.sgf`, "data-download": "sgf" }, "SGF"));
       if (table.status === "finished") {
         analysis = analysisPanel(tableId, { names: name, jump: jumpTo, onResult: () => stepper.go(stepper.index) });
         fill(analysisHost, analysis.el);

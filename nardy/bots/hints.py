@@ -1,0 +1,72 @@
+"""Hints: the best plays of a roll with their equities, and the cube decision, for any variant.
+
+What the hint button of a game against the computer and the analysis board
+show. The short board is rated by bgsage (:func:`nardy.bots.sage.rank_plays`,
+cubeful for the game's cube and score), long nardy by our network and
+search (:func:`nardy.bots.search.choose`). The levels are the analysis's:
+``advanced``, ``expert`` and ``world-class`` look 1, 2 and 3 plies ahead on
+the short board, 0, 1 and 2 in long nardy. Equities are the mover's, for a
+cube of 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+
+from nardy.bots.evaluator import after_play_probabilities, equity
+from nardy.bots.neural import default_evaluator
+from nardy.bots.sage import CUBELESS, SHORT_VARIANTS, CubeAdvice, CubeContext, board_of, engine, rank_plays
+from nardy.bots.search import choose
+from nardy.rules import Play, Position
+
+SHORT_PLIES: Final[dict[str, int]] = {"advanced": 1, "expert": 2, "world-class": 3}
+LONG_PLIES: Final[dict[str, int]] = {"advanced": 0, "expert": 1, "world-class": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One legal play and its equity for the mover; ``deep``: rated at the level's full depth."""
+
+    play: Play
+    equity: float
+    deep: bool
+
+
+def top_plays(
+    position: Position, dice: tuple[int, int], *, context: CubeContext = CUBELESS, level: str = "expert",
+    count: int = 5,
+) -> list[Hint]:
+    """The ``count`` best legal plays of ``dice``, best first (the plays searched deepest rank first).
+
+    ``context`` is what the cube and the score mean to the mover
+    (:meth:`CubeContext.of` a game): it makes the short board's ratings cubeful.
+    """
+    if level not in SHORT_PLIES:
+        raise ValueError(f"hint levels are {', '.join(SHORT_PLIES)}, not {level!r}")
+    if position.variant.name in SHORT_VARIANTS:
+        ranked = rank_plays(position, dice, context, plies=SHORT_PLIES[level])
+        deepest = ranked[0].plies if ranked else 0
+        return [Hint(r.play, r.equity, r.plies == deepest) for r in ranked[:count]]
+    plays = position.legal_plays(dice)
+    if not plays:
+        return []
+    evaluator = default_evaluator(position.variant.name)
+    shallow = equity(after_play_probabilities(evaluator, [p.position for p in plays]))
+    searched = choose(evaluator, [p.position for p in plays], plies=LONG_PLIES[level]).equities
+    deep = np.isfinite(searched)
+    values = np.where(deep, searched, shallow)
+    order = sorted(range(len(plays)), key=lambda i: (not deep[i], -values[i]))
+    return [Hint(plays[i], float(values[i]), bool(deep[i])) for i in order[:count]]
+
+
+def cube_hint(position: Position, context: CubeContext, *, level: str = "expert") -> CubeAdvice:
+    """bgsage's cube decision for the side to move of ``position``, about to roll, in ``context`` (a live cube).
+
+    Ask only where the rules allow a double (``Game.can_double``).
+    """
+    if position.variant.name not in SHORT_VARIANTS:
+        raise ValueError(f"{position.variant.name} is played without the doubling cube")
+    return engine().cube(board_of(position), context, plies=SHORT_PLIES[level])
