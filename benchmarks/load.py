@@ -173,6 +173,8 @@ class Server:
             "NARDY_DATA_DIR": str(self.data_dir),
             "NARDY_HOST": "127.0.0.1",
             "NARDY_PORT": str(self.port),
+            # every simulated player connects from 127.0.0.1: lift the per-address socket cap out of the way
+            "NARDY_MAX_SOCKETS_PER_ADDRESS": "1000000",
             "PYTHONUNBUFFERED": "1",
         })
         command = [sys.executable, "-c", SERVER_LAUNCHER, str(self.gc_path), self.gc_mode]

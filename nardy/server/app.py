@@ -61,7 +61,9 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 def create_app(settings: Settings | None = None, *, dice: DiceSource | None = None, clock: Clock | None = None) -> FastAPI:
     """A ready-to-serve nardy app for ``settings`` (read from the environment if omitted)."""
     config = settings if settings is not None else Settings()
-    engine = make_engine(config.resolved_database_url)
+    engine = make_engine(
+        config.resolved_database_url, pool_size=config.database_pool_size, max_overflow=config.database_pool_overflow,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -73,6 +73,14 @@ class Settings(BaseSettings):
     finished_table_seconds: float = Field(
         default=60.0, ge=0, description="a finished table leaves memory this long after its last use",
     )
+    database_pool_size: int = Field(
+        default=20, ge=1, description="database connections each process keeps open",
+    )
+    database_pool_overflow: int = Field(
+        default=40, ge=0,
+        description="connections opened beyond the pool at peaks (pool + overflow should cover 40 request threads "
+                    "and the database threads; with PostgreSQL, every process's total within max_connections)",
+    )
     database_threads: int = Field(
         default=8, ge=1, description="worker threads running the table services' queries off the event loop",
     )

@@ -9,16 +9,30 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 
-def make_engine(url: str) -> Engine:
+POOL_SIZE = 20
+"""Connections kept open per process by default (``NARDY_DATABASE_POOL_SIZE``)."""
+POOL_OVERFLOW = 40
+"""Connections opened beyond the pool at peaks (``NARDY_DATABASE_POOL_OVERFLOW``).
+
+A process queries from FastAPI's thread pool (40 threads) and from the game
+services' database threads (8 by default) at once: the pool and its overflow
+together must cover both, or a burst of requests waits for a connection and
+fails after 30 s."""
+
+
+def make_engine(url: str, *, pool_size: int = POOL_SIZE, max_overflow: int = POOL_OVERFLOW) -> Engine:
     """An engine for ``url``; a SQLite file gets WAL, foreign keys and a busy timeout."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=pool_size,
+            max_overflow=max_overflow,
+        )
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(url, pool_pre_ping=True, pool_size=pool_size, max_overflow=max_overflow)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
