@@ -236,19 +236,21 @@ class Game:
     def resign(self, player: int, kind: WinKind | None = None) -> Game:
         """``player`` resigns.
 
-        Where the variant uses offers (backgammon), ``kind`` (single by
-        default, gammon or backgammon) is offered and the opponent accepts or
-        declines. Elsewhere the game ends at once, scored from the position as
-        it stands (RULES.md §6).
+        Where the variant uses offers (backgammon, dave), ``kind`` (one of the
+        variant's ``kinds``; without one, the variant's ``resignation_default``:
+        a single in backgammon) is offered and the opponent accepts or declines.
+        A resignation offering nothing ends the game at once, scored from the
+        position as it stands (RULES.md §6): always in Georgian and long nardy,
+        and in dave when no kind is named.
         """
         _check_player(player)
         if self.phase in (Phase.FINISHED, Phase.RESIGNATION):
             raise IllegalActionError(f"cannot resign while the game is {self.phase.value}")
-        if not self.variant.resignation_offers:
-            if kind is not None:
-                raise IllegalActionError(f"{self.variant.name} resignations are scored from the position")
+        if kind is not None and not self.variant.resignation_offers:
+            raise IllegalActionError(f"{self.variant.name} resignations are scored from the position")
+        offered = kind if kind is not None else self.variant.resignation_default
+        if offered is None:
             return self._resigned(player, self._kind_as_it_stands(player))
-        offered = kind if kind is not None else WinKind.SINGLE
         if offered not in self.variant.kinds:
             raise IllegalActionError(f"a resignation offers one of {[k.value for k in self.variant.kinds]}")
         return replace(
@@ -257,6 +259,26 @@ class Game:
             history=(*self.history, ResignationOffered(player, offered)),
             phase=Phase.RESIGNATION,
         )
+
+    def resignation_result(self, player: int, kind: WinKind | None = None) -> GameResult:
+        """What ``player`` resigning now would cost: the result of :meth:`resign` (of the offer
+        of ``kind``, once accepted, where the variant uses offers), so a player sees it before
+        resigning. Raises as :meth:`resign` does.
+
+        >>> Game.new("long-traditional").opening_roll((5, 2)).resignation_result(0)
+        GameResult(winner=1, kind=<WinKind.MARS: 'mars'>, points=2, reason='resigned')
+        """
+        resigned = self.resign(player, kind)
+        if resigned.phase is Phase.RESIGNATION:
+            resigned = resigned.accept_resignation(1 - player)
+        assert resigned.result is not None
+        return resigned.result
+
+    def resignation_choices(self, player: int) -> list[GameResult]:
+        """What ``player`` may resign for now, each as :meth:`resignation_result` scores it: every
+        kind the variant lets a player offer, or the one result the position gives."""
+        kinds = self.variant.kinds if self.variant.resignation_offers else (None,)
+        return [self.resignation_result(player, kind) for kind in dict.fromkeys(kinds)]
 
     def accept_resignation(self, player: int) -> Game:
         """The opponent of the resigning player accepts the offered result."""

@@ -123,10 +123,18 @@ class Variant:
     ``block_each_step`` (the six-point block ban and when it is checked);
     ``hit_home_stay`` (Georgian: a hit in one's home keeps that point occupied
     for the rest of the turn, unless a die has no other step to play it).
-    ``resignation_offers``: a resigning player offers a single, gammon or
-    backgammon that the opponent may decline (backgammon); otherwise a
-    resignation ends the game at once, scored from the position as it stands.
+    ``resignation_offers``: a resigning player may offer one of ``kinds``
+    (single, gammon or backgammon; oin, mars or koks in dave) that the opponent
+    accepts or declines (backgammon, dave). ``resignation_default``: what a
+    resignation naming no kind offers (backgammon: a single); ``None``: it ends
+    the game at once, scored from the position as it stands, as every
+    resignation does where nothing is offered (and as dave's did before it
+    took offers, so its older records replay the same).
     ``kinds`` names the single, double and triple wins (long nardy has no triple).
+    ``moves_final``: 004's platform, «Ходы окончательны: сделанный ход нельзя
+    отменить»; tables of this variant are played without undo unless their
+    creator chooses otherwise (the server's table option; the rules of a play
+    are the same either way).
     """
 
     name: str
@@ -145,6 +153,8 @@ class Variant:
     money_play: bool = False
     previous_winner_starts: bool = False
     resignation_offers: bool = False
+    resignation_default: WinKind | None = None
+    moves_final: bool = False
     kinds: tuple[WinKind, WinKind, WinKind] = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)
 
     def __hash__(self) -> int:

@@ -3,7 +3,7 @@
 The app owns a database engine (migrated to the latest schema at start-up),
 the publish/subscribe layer (in-process, or Redis when configured), the dice
 source, the clock, the table and chouette services with their move clocks,
-the directory routing a table to its service, the worker threads their
+the chat of two-seat tables (``chat``), the directory routing a table to its service, the worker threads their
 queries run in, this process's heartbeat and takeover sweep (``peers``), the analysis queue
 and its worker processes (``analysis_queue``), and
 the WebSocket side: the hub, the sign-out notices (``sign_outs``) and the
@@ -38,6 +38,7 @@ from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
 from nardy.server.pubsub import PubSub, make_pubsub
 from nardy.server.services.analysis_queue import AnalysisQueue
+from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         service = TableService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
             bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
+            computer_idle_seconds=config.computer_game_idle_seconds,
         )
         chouette_service = ChouetteService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
@@ -86,7 +88,16 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         app.state.pubsub = pubsub
         app.state.tables = service
         app.state.chouettes = chouette_service
-        app.state.directory = TableDirectory(db=db, tables=service, chouettes=chouette_service)
+        app.state.chat = ChatService(
+            db=db, pubsub=pubsub, tables=service, clock=app.state.clock,
+            limits=ChatLimits(
+                max_length=config.chat_max_length, per_minute=config.chat_messages_per_minute,
+                burst=config.chat_burst, history=config.chat_history,
+            ),
+        )
+        app.state.directory = TableDirectory(
+            db=db, tables=service, chouettes=chouette_service, chat=app.state.chat,
+        )
         app.state.hub = Hub(pubsub)
         app.state.sign_outs = SignOuts(pubsub)
         await app.state.sign_outs.start()

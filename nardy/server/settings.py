@@ -17,6 +17,13 @@ MOVE_SECONDS_CHOICES = (30, 60, 90, 120)
 CORRESPONDENCE_DAYS_CHOICES = (1, 3, 7)
 """Correspondence time controls, days per move (003)."""
 
+BANK_CLOCK_CHOICES = ((8, 30), (12, 60), (15, 120))
+"""Bank clocks offered to players, ``(delay seconds, bank seconds per match point)``: fast, standard and slow.
+Rated tables and rated matchmaking use one of these."""
+
+DEFAULT_BANK_CLOCK = (12, 60)
+"""The bank clock rated matchmaking uses when none is asked for: 12 s per decision, then 1 minute per point."""
+
 
 def _rate_limit(text: str) -> str:
     """One rate in the notation of the ``limits`` library (``"10 per 15 minutes"``, ``"30/minute"``), at least 1."""
@@ -94,6 +101,10 @@ class Settings(BaseSettings):
     takeover_sweep_seconds: float = Field(
         default=1.0, gt=0, description="how often a process looks for tables whose owner is dead",
     )
+    computer_game_idle_seconds: float = Field(
+        default=3600.0, gt=0,
+        description="an untimed game against the computer whose human has not acted this long is forfeited by them",
+    )
     bot_delay_seconds: float = Field(
         default=0.0, ge=0, description="the least pause before a computer player acts (people follow it better)",
     )
@@ -126,6 +137,14 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=65536, ge=0, description="larger HTTP request bodies are refused with 413")
     max_waiting_tables: int = Field(
         default=5, ge=1, description="tables waiting for players (the lobby's rows) one player may hold at once",
+    )
+    chat_max_length: int = Field(default=200, ge=1, description="characters in one chat message (free text)")
+    chat_messages_per_minute: float = Field(
+        default=10.0, gt=0, description="the rate one player's chat messages at one table refill at, after a burst",
+    )
+    chat_burst: int = Field(default=5, ge=1, description="chat messages one player may send at once at one table")
+    chat_history: int = Field(
+        default=100, ge=0, description="the last chat messages a client gets when it subscribes to a table",
     )
 
     @property

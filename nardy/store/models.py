@@ -5,7 +5,7 @@ event log; everything else (the position, the score, the clocks) is a fold of
 that log through :mod:`nardy.rules`, so replay, history and a restart all
 come from the same rows. A few columns are kept beside the log because
 queries need them without folding: the status, the deadline of the running
-clock, the players, and the result; and, beside those, which server process
+clock, the players, the result and when it last changed; and, beside those, which server process
 serves the table's clock and computer player (``owner``, see
 ``server_processes``).
 """
@@ -26,6 +26,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
     and_,
     literal_column,
@@ -116,6 +117,11 @@ class GameTable(Base):
     match_length: Mapped[int] = mapped_column(Integer)
     options: Mapped[dict[str, Any]]
     move_seconds: Mapped[int | None] = mapped_column(Integer)
+    """The time limit of each decision, or null (no limit, or a bank clock)."""
+    delay_seconds: Mapped[int | None] = mapped_column(Integer)
+    """A bank clock's delay: each decision's first seconds, which cost no bank."""
+    bank_seconds_per_point: Mapped[int | None] = mapped_column(Integer)
+    """A bank clock's bank per match point, each player's at the start."""
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     invite_token: Mapped[str | None] = mapped_column(String(64), unique=True)
@@ -132,9 +138,8 @@ class GameTable(Base):
     score: Mapped[dict[str, Any] | None]
     finished_at: Mapped[datetime | None]
     rematch_of: Mapped[str | None] = mapped_column(String(32))
-    player0_ip: Mapped[str | None] = mapped_column(String(64))
-    player1_ip: Mapped[str | None] = mapped_column(String(64))
-    """The client address each seat joined from: never published; two seats from one address are not rated."""
+    active_at: Mapped[datetime | None]
+    """When the table's last event was appended (an untimed game against the computer idle too long is ended)."""
     owner: Mapped[str | None] = mapped_column(String(64))
     """The server process (``server_processes.id``) that serves the table's clock and computer player: the one
     that made its last change, or took it over when that one stopped answering. Null: nobody yet."""
@@ -281,3 +286,32 @@ class Analysis(Base):
     finished_at: Mapped[datetime | None]
     result: Mapped[dict[str, Any] | None]
     error: Mapped[str | None] = mapped_column(String(500))
+
+
+class ChatMessage(Base):
+    """One line of a two-seat table's chat: free text or a quick phrase, written by one of its players.
+
+    Kept beside the event log, never in it: a message changes no table
+    version. Who may read it follows from the table's state (its players
+    always; spectators when the table is unrated or both players allow it,
+    ``docs/protocol.md``, *Chat*). ``action_id`` (``u<user id>:<client id>``)
+    makes sending the same message again harmless.
+    """
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        UniqueConstraint("table_id", "action_id", name="uq_chat_message_action"),
+        Index("ix_chat_messages_table_message", "table_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    """The writer's name as their seat showed it then."""
+    text: Mapped[str | None] = mapped_column(Text)
+    phrase: Mapped[str | None] = mapped_column(String(32))
+    """A quick phrase's id (each reader sees it in their own language); null for free text."""
+    action_id: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[datetime]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import ColumnElement, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -80,7 +80,8 @@ def append(
     """Append ``events`` after ``expected_version`` in one transaction, with the table's summary columns.
 
     The process appending becomes the table's ``owner`` in the same UPDATE
-    (it serves the clock and the bot the new events start). ``extra_rows``
+    (it serves the clock and the bot the new events start), and the table's
+    ``active_at`` becomes the time of the last event. ``extra_rows``
     are other rows to write in the same transaction (a rated match's new
     ratings and history, 004).
 
@@ -90,7 +91,7 @@ def append(
         moved = db.execute(
             update(GameTable)
             .where(GameTable.id == table_id, GameTable.version == expected_version)
-            .values(version=expected_version + len(events), owner=owner, **summary)
+            .values(version=expected_version + len(events), owner=owner, active_at=events[-1].at, **summary)
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise VersionConflict(table_id)
@@ -111,19 +112,6 @@ def append(
     except VersionConflict:
         db.rollback()
         raise
-
-
-def seat_addresses(db: Session, table_id: str) -> tuple[str | None, str | None]:
-    """The client addresses the two seats joined from (never published)."""
-    row = db.execute(select(GameTable.player0_ip, GameTable.player1_ip).where(GameTable.id == table_id)).one_or_none()
-    return (row[0], row[1]) if row is not None else (None, None)
-
-
-def set_seat_address(db: Session, table_id: str, seat: int, address: str | None) -> None:
-    """Record the client address ``seat`` joined from."""
-    column = "player0_ip" if seat == 0 else "player1_ip"
-    db.execute(update(GameTable).where(GameTable.id == table_id).values({column: address}))
-    db.commit()
 
 
 def add_table(db: Session, row: GameTable) -> None:
@@ -181,17 +169,93 @@ LOBBY_PLAYING = ("playing", "forming")
 """Statuses listed as being played (a chouette still takes newcomers then, for its next game)."""
 
 
-def lobby(db: Session, *, limit: int = 100) -> tuple[list[GameTable], list[GameTable]]:
-    """Public tables (matches and chouettes) waiting for players, and public tables being played."""
+@dataclass(frozen=True, slots=True)
+class LobbyPage:
+    """The lobby's lists: every public table waiting for players, and one page of those being played."""
+
+    waiting: list[GameTable]
+    playing: list[GameTable]
+    playing_total: int
+    """How many public tables are being played in all (the pages together)."""
+
+
+def lobby(db: Session, *, kind: str | None = None, offset: int = 0, limit: int = 100) -> LobbyPage:
+    """Public tables (matches and chouettes, or one ``kind``) waiting for players, and a page of those being played.
+
+    Games against the computer are never listed as being played: they are
+    their player's own (see :func:`unfinished_tables_of`), and an abandoned one
+    would otherwise stay in everyone's lobby.
+    """
+    public: list[ColumnElement[bool]] = [GameTable.private.is_(False)]
+    if kind is not None:
+        public.append(GameTable.kind == kind)
     waiting = db.scalars(
-        select(GameTable).where(GameTable.status.in_(LOBBY_WAITING), GameTable.private.is_(False))
-        .order_by(GameTable.created_at.desc()).limit(limit)
+        select(GameTable).where(GameTable.status.in_(LOBBY_WAITING), *public)
+        .order_by(GameTable.created_at.desc()).limit(100)
     )
+    between_people = [GameTable.status.in_(LOBBY_PLAYING), GameTable.bot_seat.is_(None), *public]
     playing = db.scalars(
-        select(GameTable).where(GameTable.status.in_(LOBBY_PLAYING), GameTable.private.is_(False))
-        .order_by(GameTable.created_at.desc()).limit(limit)
+        select(GameTable).where(*between_people)
+        .order_by(GameTable.created_at.desc(), GameTable.id).offset(offset).limit(limit)
     )
-    return list(waiting), list(playing)
+    total = db.scalar(select(func.count()).select_from(GameTable).where(*between_people)) or 0
+    return LobbyPage(list(waiting), list(playing), total)
+
+
+def unfinished_tables_of(db: Session, user_id: int, *, limit: int = 50) -> list[GameTable]:
+    """The two-seat tables ``user_id`` sits at that are waiting or being played, private ones too, newest first."""
+    seated = or_(GameTable.player0_id == user_id, GameTable.player1_id == user_id)
+    return list(db.scalars(
+        select(GameTable).where(seated, GameTable.status.in_(("waiting", "playing")))
+        .order_by(GameTable.created_at.desc()).limit(limit)
+    ))
+
+
+@dataclass(frozen=True, slots=True)
+class IdleTable:
+    """A running game against the computer that has not changed since ``active_at``, at ``version``."""
+
+    table_id: str
+    version: int
+    active_at: datetime
+
+
+def idle_computer_tables(db: Session, *, active_before: datetime, limit: int = 100) -> list[IdleTable]:
+    """Running, untimed games against the computer unchanged since before ``active_before``.
+
+    The computer answers at once, so a game that stays still waits for its
+    human. Timed games are left to their clocks. Read through the partial
+    index of the tables needing attention (:data:`~nardy.store.models.ATTENTION`).
+    """
+    rows = db.execute(
+        select(GameTable.id, GameTable.version, GameTable.active_at)
+        .where(ATTENTION, GameTable.bot_seat.is_not(None), GameTable.deadline_at.is_(None),
+               GameTable.active_at < active_before)
+        .limit(limit)
+    )
+    return [IdleTable(table_id, version, active_at) for table_id, version, active_at in rows if active_at is not None]
+
+
+def claim_idle(db: Session, table: IdleTable, *, now: datetime) -> bool:
+    """Claim an idle table to end it: True for the one process whose conditional UPDATE finds it unchanged.
+
+    The claim moves ``active_at`` to ``now``, so a second process claiming the
+    same table finds it changed; a claim whose process dies before ending the
+    game is tried again once the table has been idle that long once more.
+    """
+    moved = db.execute(
+        update(GameTable)
+        .where(GameTable.id == table.table_id, GameTable.version == table.version,
+               GameTable.active_at == table.active_at, GameTable.status == "playing")
+        .values(active_at=now)
+    )
+    db.commit()
+    return bool(moved.rowcount == 1)  # type: ignore[attr-defined]
+
+
+def table_status(db: Session, table_id: str) -> str | None:
+    """The table's status (``waiting``, ``playing``, ``finished``, ...), or None if there is no such table."""
+    return db.scalar(select(GameTable.status).where(GameTable.id == table_id))
 
 
 def waiting_tables_of(db: Session, user_id: int) -> int:

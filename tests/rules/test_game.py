@@ -608,6 +608,56 @@ def test_backgammon_resignation_with_jacoby() -> None:
     assert accepted.result is not None and accepted.result.points == 1
 
 
+@pytest.mark.parametrize(("kind", "points"), [(WinKind.OIN, 1), (WinKind.MARS, 2), (WinKind.KOKS, 3)])
+def test_dave_resignation_offers_oin_mars_or_koks(kind: WinKind, points: int) -> None:
+    """003 names no rule for resigning, so dave keeps backgammon's offer, of its own kinds: «Оин
+    (1 очко)», «Марс (2 очка)», «Кокс (3 очка)» — "This number is multiplied by the current value
+    of the doubling cube". The opponent accepts or declines."""
+    game = replace(new("dave").opening_roll((4, 2)), cube=Cube(2, 0))
+    offered = game.resign(1, kind)
+    assert offered.phase is Phase.RESIGNATION
+    assert offered.pending_resignation == (1, kind, Phase.MOVING)
+    assert offered.decline_resignation(0).phase is Phase.MOVING
+    accepted = offered.accept_resignation(0)
+    assert accepted.result is not None
+    assert (accepted.result.winner, accepted.result.kind, accepted.result.points) == (0, kind, points * 2)
+    assert game.resignation_result(1, kind) == accepted.result
+    kinds = (WinKind.OIN, WinKind.MARS, WinKind.KOKS)
+    assert game.resignation_choices(1) == [game.resignation_result(1, k) for k in kinds]
+    with pytest.raises(IllegalActionError):
+        game.resign(1, WinKind.GAMMON)
+
+
+def test_dave_resignation_naming_no_kind_is_scored_from_the_position() -> None:
+    """Naming no kind, a dave player resigns as before dave took offers: at once, scored from the
+    position as it stands (RULES.md §6), times the cube — so older records replay the same. At the
+    start the back checkers stand in the winner's home: a koks (003 «Кокс (3 очка)»)."""
+    game = replace(new("dave").opening_roll((4, 2)), cube=Cube(2, 0))
+    resigned = game.resign(1)
+    assert resigned.phase is Phase.FINISHED
+    assert resigned.result is not None
+    assert (resigned.result.winner, resigned.result.kind, resigned.result.points) == (0, WinKind.KOKS, 6)
+    assert game.resignation_result(1) == resigned.result
+
+
+@pytest.mark.parametrize(
+    ("variant", "resigner", "kind", "points"),
+    [("georgian", 1, WinKind.KOKS, 3), ("long-traditional", 0, WinKind.MARS, 2), ("long-bolshie", 1, WinKind.MARS, 2)],
+)
+def test_resignation_result_says_what_resigning_now_costs(
+    variant: str, resigner: int, kind: WinKind, points: int
+) -> None:
+    """A player sees the cost before resigning: the result :meth:`Game.resign` would give, and the game
+    is unchanged (a long nardy resignation at the start is a mars, 2 points: 001 «Марс»)."""
+    game = new(variant).opening_roll((6, 1))
+    result = game.resignation_result(resigner)
+    assert (result.winner, result.kind, result.points, result.reason) == (1 - resigner, kind, points, "resigned")
+    assert result == game.resign(resigner).result
+    assert game.phase is not Phase.FINISHED
+    with pytest.raises(IllegalActionError):
+        game.resign(resigner).resignation_result(1 - resigner)
+
+
 # ----- resignation: Georgian and long nardy, scored from the position
 
 

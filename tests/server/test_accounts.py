@@ -402,12 +402,33 @@ def test_guest_gets_a_session_without_an_account(app: FastAPI, client: TestClien
     response = client.post("/api/guest")
     assert response.status_code == 201
     guest = response.json()["user"]
-    assert guest["guest"] is True and guest["username"].startswith("guest-")
+    assert guest["guest"] is True and re.fullmatch(r"Guest-\d{4}", guest["username"])
     assert set(set_cookies(response)) == {SESSION_COOKIE, CSRF_COOKIE}
     assert me(client).json() == {"user": guest}
     with db_session(app) as db:
         stored = db.get_one(User, guest["id"])
     assert stored.is_guest and stored.password_hash is None
+
+
+def test_guest_names_are_short_readable_unique_usernames(app: FastAPI) -> None:
+    """``Guest-4821``, not ``guest-76cdd51c48d9fd``: short in a header and a move list, unique like
+    every username, made of a username's characters, and reserved from accounts by its prefix.
+    Once every four-digit name is taken, a guest gets five digits."""
+    with db_session(app) as db:
+        names = [accounts.create_guest(db).username for _ in range(40)]
+        assert all(re.fullmatch(r"Guest-[1-9]\d{3}", name) for name in names), names
+        assert len({name.lower() for name in names}) == len(names)
+        for name in names:
+            with pytest.raises(accounts.InvalidUsername, match="reserved for guests"):
+                accounts.create_user(db, username=name, password=PASSWORD)
+        taken = {name.lower() for name in names}
+        now = datetime.now(UTC)
+        db.add_all(User(username=f"Guest-{n}", password_hash=None, is_guest=True, created_at=now)
+                   for n in range(1000, 10000) if f"guest-{n}" not in taken)
+        db.commit()
+        longer = accounts.create_guest(db).username
+    assert re.fullmatch(r"Guest-[1-9]\d{4}", longer), longer
+    assert accounts.USERNAME_MIN_LENGTH <= len(longer) <= accounts.USERNAME_MAX_LENGTH
 
 
 def test_guest_again_keeps_the_same_guest(client: TestClient) -> None:

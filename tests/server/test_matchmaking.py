@@ -20,7 +20,7 @@ from nardy.server.services.matchmaking import (
 )
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-KEY: PoolKey = ("georgian", 1, None)
+KEY: PoolKey = ("georgian", 1, 12, 60)
 
 
 def at(seconds: float) -> datetime:
@@ -51,10 +51,11 @@ def test_closest_ratings_are_paired_first() -> None:
 
 def test_pools_are_apart_by_variant_length_and_time_control() -> None:
     pool = MatchmakingPool()
-    pool.join(1, 1500, key=("georgian", 1, None), now=at(0))
-    pool.join(2, 1500, key=("georgian", 3, None), now=at(0))
-    pool.join(3, 1500, key=("georgian", 1, 60), now=at(0))
-    pool.join(4, 1500, key=("long-traditional", 1, None), now=at(0))
+    pool.join(1, 1500, key=("georgian", 1, 12, 60), now=at(0))
+    pool.join(2, 1500, key=("georgian", 3, 12, 60), now=at(0))
+    pool.join(3, 1500, key=("georgian", 1, 8, 30), now=at(0))
+    pool.join(4, 1500, key=("long-traditional", 1, 12, 60), now=at(0))
+    pool.join(5, 1500, key=("georgian", 1, 12, 120), now=at(0))
     assert pool.pair(at(0)) == []
 
 
@@ -211,7 +212,7 @@ def test_the_pool_survives_its_json_round_trip() -> None:
     """What one server process writes, another reads back identically."""
     pool = MatchmakingPool()
     for user, rating in ((1, 1500), (2, 2000), (3, 1520), (4, 1800), (5, 1810), (6, 2450), (7, 1000)):
-        pool.join(user, rating, key=("backgammon", 3, 60) if user in (4, 5) else KEY, now=at(user), ip=f"10.0.0.{user}")
+        pool.join(user, rating, key=("backgammon", 3, 15, 120) if user in (4, 5) else KEY, now=at(user))
     made = pool.pair(at(100))
     started = next(o for o in made if o.is_started)
     waiting_offer = next(o for o in made if not o.is_started)

@@ -24,3 +24,21 @@ def test_replay_frames_step_through_a_finished_match(server):
     assert ended["white"] in (0, 1)
     final_board = moved_frames[-1]["board"]
     assert 15 in final_board["off"], "the last move's frame shows the finished position"
+
+
+def test_replay_shows_a_tied_opening_and_the_steps_of_each_move(server):
+    """A tied opening roll is a frame of its own, then the roll that decided (RULES.md §1: «ties
+    are rerolled»); a move's frame carries its steps, in the mover's numbering, for its arrows."""
+    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 3), (6, 1)])
+    alice.ok("resign")
+    frames = server.client.get(f"/api/tables/{table}/replay").json()["frames"]
+    openings = [f["dice"] for f in frames if f["kind"] == "opening_rolled"]
+    assert openings == [[3, 3], [6, 1]]
+
+    table, players = server.match("georgian", 1)
+    server.play_out(table, players, choose=server.racing)
+    record = server.record(table)
+    moves = [e["payload"]["steps"] for e in record["events"] if e["kind"] == "moved"]
+    frames = server.client.get(f"/api/tables/{table}/replay").json()["frames"]
+    assert [f["steps"] for f in frames if f["kind"] == "moved"] == moves
+    assert all(f["steps"] is None for f in frames if f["kind"] != "moved")

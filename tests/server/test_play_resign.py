@@ -1,11 +1,15 @@
 """Resignation through the real app.
 
 Backgammon resigns by offer (single, gammon or backgammon) that the opponent
-accepts or declines; Georgian and long nardy end the game at once, scored
-from the position as it stands (RULES.md §6, ``Game.resign``).
+accepts or declines, and so does dave (oin, mars or koks: 003 names no rule of
+its own for resigning); Georgian and long nardy end the game at once, scored
+from the position as it stands (RULES.md §6, ``Game.resign``). The view says
+what each seat's resignation would cost, as the rules score it.
 """
 
 from __future__ import annotations
+
+import pytest
 
 OPENING_MOVE = [
     {"source": 8, "target": 5, "die": 3, "hit": False},
@@ -74,7 +78,7 @@ def test_georgian_resignation_ends_the_game_at_once_scored_from_the_position(ser
     table, (alice, bob) = server.match("georgian", 5, opening=[(3, 1)])
     refused = alice.refused("resign", kind="single")
     assert refused["code"] == "illegal" and "scored from the position" in refused["message"]
-    assert alice.refused("resign", kind="oin")["code"] == "bad_message"  # kinds offered are backgammon's
+    assert alice.refused("resign", kind="oin")["code"] == "illegal"  # no kind is offered in Georgian
     # Nothing borne off and checkers still in the winner's home: koks, 3 points (002).
     server.push((3, 1))
     alice.ok("resign")
@@ -88,6 +92,54 @@ def test_georgian_resignation_ends_the_game_at_once_scored_from_the_position(ser
     ]
     bob.catch_up(alice.version())
     assert bob.state() == after | {"server_time": bob.state()["server_time"]}
+
+
+def test_dave_resigns_by_an_offer_of_oin_mars_or_koks(server):
+    """003 scores oin, mars and koks «multiplied by the current value of the doubling cube» and says
+    nothing of resigning: dave keeps backgammon's offer, of its own kinds."""
+    table, (alice, bob) = server.match("dave", 3, opening=[(3, 1)])
+    resign = alice.state()["game"]["resign"]
+    assert resign == {"offers": True, "choices": [[{"kind": "oin", "points": 1}, {"kind": "mars", "points": 2},
+                                                   {"kind": "koks", "points": 3}]] * 2}
+    assert alice.refused("resign", kind="gammon")["code"] == "illegal"
+    alice.ok("resign", kind="mars")
+    assert alice.state()["game"]["resignation"] == {"seat": 0, "kind": "mars"}
+    assert alice.state()["game"]["resign"] is None, "one offer at a time"
+    bob.catch_up(alice.version())
+    server.push((1, 3))  # the next game's opening
+    bob.ok("accept_resignation")
+    assert bob.state()["last_result"] == {"winner": 1, "kind": "mars", "points": 2, "reason": "resigned"}
+
+
+def test_the_computer_accepts_a_dave_offer(server):
+    guest = server.guest()
+    server.push((3, 1))
+    server.top_up()
+    table = server.create(guest, "dave", 3, opponent="computer")["table"]
+    guest.subscribe(table)
+    guest.ok("resign", kind="koks")
+    after = guest.wait(lambda s: s["last_result"] is not None)
+    assert after["last_result"] == {"winner": 1, "kind": "koks", "points": 3, "reason": "resigned"}
+
+
+@pytest.mark.parametrize(
+    ("variant", "choices"),
+    [
+        # at the start each side's back checkers stand in the other's home: a koks (002)
+        ("georgian", [[{"kind": "koks", "points": 3}]] * 2),
+        # nothing borne off: a mars, 2 points, at move 0 as later (001 «Марс»)
+        ("long-traditional", [[{"kind": "mars", "points": 2}]] * 2),
+        ("backgammon", [[{"kind": "single", "points": 1}, {"kind": "gammon", "points": 2},
+                         {"kind": "backgammon", "points": 3}]] * 2),
+    ],
+)
+def test_the_view_says_what_resigning_costs(server, variant, choices):
+    """The client shows the cost before the player confirms, and decides none of it."""
+    table, (alice, bob) = server.match(variant, 1, opening=[(6, 2)])
+    resign = alice.state()["game"]["resign"]
+    assert resign == {"offers": variant == "backgammon", "choices": choices}
+    bob.catch_up(alice.version())
+    assert bob.state()["game"]["resign"] == resign, "one view for both seats and watchers"
 
 
 def test_long_nardy_resignation_is_a_mars_and_the_winner_starts_the_next_game(server):

@@ -63,7 +63,7 @@ def test_step_undo_step_confirm(server):
     assert both["game"]["pending"] == [_step(8, 3, 5), _step(6, 3, 3)]
     two_steps = one_step.after([Step(6, 3, 3)])
     assert both["game"]["boards"][0] == position_to_dict(two_steps)
-    assert both["game"]["legal"] == {"steps": [], "can_confirm": True, "can_undo": True}
+    assert both["game"]["legal"] == {"steps": [], "can_confirm": True, "can_undo": True, "only_play": None}
 
     undone = alice.ok("undo")
     assert undone["version"] == second["version"] + 1

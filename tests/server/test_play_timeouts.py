@@ -105,7 +105,7 @@ def test_the_server_plays_for_a_player_who_lets_the_clock_run_out(server):
     assert third["match"]["score"] == [0, 0]
     assert third["actor"] is None and third["deadline"] is None
     ended = alice.events[table][-1]
-    assert ended["payload"] == {"winner": 1, "reason": "timeouts", "score": [0, 0]}
+    assert ended["payload"] == {"winner": 1, "reason": "timeouts", "score": [0, 0], "rated": False}
     bob.catch_up(third["version"])
     assert bob.state()["status"] == "finished"
 

@@ -54,7 +54,7 @@ def _check_finished_match(final: dict[str, Any], events: list[dict[str, Any]], l
 
     ended = [e for e in events if e["kind"] == "match_ended"]
     assert len(ended) == 1 and ended[0] is events[-1]
-    assert ended[0]["payload"] == {"winner": winner, "reason": "score", "score": match["score"]}
+    assert ended[0]["payload"] == {"winner": winner, "reason": "score", "score": match["score"], "rated": False}
 
 
 def _untimed(event: dict[str, Any]) -> dict[str, Any]:

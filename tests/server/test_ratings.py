@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -14,10 +15,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from nardy.rules import VARIANTS
 from nardy.server.services import ratings
 from nardy.server.services.accounts import create_user
 from nardy.server.services.matchmaking import MatchmakingPool
 from nardy.server.services.ratings import Standing, rating_changes
+from nardy.server.services.table_state import Seat, TableSpec, TableState, unrated_reason
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 from nardy.store.models import MatchmakingRow
@@ -83,6 +86,24 @@ def test_families() -> None:
         assert ratings.family_of(variant) == "long"
     with pytest.raises(ValueError):
         ratings.family_of("chess")
+
+
+def test_the_one_rule_that_says_whether_a_match_counts() -> None:
+    """``unrated_reason`` decides the rating rows and is shown in the view from before the match starts:
+    nothing about where the players connect from, only who sits at the table."""
+    spec = TableSpec("georgian", 1, VARIANTS["georgian"].default_options(), rated=True,
+                     delay_seconds=12, bank_seconds_per_point=60)
+    ann, bob = Seat(1, "ann", None, "a"), Seat(2, "bob", None, "b")
+    cases = [
+        ((ann, bob), None),
+        ((ann, None), None),
+        ((ann, Seat(None, "Computer (expert)", "expert", "c")), "computer"),
+        ((ann, Seat(3, "guest-1", None, "g", guest=True)), "guest"),
+        ((ann, Seat(1, "ann", None, "a2")), "same_player"),
+    ]
+    for seats, reason in cases:
+        assert unrated_reason(TableState("t", spec, seats=seats)) == reason, seats
+    assert unrated_reason(TableState("t", replace(spec, rated=False), seats=(ann, bob))) == "not_rated"
 
 
 # ----- the database
@@ -165,19 +186,46 @@ def _ratings(server: Server, player: Player) -> dict[str, Any]:
     return result
 
 
-def _play_rated(server: Server, players: list[Player], **body: Any) -> dict[str, Any]:
-    table, seated = server.match("georgian", 1, players=players, rated=True, **body)
+CLOCK = {"delay_seconds": 12, "bank_seconds_per_point": 60}
+"""The standard bank clock: a rated table needs one."""
+
+
+def _play_rated(server: Server, players: list[Player], length: int = 1) -> dict[str, Any]:
+    table, seated = server.match("georgian", length, players=players, rated=True, **CLOCK)
+    assert seated[0].state(table)["unrated_reason"] is None, "the view says the match will count"
     final: dict[str, Any] = server.play_out(table, seated, choose=server.racing)
-    assert final["status"] == "finished"
+    assert final["status"] == "finished" and final["match"]["rated"] is True
     return final
 
 
-def test_unrated_when_both_seats_come_from_one_address(server: Server) -> None:
+def test_two_accounts_on_one_address_are_rated(server: Server) -> None:
+    """A family, a club or a campus shares one address: their matches count like anyone's (the old rule that
+    left a 3-point match between two such accounts at 1500 and no matches is gone)."""
     players = [_player_at(server, "10.0.0.7"), _player_at(server, "10.0.0.7")]
-    _play_rated(server, players)
-    for player in players:
-        georgian = _ratings(server, player)["georgian"]
-        assert georgian["rating"] == 1500 and georgian["matches"] == 0 and georgian["history"] == []
+    final = _play_rated(server, players, length=3)
+    winner, loser = players[final["match"]["winner"]], players[1 - final["match"]["winner"]]
+    won, lost = _ratings(server, winner)["georgian"], _ratings(server, loser)["georgian"]
+    assert won["rating"] > 1500 > lost["rating"]
+    assert won["matches"] == lost["matches"] == 1 and won["experience"] == 3
+    ended = [e for e in winner.events[final["table"]] if e["kind"] == "match_ended"]
+    assert ended[0]["payload"]["rated"] is True
+
+
+def test_a_rated_table_needs_a_bank_clock(server: Server) -> None:
+    """Rated play is always timed: without a clock, or with a per-move limit, the API refuses with a clear 422
+    and opens nothing; the per-move limits stay for unrated tables."""
+    host = _player_at(server, "10.0.0.8")
+    for body in ({}, {"move_seconds": 60}, {"correspondence_days": 1}, {"delay_seconds": 12}):
+        refused = host.post("/api/tables", {"variant": "georgian", "rated": True, **body})
+        assert refused.status_code == 422, refused.text
+        assert "bank" in refused.json()["detail"], refused.text
+    assert host.client.get("/api/me/tables").json()["tables"] == []
+    timed = server.create(host, "georgian", 1, move_seconds=60)
+    assert (timed["move_seconds"], timed["delay_seconds"], timed["rated"]) == (60, None, False)
+    assert timed["unrated_reason"] == "not_rated"
+    rated = server.create(host, "georgian", 3, rated=True, **CLOCK)
+    assert (rated["delay_seconds"], rated["bank_seconds_per_point"], rated["rated"]) == (12, 60, True)
+    assert rated["unrated_reason"] is None and rated["banks"] is None
 
 
 def test_unrated_table_and_computer_games_change_nothing(server: Server) -> None:
@@ -196,11 +244,11 @@ def test_unrated_table_and_computer_games_change_nothing(server: Server) -> None
 def test_rated_tables_are_for_account_holders(server: Server) -> None:
     """A guest can neither open nor join a rated table (403, nothing created); unrated tables stay open to guests."""
     guest = server.guest()
-    refused = guest.post("/api/tables", {"variant": "georgian", "rated": True})
+    refused = guest.post("/api/tables", {"variant": "georgian", "rated": True, **CLOCK})
     assert refused.status_code == 403 and "account" in refused.json()["detail"]
     assert server.create(guest, "georgian", 1)["rated"] is False
     host = _player_at(server, "10.0.0.4")
-    table = server.create(host, "georgian", 1, rated=True)["table"]
+    table = server.create(host, "georgian", 1, rated=True, **CLOCK)["table"]
     other = server.guest()
     refused = other.post(f"/api/tables/{table}/join")
     assert refused.status_code == 403 and "account" in refused.json()["detail"]
@@ -222,7 +270,7 @@ def test_rated_table_between_two_addresses(server: Server) -> None:
 def test_leaving_a_rated_match_loses_it_rated(server: Server) -> None:
     """A forfeit (leaving, or three timeouts) ends the match as a loss, and it is rated as one."""
     alice, bob = _player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")
-    table, _ = server.match("georgian", 3, players=[alice, bob], rated=True, opening=[(3, 1)])
+    table, _ = server.match("georgian", 3, players=[alice, bob], rated=True, opening=[(3, 1)], **CLOCK)
     bob.ok("leave")
     final = alice.catch_up(bob.version())
     assert final["match"]["ended_by"] == "forfeit" and final["match"]["winner"] == 0
@@ -269,10 +317,37 @@ def test_matchmaking_pairs_two_players_who_then_play_a_rated_match(server: Serve
     assert server.client.get("/api/ratings/chess").status_code == 404
 
 
+def test_a_finished_matchmaking_match_is_never_offered_as_the_current_one(server: Server) -> None:
+    """The status answers ``matched`` only while the pairing's match is being played: once it is over (here
+    a player leaves it), both players are idle at once, not sent back to the finished table for 10 minutes.
+    The pairing's table is rated and has the standard bank clock."""
+    ann, bob = _player_at(server, "192.0.2.1"), _player_at(server, "192.0.2.2")
+    for player in (ann, bob):
+        assert player.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 3}).status_code == 200
+    waiting = ann.client.get("/api/matchmaking/status").json()
+    assert (waiting["delay_seconds"], waiting["bank_seconds_per_point"]) == (12, 60)
+    server.top_up()
+    server.client.portal.call(server.app.state.matchmaking.wave)
+    matched = ann.client.get("/api/matchmaking/status").json()
+    assert matched["status"] == "matched"
+    table = matched["table"]
+    ann.subscribe(table)
+    state = ann.state(table)
+    assert state["rated"] and state["unrated_reason"] is None
+    assert (state["delay_seconds"], state["bank_seconds_per_point"], state["banks"]) == (12, 60, [180.0, 180.0])
+    assert state["deadline"] is not None
+    bob.subscribe(table)
+    bob.ok("leave", table)
+    assert ann.catch_up(bob.version(table), table)["status"] == "finished"
+    for player in (ann, bob):
+        assert player.client.get("/api/matchmaking/status").json() == {"status": "idle"}
+    assert ann.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 3}).json()["status"] == "waiting"
+
+
 def test_matchmaking_offer_across_400_points_over_http(server: Server) -> None:
     ann, bob = _player_at(server, "192.0.2.1"), _player_at(server, "192.0.2.2")
     service = server.app.state.matchmaking
-    key = ("georgian", 1, None)
+    key = ("georgian", 1, 12, 60)
     now = server.app.state.clock.now()
     before = now - timedelta(minutes=5)
     server.client.portal.call(service.update, lambda pool: pool.join(ann.user["id"], 1500, key=key, now=before))
@@ -296,7 +371,7 @@ def test_a_matchmaking_change_is_retried_when_another_process_wrote_first(server
     service = server.app.state.matchmaking
     sessions = server.app.state.db
     now = server.app.state.clock.now()
-    key = ("georgian", 1, None)
+    key = ("georgian", 1, 12, 60)
     attempts = []
 
     def other_process_writes() -> None:
@@ -323,7 +398,7 @@ def test_a_wave_that_pairs_nobody_writes_nothing(server: Server) -> None:
     """Every process runs a wave every 2 s: an idle wave must not rewrite the shared pool (or bump its version)."""
     service = server.app.state.matchmaking
     now = server.app.state.clock.now()
-    server.client.portal.call(service.update, lambda pool: pool.join(903, 1500, key=("georgian", 1, None), now=now))
+    server.client.portal.call(service.update, lambda pool: pool.join(903, 1500, key=("georgian", 1, 12, 60), now=now))
 
     def version() -> int:
         with server.app.state.db() as db:

@@ -69,13 +69,20 @@ def _wait(predicate: Any, timeout: float, what: str) -> Any:
     raise AssertionError(f"{what} did not happen within {timeout} s")
 
 
-def test_the_survivor_times_out_a_table_whose_process_was_killed(tmp_path: Path, database_url: str) -> None:
+@pytest.mark.parametrize(("clock", "seconds"), [
+    ({"move_seconds": 3}, 3.0),
+    ({"delay_seconds": 1, "bank_seconds_per_point": 1}, 4.0),  # a bank clock: 1 s delay + a 3 s bank (3 points)
+], ids=["per-move", "bank"])
+def test_the_survivor_times_out_a_table_whose_process_was_killed(
+    tmp_path: Path, database_url: str, clock: Json, seconds: float,
+) -> None:
+    """The deadline is in the database (``tables.deadline_at``), so any live process fires it, whichever clock."""
     a, b = _pair(tmp_path, database_url)
     try:
         alice, bob = HttpUser(a.base_url), HttpUser(a.base_url)
         alice.signup(unique_name("alice"))
         bob.signup(unique_name("bob"))
-        table = alice.post("/api/tables", {"variant": "georgian", "match_length": 3, "move_seconds": 3}).json()
+        table = alice.post("/api/tables", {"variant": "georgian", "match_length": 3, **clock}).json()
         table_id = table["table"]["table"]
         assert bob.post(f"/api/tables/{table_id}/join").status_code == 200  # A made the last change
         acked = []
@@ -94,17 +101,17 @@ def test_the_survivor_times_out_a_table_whose_process_was_killed(tmp_path: Path,
         started = time.monotonic()
         timed_out = _wait(
             lambda: [e for e in watcher.record(table_id)["events"] if e["kind"] == "timed_out"],
-            3 + TAKEOVER_SECONDS, "the survivor's timeout",
+            seconds + TAKEOVER_SECONDS, "the survivor's timeout",
         )
         assert len(timed_out) == 1, timed_out
-        assert time.monotonic() - started <= 3 + TAKEOVER_SECONDS
+        assert time.monotonic() - started <= seconds + TAKEOVER_SECONDS
         versions = [e["version"] for e in watcher.record(table_id)["events"]]
         assert set(acked) <= set(versions), "an acked action was lost with the killed process"
         # Play goes on through B, and B keeps the clock of every decision that follows.
         after = watcher.table(table_id)
         assert after["status"] == "playing" and after["deadline"] not in (None, deadline)
         _wait(lambda: len([e for e in watcher.record(table_id)["events"] if e["kind"] == "timed_out"]) >= 2,
-              3 + 3.0, "B's own next timeout")
+              seconds + 3.0, "B's own next timeout")
     finally:
         a.kill()
         b.kill()

@@ -7,7 +7,8 @@
   dice (``NARDY_SCRIPTED_DICE=1``), so each test owns its dice queue; the next
   test's server starts in the background meanwhile.
 * ``client``: opens a browser context and page (a separate person, with its own
-  cookies and localStorage); uncaught page errors fail the test.
+  cookies and localStorage; other Playwright context options, such as
+  ``has_touch`` or ``reduced_motion``, pass through); uncaught page errors fail the test.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ def client(browser: Any, server: WebServer) -> Iterator[Callable[..., Client]]:
     made: list[Client] = []
 
     def make(*, viewport: dict[str, int] | None = None, locale: str = "en-US",
-             settings: dict[str, Any] | None = None) -> Client:
-        context = browser.new_context(viewport=viewport or DESKTOP, locale=locale)
+             settings: dict[str, Any] | None = None, **options: Any) -> Client:
+        context = browser.new_context(viewport=viewport or DESKTOP, locale=locale, **options)
         initial = {"sound": False, **(settings or {})}
         context.add_init_script(
             "if (!localStorage.getItem('nardy.settings'))"

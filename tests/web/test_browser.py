@@ -401,7 +401,7 @@ def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, server:
     person.wait_version_after(version)
     person.page.click("[data-action=confirm]")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=rolling]")
-    assert person.page.locator("svg.board .dice-last").get_attribute("data-values") == "1-2"
+    assert person.page.locator("svg.board .dice-last").get_attribute("data-values") == "2-1", "larger die first"
     # the connection drops; the roll happens meanwhile (from another tab); the page catches up
     person.page.evaluate("window.nardy.socket.ws.close()")
     driver = person.driver()

@@ -14,10 +14,13 @@ BACKGAMMON = Variant(
     match_lengths=ODD_LENGTHS_TO_21,
     money_play=True,
     resignation_offers=True,
+    resignation_default=WinKind.SINGLE,
 )
 
 # 003: "The match can be defined as a 3, 5, ... 21 points match"; the three
-# cube restrictions and oin/mars/koks scoring multiplied by the cube.
+# cube restrictions and oin/mars/koks scoring multiplied by the cube. 003 says
+# nothing of resigning, so dave keeps backgammon's offers, of oin, mars or koks;
+# a resignation naming none is scored from the position, as dave's always was.
 DAVE = replace(
     BACKGAMMON,
     name="dave",
@@ -26,6 +29,6 @@ DAVE = replace(
     dave_restrictions=True,
     match_lengths=ODD_LENGTHS_TO_21[1:],
     money_play=False,
-    resignation_offers=False,
+    resignation_default=None,
     kinds=(WinKind.OIN, WinKind.MARS, WinKind.KOKS),
 )

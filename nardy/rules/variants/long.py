@@ -7,6 +7,8 @@ the turn (traditional) or after every single move (tournament).
 bolshie (seed 001 §1.2, §1.11, §1.12): one checker from the head, no exception;
 a six-point block is banned while an opposing checker is behind it («заняты все
 шесть лунок, следующих за его шашкой»), checked at the end of the turn.
+004's platform makes moves final («Ходы окончательны»), so its two regulations
+default to it; 001 is a tournament regulation over a real board and does not.
 """
 
 from dataclasses import replace
@@ -25,6 +27,7 @@ LONG_TRADITIONAL = Variant(
     block_rule="ahead",
     money_play=True,
     previous_winner_starts=True,
+    moves_final=True,
     kinds=_LONG_KINDS,
 )
 
@@ -41,4 +44,5 @@ LONG_BOLSHIE = replace(
     title="Long nardy (Bolshie nardy regulation)",
     head_exception_doubles=frozenset(),
     block_rule="behind",
+    moves_final=False,
 )

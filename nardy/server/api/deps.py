@@ -2,7 +2,7 @@
 
 Everything lives on ``app.state``, built by ``create_app``: ``settings``,
 ``db`` (a sessionmaker), ``pubsub``, ``dice``, ``clock``, ``tables`` (the
-table service), ``chouettes`` (the chouette service), ``directory`` (which of
+table service), ``chouettes`` (the chouette service), ``chat`` (two-seat tables' chat), ``directory`` (which of
 the two serves a table) and ``hub`` (WebSocket connections).
 """
 

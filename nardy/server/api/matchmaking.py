@@ -10,21 +10,23 @@ from pydantic import BaseModel, ConfigDict, Field
 from nardy.rules import VARIANTS
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser
-from nardy.server.api.tables import client_address
+from nardy.server.api.tables import bank_clock_or_422
 from nardy.server.services.matchmaking import MatchmakingError, MatchmakingService
-from nardy.server.settings import MOVE_SECONDS_CHOICES
+from nardy.server.settings import DEFAULT_BANK_CLOCK
 
 router = APIRouter(prefix="/api/matchmaking", tags=["matchmaking"])
 
 
 class PoolIn(BaseModel):
-    """The pool to wait in: variant, match length and seconds per move (none: untimed)."""
+    """The pool to wait in: variant, match length and bank clock (rated play is always timed: 12 s + 1 min per
+    point unless another offered clock is asked for)."""
 
     model_config = ConfigDict(extra="forbid")
 
     variant: str
     match_length: Annotated[int, Field(ge=1, le=25)] = 1
-    move_seconds: Annotated[int, Field(ge=1)] | None = None
+    delay_seconds: Annotated[int, Field(ge=1)] = DEFAULT_BANK_CLOCK[0]
+    bank_seconds_per_point: Annotated[int, Field(ge=1)] = DEFAULT_BANK_CLOCK[1]
 
 
 def _service(request: Request) -> MatchmakingService:
@@ -39,12 +41,11 @@ async def join(body: PoolIn, request: Request, user: CurrentUser, settings: Sett
         raise HTTPException(403, "sign up to play rated matches")
     if body.variant not in VARIANTS:
         raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
-    if body.move_seconds is not None and body.move_seconds not in MOVE_SECONDS_CHOICES and not settings.testing:
-        raise HTTPException(422, f"seconds per move are one of {list(MOVE_SECONDS_CHOICES)}")
+    clock = bank_clock_or_422(body.delay_seconds, body.bank_seconds_per_point, settings)
+    assert clock is not None
     service = _service(request)
     try:
-        await service.join(user, variant=body.variant, match_length=body.match_length,
-                           move_seconds=body.move_seconds, ip=client_address(request))
+        await service.join(user, variant=body.variant, match_length=body.match_length, clock=clock)
     except MatchmakingError as error:
         raise HTTPException(409, str(error)) from None
     return await service.status(user.id)

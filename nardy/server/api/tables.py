@@ -8,7 +8,7 @@ from __future__ import annotations
 import hmac
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request, Response, status
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -20,12 +20,18 @@ from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
+from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.dice import check_client_seed, dice_statistics
 from nardy.server.services.records import public_record, replay
 from nardy.server.services.table_state import ActionError, TableSpec
 from nardy.server.services.tables import TableService, spec_from_row
-from nardy.server.settings import CORRESPONDENCE_DAYS_CHOICES, MOVE_SECONDS_CHOICES, Settings
+from nardy.server.settings import (
+    BANK_CLOCK_CHOICES,
+    CORRESPONDENCE_DAYS_CHOICES,
+    MOVE_SECONDS_CHOICES,
+    Settings,
+)
 from nardy.store import tables_repo
 from nardy.store.models import GameTable, User
 
@@ -43,7 +49,7 @@ _ERROR_STATUS = {
 
 
 class OptionsIn(BaseModel):
-    """Cube options (backgammon and dave)."""
+    """Cube options (backgammon and dave), and whether moves are final (the variant's default when omitted)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -52,10 +58,15 @@ class OptionsIn(BaseModel):
     automatic_doubles: Annotated[int, Field(ge=0, le=1)] = 0
     backgammon_value: Literal[2, 3] = 3
     beavers: bool = False
+    moves_final: bool | None = None
 
 
 class TableIn(BaseModel):
-    """A new table: the variant, match length, time control, options, and who to play."""
+    """A new table: the variant, match length, time control, options, and who to play.
+
+    The time control is seconds per move, correspondence days, or a bank clock
+    (``delay_seconds`` with ``bank_seconds_per_point``), or none; a rated table needs a bank clock.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -63,6 +74,8 @@ class TableIn(BaseModel):
     match_length: Annotated[int, Field(ge=0, le=99)] = 1
     move_seconds: Annotated[int, Field(ge=1)] | None = None
     correspondence_days: int | None = None
+    delay_seconds: Annotated[int, Field(ge=1)] | None = None
+    bank_seconds_per_point: Annotated[int, Field(ge=1)] | None = None
     options: OptionsIn = Field(default_factory=OptionsIn)
     rated: bool = False
     private: bool = False
@@ -107,10 +120,32 @@ def _service(request: Request) -> TableService:
     return tables
 
 
+def _chat(request: Request) -> ChatService:
+    chat: ChatService = request.app.state.chat
+    return chat
+
+
 def refuse(error: ActionError) -> HTTPException:
     """The HTTP error for a refusal of the table or chouette service."""
     code = _ERROR_STATUS.get(error.code, status.HTTP_422_UNPROCESSABLE_CONTENT)
     return HTTPException(status_code=code, detail=str(error))
+
+
+BANK_CLOCK_NAMES = ", ".join(f"{delay} s + {bank} s per point" for delay, bank in BANK_CLOCK_CHOICES)
+"""The bank clocks offered, as a refusal names them."""
+
+
+def bank_clock_or_422(delay: int | None, bank: int | None, settings: Settings) -> tuple[int, int] | None:
+    """A bank clock offered to players (any positive pair in testing), None for none; 422 naming the choices."""
+    if delay is None and bank is None:
+        return None
+    if delay is None or bank is None:
+        raise HTTPException(
+            422, f"a bank clock needs delay_seconds and bank_seconds_per_point; clocks: {BANK_CLOCK_NAMES}",
+        )
+    if (delay, bank) not in BANK_CLOCK_CHOICES and not settings.testing:
+        raise HTTPException(422, f"bank clocks are {BANK_CLOCK_NAMES}")
+    return delay, bank
 
 
 def _spec(body: TableIn, settings: Settings) -> TableSpec:
@@ -118,6 +153,15 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
         raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
     variant = VARIANTS[body.variant]
     seconds = body.move_seconds
+    bank_clock = bank_clock_or_422(body.delay_seconds, body.bank_seconds_per_point, settings)
+    if bank_clock is not None and (seconds is not None or body.correspondence_days is not None):
+        raise HTTPException(422, "choose one time control: seconds per move, correspondence days or a bank clock")
+    rated = body.rated and body.opponent == "human"
+    if rated and bank_clock is None:
+        raise HTTPException(
+            422, "a rated table needs a time control: a bank clock (delay_seconds and bank_seconds_per_point, "
+                 f"a delay per move and a time bank per point); clocks: {BANK_CLOCK_NAMES}",
+        )
     if body.correspondence_days is not None:
         if seconds is not None:
             raise HTTPException(422, "choose seconds per move or correspondence days, not both")
@@ -137,13 +181,10 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
     )
     return TableSpec(
         variant=body.variant, match_length=body.match_length, options=game_options, move_seconds=seconds,
-        rated=body.rated and body.opponent == "human", private=body.private,
+        rated=rated, private=body.private, final=options.moves_final,
+        delay_seconds=bank_clock[0] if bank_clock else None,
+        bank_seconds_per_point=bank_clock[1] if bank_clock else None,
     )
-
-
-def client_address(request: Request) -> str | None:
-    """The client's address as the server sees it: two seats from one address are not rated (004)."""
-    return request.client.host if request.client is not None else None
 
 
 def client_seed_or_422(seed: str | None) -> str | None:
@@ -166,7 +207,7 @@ async def create_table(body: TableIn, request: Request, user: CurrentUser, setti
             await run_in_threadpool(in_session, request, check_table_allowance, user, settings.max_waiting_tables)
         state = await service.create(
             user=user, spec=spec, bot_level=body.bot_level if body.opponent == "computer" else None,
-            client_seed=client_seed_or_422(body.client_seed), ip=client_address(request),
+            client_seed=client_seed_or_422(body.client_seed),
         )
     except ActionError as error:
         raise refuse(error) from None
@@ -183,10 +224,28 @@ def in_session(request: Request, work: Any, *args: Any) -> Any:
 
 @router.get("/tables")
 @router.get("/lobby")
-def lobby(db: DbSession) -> dict[str, Any]:
-    """Public tables and chouettes waiting for players, and those being played (to watch)."""
-    waiting, playing = tables_repo.lobby(db)
-    return {"waiting": [_summary(row, db) for row in waiting], "playing": [_summary(row, db) for row in playing]}
+def lobby(
+    db: DbSession,
+    kind: Literal["match", "chouette"] | None = None,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=100)] = 100,
+) -> dict[str, Any]:
+    """Public tables and chouettes waiting for players, and a page of those people are playing (to watch).
+
+    Games against the computer are not listed (each is in its player's own list, ``GET /api/me/tables``).
+    """
+    page = tables_repo.lobby(db, kind=kind, offset=offset, limit=limit)
+    return {
+        "waiting": [_summary(row, db) for row in page.waiting],
+        "playing": [_summary(row, db) for row in page.playing],
+        "playing_total": page.playing_total, "offset": offset, "limit": limit,
+    }
+
+
+@router.get("/me/tables")
+def my_tables(db: DbSession, user: CurrentUser) -> dict[str, Any]:
+    """The signed-in player's (or guest's) tables waiting or being played, private ones too: to resume them."""
+    return {"tables": [_summary(row, db) for row in tables_repo.unfinished_tables_of(db, user.id)]}
 
 
 def _summary(row: GameTable, db: DbSession) -> dict[str, Any]:
@@ -200,8 +259,9 @@ def _summary(row: GameTable, db: DbSession) -> dict[str, Any]:
         names[row.bot_seat] = f"Computer ({row.bot_level})"
     return {
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
-        "options": row.options, "move_seconds": row.move_seconds, "rated": row.rated, "status": row.status,
-        "players": names, "max_players": 2, "score": row.score, "winner": row.winner,
+        "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": row.delay_seconds,
+        "bank_seconds_per_point": row.bank_seconds_per_point, "rated": row.rated, "private": row.private,
+        "status": row.status, "players": names, "max_players": 2, "score": row.score, "winner": row.winner,
         "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
     }
 
@@ -211,7 +271,8 @@ def _chouette_summary(row: GameTable) -> dict[str, Any]:
     summary = row.score or {}
     return {
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
-        "options": row.options, "move_seconds": row.move_seconds, "rated": False, "status": row.status,
+        "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": None,
+        "bank_seconds_per_point": None, "rated": False, "private": row.private, "status": row.status,
         "players": [p["name"] for p in summary.get("players", [])], "max_players": row.max_players,
         "score": row.score, "winner": None,
         "created_at": row.created_at.isoformat(), "finished_at": None,
@@ -234,9 +295,7 @@ async def join(table_id: str, body: JoinIn, request: Request, user: CurrentUser)
     service = _service(request)
     try:
         await run_in_threadpool(in_session, request, check_invite, table_id, body.invite)
-        state = await service.join(
-            table_id, user=user, client_seed=client_seed_or_422(body.client_seed), ip=client_address(request),
-        )
+        state = await service.join(table_id, user=user, client_seed=client_seed_or_422(body.client_seed))
     except ActionError as error:
         raise refuse(error) from None
     return service.view_of(state)
@@ -251,13 +310,35 @@ def invite(token: str, db: DbSession) -> dict[str, str]:
     return {"table": row.id, "kind": row.kind}
 
 
-@router.get("/tables/{table_id}/record")
-def record(table_id: str, db: DbSession) -> dict[str, Any]:
-    """The full record: every event with its time, and the dice record ``nardy verify-dice`` checks."""
+def _record_of(db: Session, table_id: str) -> tuple[str, dict[str, Any]]:
+    """A table's kind and its record of events and dice; 404 when there is no such table."""
     row = tables_repo.get_table(db, table_id)
     if row is None:
         raise HTTPException(404, f"there is no table {table_id!r}")
-    return public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+    return row.kind, public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+
+
+@router.get("/tables/{table_id}/record")
+async def record(table_id: str, request: Request, viewer: OptionalUser) -> dict[str, Any]:
+    """The full record: every event with its time, the dice record ``nardy verify-dice`` checks and, at a
+    two-seat table, its ``chat`` as far as the viewer may read it (``null`` when they may not)."""
+    read: tuple[str, dict[str, Any]] = await run_in_threadpool(in_session, request, _record_of, table_id)
+    kind, result = read
+    if kind != CHOUETTE_KIND:
+        result["chat"] = await _chat(request).history(table_id, viewer.id if viewer is not None else None)
+    return result
+
+
+@router.get("/tables/{table_id}/chat")
+async def table_chat(table_id: str, request: Request, viewer: OptionalUser) -> dict[str, Any]:
+    """Every message of a two-seat table's chat, for its players, and for anyone while spectators may read it."""
+    try:
+        messages = await _chat(request).history(table_id, viewer.id if viewer is not None else None)
+    except ActionError as error:
+        raise refuse(error) from None
+    if messages is None:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "the players of this rated match keep its chat from spectators")
+    return {"table": table_id, "messages": messages}
 
 
 @router.get("/tables/{table_id}/export.{fmt}")

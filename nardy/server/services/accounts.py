@@ -43,7 +43,10 @@ SITE_WORDS = ("nardy", "nardi", "backgammon")
 """Words every guesser of a password here tries, like the username."""
 
 GUEST_PREFIX = "guest-"
-"""Guests are named ``guest-<random hex>``; accounts may not take such names."""
+"""Guests are named ``Guest-<number>`` (``Guest-4821``); accounts may not take names starting so."""
+GUEST_DIGITS = range(4, USERNAME_MAX_LENGTH - len(GUEST_PREFIX) + 1)
+"""The lengths of a guest's number: four digits, a longer number only while shorter ones keep colliding."""
+GUEST_TRIES_PER_LENGTH = 3
 
 _USERNAME_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
 _hasher = PasswordHasher()
@@ -92,16 +95,27 @@ def create_user(db: Session, *, username: str, password: str, now: datetime | No
 
 
 def create_guest(db: Session, *, now: datetime | None = None) -> User:
-    """A new guest, who can play the computer without an account; it has no password."""
-    user = User(
-        username=GUEST_PREFIX + secrets.token_hex(7),
-        password_hash=None,
-        is_guest=True,
-        created_at=_utc_now(now),
-    )
-    db.add(user)
-    db.commit()
-    return user
+    """A new guest, who can play the computer without an account; it has no password.
+
+    Its name is short enough to read in a header or a move list: ``Guest-`` and a random number
+    of four digits, unique like every username (a name taken, or lost to a guest created at the
+    same moment, is drawn again, with a digit more after a few tries).
+    """
+    for digits in GUEST_DIGITS:
+        for _ in range(GUEST_TRIES_PER_LENGTH):
+            number = 10 ** (digits - 1) + secrets.randbelow(9 * 10 ** (digits - 1))
+            username = f"{GUEST_PREFIX.capitalize()}{number}"
+            if _find_user(db, username) is not None:
+                continue
+            user = User(username=username, password_hash=None, is_guest=True, created_at=_utc_now(now))
+            db.add(user)
+            try:
+                db.commit()
+            except IntegrityError:
+                db.rollback()
+                continue
+            return user
+    raise AccountError("no free guest name was found; try again")
 
 
 def upgrade_guest(db: Session, *, user: User, username: str, password: str) -> User:

@@ -2,14 +2,16 @@
 
 The WebSocket endpoint asks the directory and stays the same for both kinds:
 subscribe, resync and actions look alike; only ``team_say`` is a chouette's
-alone. A table's kind never changes, so it is looked up once per process
-(in the database threads, off the event loop).
+alone, and the chat (``say``, ``chat_spectators``) a two-seat table's. A
+table's kind never changes, so it is looked up once per process (in the
+database threads, off the event loop).
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.database import DatabaseThreads
@@ -19,6 +21,8 @@ from nardy.store import tables_repo
 
 CHOUETTE_ACTIONS = frozenset({"start", "vote", "box_answer", "team_say"})
 """Actions only a chouette takes."""
+MATCH_ACTIONS = frozenset({"say", "chat_spectators"})
+"""Actions only a two-seat table takes: its chat."""
 
 
 class TableLike(Protocol):
@@ -34,10 +38,13 @@ class TableLike(Protocol):
 class TableDirectory:
     """Routes a table id to the service of its kind."""
 
-    def __init__(self, *, db: DatabaseThreads, tables: TableService, chouettes: ChouetteService) -> None:
+    def __init__(
+        self, *, db: DatabaseThreads, tables: TableService, chouettes: ChouetteService, chat: ChatService,
+    ) -> None:
         self._db = db
         self.tables = tables
         self.chouettes = chouettes
+        self.chat = chat
         self._kinds: dict[str, str] = {}
 
     async def kind_of(self, table_id: str) -> str:
@@ -55,11 +62,23 @@ class TableDirectory:
         return self.chouettes if await self.kind_of(table_id) == CHOUETTE_KIND else self.tables
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
-        """Apply an action (or send a chouette team message) at the table's service; the version after it."""
+        """Apply an action (or send a chat or chouette team message) at the table's service; the version after it."""
         if await self.kind_of(table_id) != CHOUETTE_KIND:
             if action["t"] in CHOUETTE_ACTIONS:
                 raise ActionError("unknown_action", f"{action['t']!r} is an action of a chouette table")
+            if action["t"] == "say":
+                return await self.chat.say(table_id, user_id=user_id, action=action, action_id=action_id)
             return await self.tables.act(table_id, user_id=user_id, action=action, action_id=action_id)
+        if action["t"] in MATCH_ACTIONS:
+            raise ActionError("unknown_action", f"{action['t']!r} is the chat of a two-seat table; a chouette has none")
         if action["t"] == "team_say":
             return await self.chouettes.team_say(table_id, user_id=user_id, action=action)
         return await self.chouettes.act(table_id, user_id=user_id, action=action, action_id=action_id)
+
+    async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
+        """The last chat messages of a two-seat table that ``user_id`` (None: a visitor) may read, for a
+        new subscriber; none at a chouette (its team channel keeps nothing)."""
+        if await self.kind_of(table_id) == CHOUETTE_KIND:
+            return []
+        history = await self.chat.history(table_id, user_id, last=self.chat.limits.history)
+        return history or []

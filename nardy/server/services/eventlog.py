@@ -72,7 +72,7 @@ def addressed(audience: Iterable[int], message: dict[str, Any]) -> str:
     """A message for the connections of ``audience`` (user ids) alone, as published on the table's channel.
 
     Each process's hub delivers it to its watchers signed in as one of those
-    users and to nobody else (a chouette's team channel).
+    users and to nobody else (a chouette's team channel, a match's chat kept from spectators).
     """
     return json.dumps({"audience": sorted(set(audience)), "message": message})
 

@@ -2,7 +2,7 @@
 
 :class:`MatchmakingPool` is the pure logic, with time passed in:
 
-* Players wait in pools keyed by (variant, match length, seconds per move).
+* Players wait in pools keyed by (variant, match length, bank clock).
 * Pairing runs in waves (:meth:`MatchmakingPool.pair`). In each pool every
   possible pair is considered, closest ratings first, and taken if neither
   player is already taken in this wave and the gap is within what *both*
@@ -39,15 +39,15 @@ from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.ratings import family_of, standing_of
 from nardy.server.services.table_state import TableSpec
 from nardy.server.services.tables import TableService
-from nardy.store import matchmaking_repo
+from nardy.store import matchmaking_repo, tables_repo
 from nardy.store.models import User
 
 log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
-PoolKey = tuple[str, int, int | None]
-"""(variant, match length, seconds per move or None)."""
+PoolKey = tuple[str, int, int, int]
+"""(variant, match length, the bank clock's delay seconds, its bank seconds per point): rated play is always timed."""
 
 CONFIRM_GAP = 400
 """A pairing this far apart or more needs both players' confirmation (004)."""
@@ -76,13 +76,12 @@ def allowed_gap(waited: timedelta) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
-    """A player in a pool: who, their rating in the pool's family, since when, and from where."""
+    """A player in a pool: who, their rating in the pool's family, and since when."""
 
     user_id: int
     rating: float
     key: PoolKey
     since: datetime
-    ip: str | None = None
 
 
 @dataclass(slots=True)
@@ -134,14 +133,14 @@ class MatchmakingPool:
 
     # ----- players
 
-    def join(self, user_id: int, rating: float, *, key: PoolKey, now: datetime, ip: str | None = None) -> Waiting:
+    def join(self, user_id: int, rating: float, *, key: PoolKey, now: datetime) -> Waiting:
         """Wait for an opponent in pool ``key`` (joining again moves the player to that pool, keeping no place)."""
         if user_id in self._offer_of:
             raise MatchmakingError("answer the offer you have first")
         if self.opening_of(user_id) is not None:
             raise MatchmakingError("your match is being opened")
         self._matched.pop(user_id, None)
-        entry = Waiting(user_id, rating, key, now, ip)
+        entry = Waiting(user_id, rating, key, now)
         self._waiting[user_id] = entry
         return entry
 
@@ -167,7 +166,7 @@ class MatchmakingPool:
         return next((o for o in self._opening.values() if user_id in {p.user_id for p in o.players}), None)
 
     def matched_table(self, user_id: int) -> str | None:
-        """The table the player's last pairing opened (until they join or leave again)."""
+        """The table the player's last pairing opened (until they join or leave again), whatever its status now."""
         matched = self._matched.get(user_id)
         return matched[0] if matched is not None else None
 
@@ -308,15 +307,18 @@ def _time_from(value: str | None) -> datetime | None:
 
 
 def _waiting_json(entry: Waiting) -> dict[str, Any]:
-    return {"user_id": entry.user_id, "rating": entry.rating, "key": list(entry.key), "since": _time(entry.since),
-            "ip": entry.ip}
+    return {"user_id": entry.user_id, "rating": entry.rating, "key": list(entry.key), "since": _time(entry.since)}
+
+
+def _key_from(data: list[Any]) -> PoolKey:
+    variant, length, delay, bank = data
+    return str(variant), int(length), int(delay), int(bank)
 
 
 def _waiting_from(data: dict[str, Any]) -> Waiting:
-    variant, length, seconds = data["key"]
     since = _time_from(data["since"])
     assert since is not None
-    return Waiting(int(data["user_id"]), float(data["rating"]), (str(variant), int(length), seconds), since, data["ip"])
+    return Waiting(int(data["user_id"]), float(data["rating"]), _key_from(data["key"]), since)
 
 
 def _offer_json(offer: Offer) -> dict[str, Any]:
@@ -328,10 +330,9 @@ def _offer_json(offer: Offer) -> dict[str, Any]:
 
 
 def _offer_from(data: dict[str, Any]) -> Offer:
-    variant, length, seconds = data["key"]
     first, second = (_waiting_from(p) for p in data["players"])
     return Offer(
-        id=str(data["id"]), key=(str(variant), int(length), seconds), players=(first, second),
+        id=str(data["id"]), key=_key_from(data["key"]), players=(first, second),
         gap=float(data["gap"]), needs_confirmation=bool(data["needs_confirmation"]),
         expires_at=_time_from(data["expires_at"]), confirmed={int(u) for u in data["confirmed"]},
         started_at=_time_from(data["started_at"]),
@@ -412,15 +413,14 @@ class MatchmakingService:
         _version, stored = await self._db.run(matchmaking_repo.load_pool)
         return MatchmakingPool.from_json(stored)
 
-    async def join(self, user: User, *, variant: str, match_length: int, move_seconds: int | None,
-                   ip: str | None) -> Waiting:
-        """Put ``user`` in the pool for these settings, at their rating in the variant's family."""
+    async def join(self, user: User, *, variant: str, match_length: int, clock: tuple[int, int]) -> Waiting:
+        """Put ``user`` in the pool for these settings (``clock``: delay and bank seconds per point), at their
+        rating in the variant's family."""
         family = family_of(variant)
         rating = (await self._db.run(lambda db: standing_of(db, user.id, family))).rating
         now = self._clock.now()
-        return await self.update(
-            lambda pool: pool.join(user.id, rating, key=(variant, match_length, move_seconds), now=now, ip=ip)
-        )
+        key = (variant, match_length, clock[0], clock[1])
+        return await self.update(lambda pool: pool.join(user.id, rating, key=key, now=now))
 
     async def leave(self, user_id: int) -> bool:
         """Leave the pool (declining an open offer)."""
@@ -448,11 +448,16 @@ class MatchmakingService:
         return made
 
     async def status(self, user_id: int) -> dict[str, Any]:
-        """What the player's "find an opponent" stands at: idle, waiting, an offer to answer, or a table."""
+        """What the player's "find an opponent" stands at: idle, waiting, an offer to answer, or a table.
+
+        A pairing's table is the answer only while its match is being played:
+        once it is over (finished, or abandoned) it is never offered as the
+        player's current match, and the status reads as if it had not been.
+        """
         now = self._clock.now()
         pool = await self._pool()
         table = pool.matched_table(user_id)
-        if table is not None:
+        if table is not None and await self._db.run(lambda db: tables_repo.table_status(db, table)) == "playing":
             return {"status": "matched", "table": table}
         offer = pool.offer_of(user_id)
         if offer is not None:
@@ -471,26 +476,27 @@ class MatchmakingService:
         opening = pool.opening_of(user_id)
         waiting = pool.waiting(user_id) or (next(p for p in opening.players if p.user_id == user_id) if opening else None)
         if waiting is not None:
-            variant, length, seconds = waiting.key
+            variant, length, delay, bank = waiting.key
             return {
-                "status": "waiting", "variant": variant, "match_length": length, "move_seconds": seconds,
+                "status": "waiting", "variant": variant, "match_length": length,
+                "delay_seconds": delay, "bank_seconds_per_point": bank,
                 "rating": round(waiting.rating, 2), "since": waiting.since.isoformat(),
                 "allowed_gap": allowed_gap(now - waiting.since),
             }
         return {"status": "idle"}
 
     async def _open_table(self, offer: Offer) -> None:
-        variant, length, seconds = offer.key
+        variant, length, delay, bank = offer.key
         spec = TableSpec(
             variant=variant, match_length=length, options=VARIANTS[variant].default_options(),
-            move_seconds=seconds, rated=True,
+            delay_seconds=delay, bank_seconds_per_point=bank, rated=True,
         )
         first, second = offer.players
         users = await self._db.run(lambda db: (db.get(User, first.user_id), db.get(User, second.user_id)))
         if users[0] is None or users[1] is None:
             return
-        state = await self._tables.create(user=users[0], spec=spec, ip=first.ip)
-        await self._tables.join(state.id, user=users[1], ip=second.ip)
+        state = await self._tables.create(user=users[0], spec=spec)
+        await self._tables.join(state.id, user=users[1])
         opened_at = self._clock.now()
         await self.update(lambda pool: pool.opened(offer.id, state.id, opened_at))
 

@@ -52,8 +52,10 @@ def dice_record(events: Sequence[StoredEvent]) -> dict[str, Any]:
 def replay(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> list[dict[str, Any]]:
     """One frame per event that changes the board, dice, cube or score: move-by-move replay data.
 
-    Each frame has the board from seat 0's side, the dice, the cube, the score
-    and the move text, so a client can step forward and back without rules.
+    Each frame has the board from seat 0's side, the dice, the cube, the score,
+    and the move's text and steps (in the mover's numbering, for arrows), so a
+    client can step forward and back without rules. Every opening roll is a
+    frame, a tie too, so a replay shows the tie and then the roll that decided.
     """
     state = TableState(table_id, spec)
     frames: list[dict[str, Any]] = []
@@ -61,7 +63,7 @@ def replay(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> lis
         finished_before = len(state.whites)
         state = apply_event(state, NewEvent(event.kind, event.seat, event.payload), event.at)
         game = state.finished_game if len(state.whites) > finished_before else state.game
-        if game is None or event.kind in ("stepped", "undone", "seated", "match_started"):
+        if game is None or event.kind in ("stepped", "undone", "seated", "match_started", "chat_spectators_set"):
             continue
         board = game.board_for(0)
         frames.append({
@@ -72,6 +74,7 @@ def replay(table_id: str, spec: TableSpec, events: Sequence[StoredEvent]) -> lis
             "game_number": state.game_number,
             "dice": _frame_dice(event, state.last_move, game),
             "text": state.last_move["text"] if event.kind == "moved" and state.last_move else None,
+            "steps": state.last_move["steps"] if event.kind == "moved" and state.last_move else None,
             "board": position_to_dict(board),
             "pips": list(board.pip_counts()),
             "white": game.white,
@@ -170,6 +173,8 @@ def public_record(table_id: str, spec: TableSpec, events: Sequence[StoredEvent])
         "match_length": spec.match_length,
         "options": spec.options_dict(),
         "move_seconds": spec.move_seconds,
+        "delay_seconds": spec.delay_seconds,
+        "bank_seconds_per_point": spec.bank_seconds_per_point,
         "events": [
             {"version": e.version, "kind": e.kind, "seat": e.seat, "payload": e.payload, "at": e.at.isoformat()}
             for e in events

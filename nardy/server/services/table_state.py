@@ -44,7 +44,16 @@ class ActionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class TableSpec:
-    """What a table was created with; a rematch copies it."""
+    """What a table was created with; a rematch copies it.
+
+    The time control is one of three: none; a limit per decision
+    (``move_seconds``, 004's 30 to 120 s, or correspondence days); or a
+    *bank clock* (``delay_seconds`` and ``bank_seconds_per_point``): each
+    decision first spends the delay, then the deciding player's bank, which
+    starts at ``bank_seconds_per_point`` for every point of the match (one
+    point's worth, refilled each game, in money play). Rated tables have a
+    bank clock.
+    """
 
     variant: str
     match_length: int
@@ -52,10 +61,31 @@ class TableSpec:
     move_seconds: int | None = None
     rated: bool = False
     private: bool = False
+    delay_seconds: int | None = None
+    bank_seconds_per_point: int | None = None
+
+    final: bool | None = None
+    """The creator's choice of "moves are final" (RULES.md, 2026-12-02); ``None`` takes the variant's default."""
+
+    @property
+    def moves_final(self) -> bool:
+        """Moves are final (004: «Ходы окончательны: сделанный ход нельзя отменить»): no step is
+        undone, and the step that completes a play ends the turn without a confirm."""
+        return find_variant(self.variant).moves_final if self.final is None else self.final
 
     def options_dict(self) -> dict[str, Any]:
-        """The options as JSON-ready data."""
-        return options_dict(self.options)
+        """The options as JSON-ready data: the game's, and whether moves are final."""
+        return {**options_dict(self.options), "moves_final": self.moves_final}
+
+    @property
+    def has_bank_clock(self) -> bool:
+        """True when decisions are timed by a delay and a time bank per player."""
+        return self.delay_seconds is not None and self.bank_seconds_per_point is not None
+
+    @property
+    def bank_seconds(self) -> float:
+        """Each player's bank when the match (or, in money play, each game) begins."""
+        return float((self.bank_seconds_per_point or 0) * max(1, self.match_length))
 
 
 def options_dict(options: GameOptions) -> dict[str, Any]:
@@ -74,6 +104,8 @@ class Seat:
     name: str
     bot: str | None
     client_seed: str
+    guest: bool = False
+    """A guest without an account (their results are never rated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,14 +143,30 @@ class TableState:
     """The last finished game as it ended (the match has already begun the next one)."""
     rematch_offers: frozenset[int] = frozenset()
     rematch_table: str | None = None
+    chat_spectators: frozenset[int] = frozenset()
+    """The players (user ids) who let spectators read the chat (``chat_spectators_set``; docs/protocol.md, *Chat*)."""
     version: int = 0
     deadline: datetime | None = None
     clock_key: tuple[object, ...] | None = None
+    """Which decision the clock is timing: (game, turns played, actor, answering a cube or resignation)."""
+    clock_started: datetime | None = None
+    """When the decision the clock is timing began."""
+    banks: tuple[float, float] | None = None
+    """With a bank clock: each seat's bank in seconds, as it stood when the timed decision began."""
+    rated_result: bool | None = None
+    """Whether the finished match changed the ratings (from its ``match_ended`` event); None before the end."""
 
     @property
     def game(self) -> Game | None:
         """The game in play (or just finished), if the match has started."""
         return self.match.game if self.match is not None else None
+
+    def chat_public(self) -> bool:
+        """Whether spectators may read the chat: always at an unrated table, at a rated one while both players
+        allow it."""
+        if not self.spec.rated:
+            return True
+        return all(seat is not None and seat.user_id in self.chat_spectators for seat in self.seats)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` occupies, if any."""
@@ -167,7 +215,9 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     kind, seat, data = event.kind, event.seat, event.payload
     if kind == "seated":
         seats = list(state.seats)
-        seats[data["seat"]] = Seat(data.get("user_id"), data["name"], data.get("bot"), data["client_seed"])
+        seats[data["seat"]] = Seat(
+            data.get("user_id"), data["name"], data.get("bot"), data["client_seed"], bool(data.get("guest", False)),
+        )
         state = replace(state, seats=(seats[0], seats[1]))
     elif kind == "left":
         seats = list(state.seats)
@@ -176,7 +226,8 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     elif kind == "match_started":
         spec = state.spec
         match = Match.new(spec.variant, length=spec.match_length, options=spec.options)
-        state = replace(state, match=match, status="playing")
+        banks = (spec.bank_seconds, spec.bank_seconds) if spec.has_bank_clock else None
+        state = replace(state, match=match, status="playing", banks=banks)
     elif kind == "seed_committed":
         state = replace(state, next_commitment=(data["number"], data["commitment"]))
     elif kind == "client_seed_set":
@@ -191,6 +242,8 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
             state, game_number=data["number"], commitment=data["commitment"], roll_number=0, pending=(),
             game_client_seeds=(seeds[0], seeds[1]),
         )
+        if state.spec.has_bank_clock and state.spec.match_length == 0:
+            state = replace(state, banks=(state.spec.bank_seconds, state.spec.bank_seconds))
     elif kind == "opening_rolled":
         state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.opening_roll(data["dice"]))
     elif kind == "rolled":
@@ -217,12 +270,15 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     elif kind == "game_ended":
         state = replace(state, games_announced=state.games_announced + 1, last_result=data["result"], pending=())
     elif kind == "match_ended":
-        state = replace(state, status="finished")
+        state = replace(state, status="finished", rated_result=data.get("rated"))
     elif kind == "rematch_offered":
         assert seat is not None
         state = replace(state, rematch_offers=state.rematch_offers | {seat})
     elif kind == "rematch_created":
         state = replace(state, rematch_table=data["table"])
+    elif kind == "chat_spectators_set":
+        allowing = state.chat_spectators - {data["user_id"]}
+        state = replace(state, chat_spectators=(allowing | {data["user_id"]}) if data["allow"] else allowing)
     else:
         raise ValueError(f"unknown event kind {kind!r}")
     return _clocked(replace(state, version=state.version + 1), at)
@@ -240,17 +296,45 @@ _CUBE_AND_RESIGN: dict[str, Callable[[int, dict[str, Any]], Callable[[Game], Gam
 
 
 def _clocked(state: TableState, at: datetime) -> TableState:
-    """Restart the move clock whenever a new decision begins (a turn, a cube or resignation answer)."""
+    """Restart the move clock whenever a new decision begins (a turn, a cube or resignation answer).
+
+    With a bank clock, the decision that just ended is charged first: the
+    time it took beyond the delay comes off its seat's bank (never below
+    zero; a timeout empties it). The deadline of the new decision is the
+    delay plus the actor's bank, so it is the same in every process that
+    folds the log, whatever its own clock says.
+    """
     actor = state.actor()
     game = state.game
-    if actor is None or game is None:
-        return replace(state, deadline=None, clock_key=None)
-    key: tuple[object, ...] = (state.game_number, game.turns_played, actor, game.phase in (Phase.DOUBLED, Phase.RESIGNATION))
-    if key == state.clock_key:
+    key: tuple[object, ...] | None = None
+    if actor is not None and game is not None:
+        key = (state.game_number, game.turns_played, actor, game.phase in (Phase.DOUBLED, Phase.RESIGNATION))
+    if key is not None and key == state.clock_key:
         return state
-    seconds = state.spec.move_seconds
-    deadline = at + timedelta(seconds=seconds) if seconds else None
-    return replace(state, deadline=deadline, clock_key=key)
+    state = _charge_bank(state, at)
+    if key is None or actor is None:
+        return replace(state, deadline=None, clock_key=None, clock_started=None)
+    spec = state.spec
+    deadline: datetime | None = None
+    if spec.move_seconds:
+        deadline = at + timedelta(seconds=spec.move_seconds)
+    elif spec.has_bank_clock and state.banks is not None:
+        deadline = at + timedelta(seconds=(spec.delay_seconds or 0) + state.banks[actor])
+    return replace(state, deadline=deadline, clock_key=key, clock_started=at)
+
+
+def _charge_bank(state: TableState, at: datetime) -> TableState:
+    """The state with the decision timed so far charged to its seat's bank (a bank clock only)."""
+    if state.banks is None or state.clock_key is None or state.clock_started is None:
+        return state
+    seat = state.clock_key[2]
+    assert isinstance(seat, int)
+    spent = (at - state.clock_started).total_seconds() - (state.spec.delay_seconds or 0)
+    if spent <= 0:
+        return state
+    banks = list(state.banks)
+    banks[seat] = max(0.0, banks[seat] - spent)
+    return replace(state, banks=(banks[0], banks[1]))
 
 
 def fold(initial: TableState, events: Sequence[tuple[NewEvent, datetime]]) -> TableState:
@@ -277,6 +361,8 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
         return _decide_rematch(state, seat)
     if kind == "leave":
         return _decide_leave(state, seat)
+    if kind == "chat_spectators":
+        return _decide_chat_spectators(state, seat, action["allow"])
     game = _playing_game(state)
     if kind == "resign":
         refuse_rules(lambda: game.resign(seat, WinKind(action["kind"]) if action.get("kind") else None))
@@ -298,8 +384,15 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
     if game.phase is not Phase.MOVING:
         raise ActionError("illegal", "there is nothing to move now: roll first")
     if kind == "step":
-        return [NewEvent("stepped", seat, step_dict(next_step(game, state.pending, action["source"], action["die"])))]
+        step = next_step(game, state.pending, action["source"], action["die"])
+        events = [NewEvent("stepped", seat, step_dict(step))]
+        made = (*state.pending, step)
+        if state.spec.moves_final and not game.next_steps(made):
+            events.append(NewEvent("moved", seat, {"steps": [step_dict(s) for s in made]}))
+        return events
     if kind == "undo":
+        if state.spec.moves_final:
+            raise ActionError("illegal", "moves are final at this table: a step cannot be taken back (004)")
         if not state.pending:
             raise ActionError("illegal", "there is no step to undo")
         return [NewEvent("undone", seat)]
@@ -377,6 +470,16 @@ def _decide_rematch(state: TableState, seat: int) -> list[NewEvent]:
     return [NewEvent("rematch_offered", seat)]
 
 
+def _decide_chat_spectators(state: TableState, seat: int, allow: bool) -> list[NewEvent]:
+    """A player lets spectators read the chat, or stops letting them; at any time, even after the match."""
+    player = state.seats[seat]
+    assert player is not None and player.user_id is not None
+    if (player.user_id in state.chat_spectators) == allow:
+        raise ActionError("illegal", "you already let spectators read the chat" if allow
+                          else "you already keep the chat from spectators")
+    return [NewEvent("chat_spectators_set", seat, {"seat": seat, "user_id": player.user_id, "allow": allow})]
+
+
 def _decide_leave(state: TableState, seat: int) -> list[NewEvent]:
     if state.status == "playing":
         return [NewEvent("forfeited", seat)]
@@ -385,9 +488,11 @@ def _decide_leave(state: TableState, seat: int) -> list[NewEvent]:
     raise ActionError("illegal", "the match is over; there is nothing to leave")
 
 
-def forced_events(state: TableState, seat: int, pick: random.Random, roller: Roller) -> list[NewEvent]:
-    """What the server plays for ``seat`` whose time ran out (004): a uniformly random legal
-    play completing the turn, a pass of a pending double, a declined resignation."""
+def forced_events(
+    state: TableState, seat: int, pick: random.Random, roller: Roller, now: datetime,
+) -> list[NewEvent]:
+    """What the server plays for ``seat`` whose time ran out at ``now`` (004): a uniformly random
+    legal play completing the turn, a pass of a pending double, a declined resignation."""
     events: list[NewEvent] = []
     game = state.game
     assert game is not None
@@ -398,7 +503,7 @@ def forced_events(state: TableState, seat: int, pick: random.Random, roller: Rol
     if game.phase is Phase.ROLLING:
         roll = NewEvent("rolled", seat, {"dice": list(roller(state.roll_number)), "number": state.roll_number})
         events.append(roll)
-        state = apply_event(state, roll, datetime.min)
+        state = apply_event(state, roll, now)
         game = state.game
         assert game is not None
         if game.phase is not Phase.MOVING or game.turn != seat:
@@ -421,15 +526,21 @@ def view(state: TableState, *, now: datetime) -> dict[str, Any]:
         "match_length": spec.match_length,
         "options": spec.options_dict(),
         "move_seconds": spec.move_seconds,
+        "delay_seconds": spec.delay_seconds,
+        "bank_seconds_per_point": spec.bank_seconds_per_point,
         "rated": spec.rated,
+        "unrated_reason": unrated_reason(state),
         "private": spec.private,
         "status": state.status,
         "seats": [
-            None if s is None else {"user_id": s.user_id, "name": s.name, "bot": s.bot, "client_seed": s.client_seed}
+            None if s is None else {
+                "user_id": s.user_id, "name": s.name, "bot": s.bot, "guest": s.guest, "client_seed": s.client_seed,
+            }
             for s in state.seats
         ],
         "server_time": now.isoformat(),
         "deadline": state.deadline.isoformat() if state.deadline else None,
+        "banks": [round(b, 3) for b in state.banks] if state.banks is not None else None,
         "actor": state.actor(),
         "game_number": state.game_number,
         "commitment": state.commitment,
@@ -441,6 +552,10 @@ def view(state: TableState, *, now: datetime) -> dict[str, Any]:
         "last_move": state.last_move,
         "last_result": state.last_result,
         "rematch": {"offers": sorted(state.rematch_offers), "table": state.rematch_table},
+        "chat": {
+            "spectators": [seat is not None and seat.user_id in state.chat_spectators for seat in state.seats],
+            "public": state.chat_public(),
+        },
         "match": None,
         "game": None,
     }
@@ -453,6 +568,7 @@ def view(state: TableState, *, now: datetime) -> dict[str, Any]:
         "timeouts": list(match.timeouts),
         "winner": match.winner,
         "ended_by": match.ended_by,
+        "rated": state.rated_result,
     }
     data["game"] = _game_view(state, match.game)
     return data
@@ -474,12 +590,39 @@ def moving_legal(game: Game, pending: Sequence[Step]) -> dict[str, Any]:
     }
 
 
+def only_play(game: Game) -> list[dict[str, Any]] | None:
+    """The steps of the turn's play when the rules allow exactly one (a forced play), else None."""
+    plays = game.legal_plays()
+    return [step_dict(s) for s in plays[0].steps] if len(plays) == 1 else None
+
+
+def resign_view(game: Game) -> dict[str, Any] | None:
+    """What each seat may resign for now and what it costs, as the rules score it; None when no
+    one may resign (the game is over, or an offer awaits its answer).
+
+    ``offers``: the opponent accepts or declines (backgammon, dave); otherwise the game ends at
+    once. ``choices[seat]``: ``{"kind", "points"}`` for each result that seat may offer, or the
+    one result its resignation gives.
+    """
+    if game.phase in (Phase.FINISHED, Phase.RESIGNATION):
+        return None
+    return {
+        "offers": game.variant.resignation_offers,
+        "choices": [
+            [{"kind": result.kind.value, "points": result.points} for result in game.resignation_choices(seat)]
+            for seat in (0, 1)
+        ],
+    }
+
+
 def _game_view(state: TableState, game: Game) -> dict[str, Any]:
     boards = shown_boards(game, state.pending)
     actor = state.actor()
     legal: dict[str, Any] | None = None
     if actor is not None and game.phase is Phase.MOVING:
         legal = moving_legal(game, state.pending)
+        legal["can_undo"] = legal["can_undo"] and not state.spec.moves_final
+        legal["only_play"] = only_play(game)
     elif actor is not None and game.phase is Phase.ROLLING:
         legal = {"can_double": game.can_double(actor), "double_refusal": game.double_refusal(actor)}
     elif actor is not None and game.phase is Phase.DOUBLED:
@@ -497,15 +640,48 @@ def _game_view(state: TableState, game: Game) -> dict[str, Any]:
             None if game.pending_resignation is None
             else {"seat": game.pending_resignation[0], "kind": game.pending_resignation[1].value}
         ),
+        "resign": resign_view(game),
         "legal": legal,
     }
 
 
+def unrated_reason(state: TableState) -> str | None:
+    """Why the match's result will not change the ratings, or None when it will (004).
+
+    The one rule for both the view (shown before the match starts and after
+    it ends) and the rating rows written when it ends: ``not_rated`` (the
+    table was opened unrated), ``computer`` (the computer holds a seat),
+    ``guest`` (a player without an account holds one), ``same_player`` (one
+    account holds both). Where the players connect from plays no part.
+    """
+    if not state.spec.rated:
+        return "not_rated"
+    seats = [seat for seat in state.seats if seat is not None]
+    if any(seat.bot is not None or seat.user_id is None for seat in seats):
+        return "computer"
+    if any(seat.guest for seat in seats):
+        return "guest"
+    if len(seats) == 2 and seats[0].user_id == seats[1].user_id:
+        return "same_player"
+    return None
+
+
 def initial_state(table_id: str, spec: TableSpec) -> TableState:
-    """The state of a freshly created table, after checking its spec against the rules."""
+    """The state of a freshly created table, after checking its spec against the rules and its time control.
+
+    A table has at most one kind of clock, and a rated one must have the bank clock.
+    """
     rules = find_variant(spec.variant)
     try:
         rules.check_options(spec.options, spec.match_length)
     except RulesError as error:
         raise ActionError("bad_settings", str(error)) from None
+    if (spec.delay_seconds is None) != (spec.bank_seconds_per_point is None):
+        raise ActionError("bad_settings", "a bank clock needs both its delay and its bank per point")
+    if spec.has_bank_clock and spec.move_seconds is not None:
+        raise ActionError("bad_settings", "choose a time per move or a bank clock, not both")
+    if spec.rated and not spec.has_bank_clock:
+        raise ActionError(
+            "clock_required", "rated tables need a time control: a delay per move and a time bank per point",
+        )
     return TableState(table_id, spec)

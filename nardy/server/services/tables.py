@@ -19,8 +19,10 @@ import asyncio
 import logging
 import random
 import secrets
-from datetime import datetime
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
@@ -54,9 +56,11 @@ from nardy.server.services.table_state import (
     forced_events,
     initial_state,
     step_dict,
+    unrated_reason,
     view,
 )
 from nardy.server.services.timers import DeadlineTimers
+from nardy.server.settings import DEFAULT_BANK_CLOCK
 from nardy.store import tables_repo
 from nardy.store.models import FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
 from nardy.store.tables_repo import VersionConflict
@@ -71,16 +75,24 @@ TABLE_KIND = "match"
 LiveTable = LiveLog[TableState]
 """A table held in memory: its folded state, its secret seeds and the lock serialising it."""
 
+COMPUTER_IDLE_SECONDS = 3600.0
+"""A game against the computer whose human has not acted for this long is ended: the human forfeits it."""
+
 
 def spec_from_row(row: GameTable) -> TableSpec:
-    """A table's spec from its database row."""
+    """A table's spec from its database row (its options hold the game's and ``moves_final``)."""
+    options = dict(row.options)
+    final = options.pop("moves_final", None)
     return TableSpec(
         variant=row.variant,
         match_length=row.match_length,
-        options=GameOptions(**row.options),
+        options=GameOptions(**options),
         move_seconds=row.move_seconds,
         rated=row.rated,
         private=row.private,
+        delay_seconds=row.delay_seconds,
+        bank_seconds_per_point=row.bank_seconds_per_point,
+        final=final,
     )
 
 
@@ -107,11 +119,15 @@ class TableService(EventLogService[TableState]):
         bot_delay_seconds: float = 0.0,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
+        computer_idle_seconds: float = COMPUTER_IDLE_SECONDS,
     ) -> None:
         super().__init__(
             db=db, pubsub=pubsub, clock=clock, process_id=process_id, idle_seconds=idle_seconds,
             finished_seconds=finished_seconds,
         )
+        self.computer_idle_seconds = computer_idle_seconds
+        """An untimed game against the computer whose human has not acted this long is forfeited by the human."""
+        self._reaper: asyncio.Task[None] | None = None
         self._dice = dice
         self._bot_factory = bot_factory
         self.bot_delay_seconds = bot_delay_seconds
@@ -123,18 +139,25 @@ class TableService(EventLogService[TableState]):
     # ----- lifecycle
 
     async def start(self) -> None:
-        """Start the move clocks and the dropping of idle tables.
+        """Start the move clocks, the dropping of idle tables and the ending of abandoned computer games.
 
         The clocks and bots of tables nobody serves (after a restart, or when
         a process died) come through :meth:`adopt`.
         """
         self.timers.start()
         self._start_sweeping()
+        self._reaper = asyncio.create_task(self._end_abandoned_periodically(), name="nardy-abandoned")
 
     async def stop(self) -> None:
-        """Stop clocks, pending bot moves and the sweeping of idle tables."""
+        """Stop clocks, pending bot moves, the sweeping of idle tables and of abandoned computer games."""
         await self.timers.stop()
         await self._stop_sweeping()
+        if self._reaper is not None:
+            self._reaper.cancel()
+            try:
+                await self._reaper
+            except asyncio.CancelledError:
+                pass
         for task in list(self._background):
             task.cancel()
 
@@ -148,13 +171,14 @@ class TableService(EventLogService[TableState]):
         bot_level: str | None = None,
         client_seed: str | None = None,
         rematch_of: str | None = None,
-        ip: str | None = None,
     ) -> TableState:
         """A new table with ``user`` in seat 0; with ``bot_level`` the bot takes seat 1 and play begins.
 
-        ``ip`` is the client address the creator came from (kept private; see :func:`_rating_rows`).
+        A table against the computer is never rated (its spec is stored unrated).
         """
-        if spec.rated and bot_level is None:
+        if bot_level is not None:
+            spec = replace(spec, rated=False)
+        if spec.rated:
             _account_for_rated(user)
         table_id = secrets.token_urlsafe(12)
         state = initial_state(table_id, spec)
@@ -163,24 +187,23 @@ class TableService(EventLogService[TableState]):
         now = self._clock.now()
         row = GameTable(
             id=table_id, variant=spec.variant, match_length=spec.match_length, options=spec.options_dict(),
-            move_seconds=spec.move_seconds, rated=spec.rated and bot_level is None, private=spec.private,
+            move_seconds=spec.move_seconds, delay_seconds=spec.delay_seconds,
+            bank_seconds_per_point=spec.bank_seconds_per_point, rated=spec.rated, private=spec.private,
             invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
             created_at=now, status="waiting", version=0, bot_seat=1 if bot_level else None, bot_level=bot_level,
-            rematch_of=rematch_of, player0_ip=ip, owner=self.process_id,
+            rematch_of=rematch_of, owner=self.process_id,
         )
         await self._db.run(lambda session: tables_repo.add_table(session, row))
         live = self._new_live(state)
-        seats = [self._seat_event(0, user.id, user.username, None, client_seed)]
+        seats = [self._seat_event(0, user, client_seed)]
         if bot_level is not None:
-            seats.append(self._seat_event(1, None, f"Computer ({bot_level})", bot_level, None))
+            seats.append(self._bot_seat_event(1, bot_level))
         async with live.lock:
             await self._commit(live, seats, action_id=None)
         return live.state
 
-    async def join(
-        self, table_id: str, *, user: User, client_seed: str | None = None, ip: str | None = None,
-    ) -> TableState:
-        """Seat ``user`` in the free seat; when both are taken the match begins. ``ip`` as in :meth:`create`."""
+    async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> TableState:
+        """Seat ``user`` in the free seat; when both are taken the match begins."""
         async with self._hold(table_id) as live, live.lock:
             await refresh(self._db, live)
             state = live.state
@@ -193,16 +216,21 @@ class TableService(EventLogService[TableState]):
                 raise ActionError("table_full", "both seats are taken")
             if state.spec.rated:
                 _account_for_rated(user)
-            event = self._seat_event(free[0], user.id, user.username, None, client_seed)
-            seat = free[0]
-            await self._db.run(lambda session: tables_repo.set_seat_address(session, table_id, seat, ip))
-            await self._commit(live, [event], action_id=None)
+            await self._commit(live, [self._seat_event(free[0], user, client_seed)], action_id=None)
             return live.state
 
-    def _seat_event(self, seat: int, user_id: int | None, name: str, bot: str | None, seed: str | None) -> NewEvent:
+    def _seat_event(self, seat: int, user: User, seed: str | None) -> NewEvent:
+        """A person sits down (a guest says so: their results are never rated)."""
         return NewEvent("seated", seat, {
-            "seat": seat, "user_id": user_id, "name": name, "bot": bot,
+            "seat": seat, "user_id": user.id, "name": user.username, "bot": None, "guest": user.is_guest,
             "client_seed": seed or secrets.token_hex(16),
+        })
+
+    def _bot_seat_event(self, seat: int, level: str) -> NewEvent:
+        """The computer sits down at ``level``."""
+        return NewEvent("seated", seat, {
+            "seat": seat, "user_id": None, "name": f"Computer ({level})", "bot": level, "guest": False,
+            "client_seed": secrets.token_hex(16),
         })
 
     # ----- actions
@@ -245,15 +273,64 @@ class TableService(EventLogService[TableState]):
             seat = state.actor()
             if seat is None or state.deadline != deadline or self._clock.now() < deadline:
                 return
+            now = self._clock.now()
             timed_out = NewEvent("timed_out", seat)
-            after = apply_event(state, timed_out, self._clock.now())
+            after = apply_event(state, timed_out, now)
             events = [timed_out]
             if after.match is not None and not after.match.is_over:
-                events.extend(forced_events(after, seat, self._random, self._roller(live)))
+                events.extend(forced_events(after, seat, self._random, self._roller(live), now))
             try:
                 await self._commit(live, events, action_id=None)
             except VersionConflict:
                 log.info("table %s moved on before its timeout was recorded", table_id)
+
+    # ----- abandoned games against the computer
+
+    async def end_abandoned(self, now: datetime | None = None) -> list[str]:
+        """End every untimed game against the computer whose human has not acted for ``computer_idle_seconds``.
+
+        The human forfeits (a ``forfeited`` event with ``reason`` ``abandoned``,
+        so the record and the replay end as after *Leave*). Every server process
+        runs this: a table is first claimed by a conditional UPDATE that only
+        one of them wins, and the forfeit is appended under the version check
+        like any action, so it is decided once. A table that changed since it
+        was found, or whose computer is the one to act, is left alone. Returns
+        the tables ended.
+        """
+        now = now if now is not None else self._clock.now()
+        before = now - timedelta(seconds=self.computer_idle_seconds)
+        found = await self._db.run(lambda db: tables_repo.idle_computer_tables(db, active_before=before))
+        ended = []
+        for idle in found:
+            claimed = await self._db.run(partial(tables_repo.claim_idle, table=idle, now=now))
+            if claimed and await self._forfeit_abandoned(idle.table_id, idle.version):
+                log.info("table %s against the computer ended: abandoned since %s", idle.table_id, idle.active_at)
+                ended.append(idle.table_id)
+        return ended
+
+    async def _forfeit_abandoned(self, table_id: str, version: int) -> bool:
+        """The human at ``table_id`` forfeits, if the table is still at ``version`` and waits for them."""
+        async with self._hold(table_id) as live, live.lock:
+            await refresh(self._db, live)
+            state = live.state
+            actor = state.actor()
+            seat = state.seats[actor] if actor is not None else None
+            if state.version != version or actor is None or seat is None or seat.bot is not None:
+                return False
+            try:
+                await self._commit(live, [NewEvent("forfeited", actor, {"reason": "abandoned"})], action_id=None)
+            except VersionConflict:
+                return False
+            return True
+
+    async def _end_abandoned_periodically(self) -> None:
+        period = max(1.0, min(60.0, self.computer_idle_seconds / 10))
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.end_abandoned()
+            except Exception:
+                log.exception("ending abandoned games against the computer failed")
 
     # ----- internals
 
@@ -353,6 +430,7 @@ class TableService(EventLogService[TableState]):
         if state.status == "playing":
             return NewEvent("match_ended", None, {
                 "winner": match.winner, "reason": match.ended_by, "score": list(match.score),
+                "rated": unrated_reason(state) is None and match.winner is not None,
             })
         return None
 
@@ -416,18 +494,19 @@ class TableService(EventLogService[TableState]):
         if creator is None or creator.user_id is None:
             return
         user = await self._db.run(lambda session: session.get(User, creator.user_id))
-        addresses = await self._db.run(lambda session: tables_repo.seat_addresses(session, state.id))
         if user is None:
             return
         bot_level = players[1].bot if players[1] is not None else None
-        new = await self.create(
-            user=user, spec=state.spec, bot_level=bot_level, rematch_of=state.id, ip=addresses[0],
-        )
+        spec = state.spec
+        if spec.rated and not spec.has_bank_clock:  # opened before rated tables needed a clock: the standard one
+            delay, bank = DEFAULT_BANK_CLOCK
+            spec = replace(spec, move_seconds=None, delay_seconds=delay, bank_seconds_per_point=bank)
+        new = await self.create(user=user, spec=spec, bot_level=bot_level, rematch_of=state.id)
         second = players[1]
         if bot_level is None and second is not None and second.user_id is not None:
             other = await self._db.run(lambda session: session.get(User, second.user_id))
             if other is not None:
-                await self.join(new.id, user=other, ip=addresses[1])
+                await self.join(new.id, user=other)
         async with live.lock:
             await refresh(self._db, live)
             if live.state.rematch_table is None:
@@ -443,33 +522,19 @@ def _account_for_rated(user: User) -> None:
 def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating | RatingChange]:
     """The rating rows of a match that just ended, or none if it is not rated (004).
 
-    Rated only when the table was created rated, both seats are people (games
-    against the computer are unrated) with accounts, two different users, and they
-    did not join from the same client address (a second account on the same
-    connection: an approximation, since people behind one NAT share an
-    address too). Timeouts and forfeits already end the match as a loss.
+    Rated exactly when :func:`~nardy.server.services.table_state.unrated_reason`
+    finds nothing against it, the rule the table's view shows from before the
+    match starts. Timeouts and forfeits already end the match as a loss.
     """
     match = state.match
-    players = [seat.user_id if seat is not None and seat.bot is None else None for seat in state.seats]
-    if not state.spec.rated or match is None or match.winner is None or None in players:
+    if match is None or match.winner is None or unrated_reason(state) is not None:
         return []
-    if players[0] == players[1] or any(_is_guest(db, user_id) for user_id in players):
-        return []
-    addresses = tables_repo.seat_addresses(db, state.id)
-    if addresses[0] is not None and addresses[0] == addresses[1]:
-        log.info("table %s is not rated: both seats joined from one address", state.id)
-        return []
-    winner, loser = players[match.winner], players[1 - match.winner]
-    assert winner is not None and loser is not None
+    winner, loser = state.seats[match.winner], state.seats[1 - match.winner]
+    assert winner is not None and loser is not None and winner.user_id is not None and loser.user_id is not None
     return rated_match_rows(
-        db, family=family_of(state.spec.variant), winner_user_id=winner, loser_user_id=loser,
+        db, family=family_of(state.spec.variant), winner_user_id=winner.user_id, loser_user_id=loser.user_id,
         length=state.spec.match_length, at=now, table_id=state.id,
     )
-
-
-def _is_guest(db: Session, user_id: int | None) -> bool:
-    user = db.get(User, user_id) if user_id is not None else None
-    return user is None or user.is_guest
 
 
 def _summary(state: TableState, now: datetime) -> dict[str, Any]:

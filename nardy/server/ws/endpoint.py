@@ -253,8 +253,11 @@ class Connection:
                 "t": "events", "table": message.table, "from_version": since + 1, "version": version,
                 "events": events, "state": state,
             })
-            return
-        await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
+        else:
+            await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
+        chat = await self._directory.chat_history(message.table, self._user_id)
+        if chat:  # the chat is no part of the versions: what the subscriber may read of it comes after the reply
+            await self.send({"t": "chat", "table": message.table, "messages": chat})
 
     def _session_user(self) -> tuple[int, str] | None:
         """The id and name the connection's cookie signs in, or ``None``; a database call, for a worker thread."""

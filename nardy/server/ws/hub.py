@@ -4,8 +4,9 @@ One publish/subscribe subscription per watched table per process forwards
 each published message, already serialised, to every local watcher's queue.
 A watcher too slow to keep up is disconnected; on reconnect it resyncs from
 the version it last saw. A message addressed to some users only (a
-chouette's team channel, :func:`~nardy.server.services.eventlog.addressed`)
-goes to the watchers signed in as one of them and to nobody else.
+chouette's team channel, the chat of a rated match its players keep from
+spectators: :func:`~nardy.server.services.eventlog.addressed`) goes to the
+watchers signed in as one of them and to nobody else.
 """
 
 from __future__ import annotations

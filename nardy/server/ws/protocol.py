@@ -94,7 +94,7 @@ class Beaver(_Action):
 
 class Resign(_Action):
     t: Literal["resign"]
-    kind: Literal["single", "gammon", "backgammon"] | None = None
+    kind: Literal["single", "gammon", "backgammon", "oin", "mars", "koks"] | None = None
 
 
 class AcceptResignation(_Action):
@@ -155,10 +155,35 @@ class TeamSay(_Action):
         return self
 
 
+ChatPhrase = Literal["hello", "good_luck", "well_played", "thanks", "must_go"]
+"""The quick phrases of the chat, sent by id so that every reader sees them in their own language."""
+
+
+class Say(_Action):
+    """A line in a two-seat table's chat: free ``text`` (its length is a setting) or a quick ``phrase``."""
+
+    t: Literal["say"]
+    text: Annotated[str, Field(min_length=1)] | None = None
+    phrase: ChatPhrase | None = None
+
+    @model_validator(mode="after")
+    def _text_or_phrase(self) -> Say:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError('give "text" or "phrase", one of them')
+        return self
+
+
+class ChatSpectators(_Action):
+    """A player lets spectators read the chat of a rated table (both must), or stops letting them."""
+
+    t: Literal["chat_spectators"]
+    allow: bool
+
+
 Action = (
     Roll | StepAction | Undo | Confirm | Move | Double | Take | Drop | Beaver | Resign
     | AcceptResignation | DeclineResignation | Rematch | Leave | ClientSeed
-    | Start | Vote | BoxAnswer | TeamSay
+    | Start | Vote | BoxAnswer | TeamSay | Say | ChatSpectators
 )
 Inbound = Annotated[Subscribe | Unsubscribe | Ping | Action, Field(discriminator="t")]
 

@@ -1,10 +1,11 @@
 // The SVG board: 24 points, checkers with stack counts, bar, bear-off tray, dice, cube,
-// pip counts, the last move drawn as arrows, click-to-highlight and keyboard play.
+// pip counts, the last move drawn as arrows, click-to-highlight, drag-and-drop (mouse and
+// touch, through pointer events), keyboard play, and checkers flying along the moves just made.
 //
 // The board draws what it is given from one player's side ("me": positive counts,
 // my points 1..24 laid out as a U with my home in the chosen corner) and reports
-// clicks; which moves are legal is the server's business, passed in as `movable`
-// and `targets`.
+// clicks and drops; which moves are legal is the server's business, passed in as
+// `movable` and `targets`.
 import { esc } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -27,6 +28,11 @@ const SIDE_B = 912; // right column x
 const SIDE_W = 64;
 const MAX_STACK = 5;
 const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const DRAG_START_PX = 6; // how far a press moves before it is a drag, not a click
+export const FLIGHT_MS = 260; // one checker's flight along one step
+
+/** Whether the person asked for no animation (the checkers then jump to their points). */
+const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 let boardCount = 0;
 
@@ -64,19 +70,28 @@ const PIPS = {
 export class Board {
   /**
    * host: the element to draw in. handlers: onPoint(p) for clicks on a point
-   * (25 = my bar, 0 = my bear-off tray), onRoll() for a click on the dice to roll.
+   * (25 = my bar, 0 = my bear-off tray), onRoll() for a click on the dice to roll,
+   * and for drag-and-drop onDragStart(p) when a movable checker on p is picked up and
+   * onDrop(p, target) when it is let go over point `target` (null: off the board).
    */
   constructor(host, handlers = {}) {
     this.host = host;
     this.handlers = handlers;
     this.id = `b${++boardCount}`;
     this.view = null;
+    this.drag = null;
+    this.afterDrag = false;
     host.classList.add("board-host");
     host.addEventListener("click", (event) => this.click(event));
     host.addEventListener("keydown", (event) => this.key(event));
+    host.addEventListener("pointerdown", (event) => this.pointerDown(event));
+    host.addEventListener("pointermove", (event) => this.pointerMove(event));
+    host.addEventListener("pointerup", (event) => this.pointerUp(event));
+    host.addEventListener("pointercancel", (event) => this.pointerCancel(event));
   }
 
   click(event) {
+    if (this.afterDrag) return;
     const roll = event.target.closest("[data-roll]");
     if (roll && this.handlers.onRoll) {
       this.handlers.onRoll();
@@ -113,6 +128,84 @@ export class Board {
     if (best) best.focus();
   }
 
+  // ----- drag-and-drop: a press on a movable checker that moves becomes a drag
+
+  pointerDown(event) {
+    if (!event.isPrimary || event.button !== 0 || !this.handlers.onDrop) return;
+    const hit = event.target.closest("[data-point]");
+    const p = hit ? Number(hit.dataset.point) : null;
+    if (p === null || !this.view || !this.view.movable || !this.view.movable.has(p)) return;
+    this.drag = { source: p, pointerId: event.pointerId, x0: event.clientX, y0: event.clientY, moved: false, at: null };
+  }
+
+  pointerMove(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    if (!drag.moved) {
+      if (Math.hypot(event.clientX - drag.x0, event.clientY - drag.y0) < DRAG_START_PX) return;
+      drag.moved = true;
+      this.host.setPointerCapture(event.pointerId);
+      this.host.classList.add("dragging");
+      if (this.handlers.onDragStart) this.handlers.onDragStart(drag.source);
+    }
+    event.preventDefault();
+    drag.at = this.toBoard(event.clientX, event.clientY);
+    this.placeGhost();
+  }
+
+  pointerUp(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    this.drag = null;
+    if (!drag.moved) return; // a click: the click handler plays it
+    // the click that follows this release (same task) must not count as a click on a point
+    this.afterDrag = true;
+    setTimeout(() => { this.afterDrag = false; }, 0);
+    this.host.classList.remove("dragging");
+    this.removeGhost();
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const hit = under && under.closest ? under.closest("[data-point]") : null;
+    const target = hit && this.host.contains(hit) ? Number(hit.dataset.point) : null;
+    this.handlers.onDrop(drag.source, target);
+  }
+
+  pointerCancel(event) {
+    const drag = this.drag;
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    this.drag = null;
+    this.host.classList.remove("dragging");
+    this.removeGhost();
+    if (drag.moved) this.handlers.onDrop(drag.source, null);
+  }
+
+  /** Client coordinates in the board's own units. */
+  toBoard(x, y) {
+    const svg = this.host.querySelector("svg.board");
+    const matrix = svg && svg.getScreenCTM();
+    if (!matrix) return { x: 0, y: 0 };
+    const point = new DOMPoint(x, y).matrixTransform(matrix.inverse());
+    return { x: point.x, y: point.y };
+  }
+
+  /** The dragged checker under the pointer (drawn again after every render while the drag lasts). */
+  placeGhost() {
+    const drag = this.drag;
+    const svg = this.host.querySelector("svg.board");
+    if (!svg || !drag || !drag.moved || !drag.at) return;
+    let ghost = svg.querySelector(".checker.ghost");
+    if (!ghost) {
+      const colours = (this.view && this.view.colours) || { me: "white" };
+      svg.insertAdjacentHTML("beforeend", this.checker(0, 0, colours.me, " ghost"));
+      ghost = svg.lastElementChild;
+    }
+    ghost.setAttribute("transform", `translate(${drag.at.x} ${drag.at.y})`);
+  }
+
+  removeGhost() {
+    const ghost = this.host.querySelector(".checker.ghost");
+    if (ghost) ghost.remove();
+  }
+
   /** Draw `view` (see the fields read below). Keeps keyboard focus on the same point. */
   render(view) {
     this.view = view;
@@ -125,6 +218,57 @@ export class Board {
       const again = this.host.querySelector(focusKey);
       if (again) again.focus();
     }
+    this.placeGhost();
+    if (view.flights && view.flights.length) this.fly(view.flights);
+  }
+
+  /**
+   * Checkers flying along `flights` ({from, to, mine}, in the order played) onto the board just
+   * drawn: each landing checker stays hidden until its flight ends. None with reduced motion.
+   */
+  fly(flights) {
+    if (reducedMotion()) return;
+    const svg = this.host.querySelector("svg.board");
+    const v = this.view;
+    const corner = v.orientation || "bottom-right";
+    const myBottom = corner.startsWith("bottom");
+    const trayX = corner.endsWith("right") ? SIDE_B : SIDE_A;
+    const stacks = (v.points || new Array(24).fill(0)).slice();
+    const colours = v.colours || { me: "white", opp: "black" };
+    const onPoint = (p) => p >= 1 && p <= 24;
+    // how many checkers end on each point (a checker played on from a point did not stay there)
+    const staying = new Map();
+    const lastLanding = new Map();
+    flights.forEach((f, i) => {
+      if (onPoint(f.from) && staying.get(f.from)) staying.set(f.from, staying.get(f.from) - 1);
+      if (onPoint(f.to)) {
+        staying.set(f.to, (staying.get(f.to) || 0) + 1);
+        lastLanding.set(f.to, i);
+      }
+    });
+    const hidden = new Map();
+    for (const [p, count] of staying) {
+      const stack = [...svg.querySelectorAll(`.checker[data-at="${p}"]`)];
+      const landed = stack.slice(Math.max(0, stack.length - count));
+      for (const el of landed) el.classList.add("arriving");
+      hidden.set(p, landed);
+    }
+    flights.forEach((f, i) => {
+      const from = this.anchor(f.from, f.mine, corner, myBottom, trayX, stacks, true);
+      const to = this.anchor(f.to, f.mine, corner, myBottom, trayX, stacks, false);
+      setTimeout(() => {
+        if (!svg.isConnected) return;
+        svg.insertAdjacentHTML("beforeend", this.checker(to.x, to.y, f.mine ? colours.me : colours.opp, " flying"));
+        const ghost = svg.lastElementChild;
+        const flight = ghost.animate(
+          [{ transform: `translate(${from.x - to.x}px, ${from.y - to.y}px)` }, { transform: "translate(0px, 0px)" }],
+          { duration: FLIGHT_MS, easing: "ease-in-out" });
+        flight.onfinish = () => {
+          ghost.remove();
+          if (lastLanding.get(f.to) === i) for (const el of hidden.get(f.to) || []) el.classList.remove("arriving");
+        };
+      }, i * FLIGHT_MS);
+    });
   }
 
   svg(v) {
@@ -140,8 +284,9 @@ export class Board {
     const targets = v.targets || new Set();
     const colours = v.colours || { me: "white", opp: "black" };
     const colourOf = (mine) => (mine ? colours.me : colours.opp);
+    const lift = this.drag && this.drag.moved ? this.drag.source : null;
 
-    out.push(`<svg class="board" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("board.label"))}" data-home="${corner}" data-dice="${esc((v.dice && v.dice.values || []).join("-"))}" data-mover="${v.dice ? (v.dice.mine ? "me" : "opp") : ""}">`);
+    out.push(`<svg class="board${movable.size ? " can-drag" : ""}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("board.label"))}" data-home="${corner}" data-dice="${esc((v.dice && v.dice.values || []).join("-"))}" data-mover="${v.dice ? (v.dice.mine ? "me" : "opp") : ""}">`);
     out.push(this.defs());
 
     // frame and playing field
@@ -191,8 +336,9 @@ export class Board {
       const cx = colX(col) + PW / 2;
       for (let i = 0; i < Math.min(n, MAX_STACK); i++) {
         const top = i === Math.min(n, MAX_STACK) - 1;
+        const lifted = top && mine && lift === p ? " lifted" : "";
         const cls = top && mine && v.selected === p ? " selected" : top && mine && movable.has(p) ? " movable" : "";
-        out.push(this.checker(cx, slotY(bottom, i), colourOf(mine), cls));
+        out.push(this.checker(cx, slotY(bottom, i), colourOf(mine), cls + lifted, p));
       }
       if (n > MAX_STACK) out.push(this.countLabel(cx, slotY(bottom, MAX_STACK - 1), n, colourOf(mine)));
     }
@@ -216,8 +362,9 @@ export class Board {
       for (let i = 0; i < Math.min(n, 4); i++) {
         const y = down ? MID + 56 + i * 2 * R : MID - 56 - i * 2 * R;
         const top = i === Math.min(n, 4) - 1;
+        const lifted = top && mine && lift === 25 ? " lifted" : "";
         const cls = top && mine && v.selected === 25 ? " selected" : top && mine && movable.has(25) ? " movable" : "";
-        out.push(this.checker(BAR_X + BAR_W / 2, y, colourOf(mine), cls));
+        out.push(this.checker(BAR_X + BAR_W / 2, y, colourOf(mine), cls + lifted));
       }
       if (n > 1) {
         const y = down ? MID + 56 + (Math.min(n, 4) - 1) * 2 * R : MID - 56 - (Math.min(n, 4) - 1) * 2 * R;
@@ -264,6 +411,11 @@ export class Board {
     const otherHalf = homeRight ? FIELD_L + 3 * PW : FIELD_R + 3 * PW;
     if (v.dice && v.dice.values) {
       out.push(this.diceGroup(v.dice.mine ? homeHalf : otherHalf, MID, v.dice.values, v.dice.used || [], v.dice.mine ? colours.me : colours.opp, 50, "dice-current"));
+    }
+    if (v.opening) {
+      // the opening roll: each player's one die on their own half
+      out.push(this.diceGroup(homeHalf, MID, [v.opening[0]], [], colours.me, 50, "dice-opening"));
+      out.push(this.diceGroup(otherHalf, MID, [v.opening[1]], [], colours.opp, 50, "dice-opening"));
     }
     if (v.oppLastDice && !(v.dice && !v.dice.mine)) {
       out.push(this.diceGroup(otherHalf, MID, v.oppLastDice, [], colours.opp, 30, "dice-last", t("board.opponent_last_roll")));
@@ -330,9 +482,10 @@ export class Board {
 </defs>`;
   }
 
-  checker(cx, cy, colour, cls) {
+  /** One checker; `at` names the point it stands on (for the flights that land there). */
+  checker(cx, cy, colour, cls, at = null) {
     const id = this.id;
-    return `<g class="checker ${colour}${cls}" filter="url(#${id}-shadow)"><circle cx="${cx}" cy="${cy}" r="${R - 1}" fill="url(#${id}-${colour})" class="c-body"/>`
+    return `<g class="checker ${colour}${cls}"${at === null ? "" : ` data-at="${at}"`} filter="url(#${id}-shadow)"><circle cx="${cx}" cy="${cy}" r="${R - 1}" fill="url(#${id}-${colour})" class="c-body"/>`
       + `<circle cx="${cx}" cy="${cy}" r="${R - 8}" fill="none" class="c-rim"/></g>`;
   }
 

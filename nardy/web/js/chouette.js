@@ -16,6 +16,7 @@ import { playSound } from "./sound.js";
 import { playersList, formationView, resultsTable, roleOf, roleName, signed } from "./chouette_view.js";
 import { TeamPanel } from "./chouette_panel.js";
 import { SeedBox } from "./fair_dice.js";
+import { icon } from "./icons.js";
 
 const MIN_PLAYERS = 3;
 const MESSAGE_MS = 5000;
@@ -488,7 +489,7 @@ class ChouettePage {
       const actor = this.boardActor() === me;
       const legal = g.legal || {};
       if (actor && g.phase === "rolling") {
-        out.push(this.button(`🎲 ${t("game.roll")}`, () => this.roll(), { class: "primary", "data-action": "roll" }));
+        out.push(this.button([icon("dice"), t("game.roll")], () => this.roll(), { class: "primary", "data-action": "roll" }));
         if (legal.can_double) {
           const box = g.box === me;
           out.push(h("div", { class: "cube-offer" },
@@ -497,10 +498,10 @@ class ChouettePage {
         }
       } else if (actor && g.phase === "moving") {
         const twoDice = g.dice && g.dice[0] !== g.dice[1] && !(g.pending && g.pending.length);
-        out.push(this.button(`↶ ${t("game.undo")}`, () => this.undo(), { disabled: !legal.can_undo, "data-action": "undo", "aria-keyshortcuts": "Backspace" }));
-        out.push(this.button(`✓ ${t("game.confirm")}`, () => this.confirm(), { class: legal.can_confirm ? "primary" : "", disabled: !legal.can_confirm, "data-action": "confirm", "aria-keyshortcuts": "Enter" }));
+        out.push(this.button([icon("undo"), t("game.undo")], () => this.undo(), { disabled: !legal.can_undo, "data-action": "undo", "aria-keyshortcuts": "Backspace" }));
+        out.push(this.button([icon("confirm"), t("game.confirm")], () => this.confirm(), { class: legal.can_confirm ? "primary" : "", disabled: !legal.can_confirm, "data-action": "confirm", "aria-keyshortcuts": "Enter" }));
         if (twoDice) {
-          out.push(this.button(`⇄ ${t("game.swap_dice")}`, () => { this.swap = !this.swap; this.render(); },
+          out.push(this.button([icon("swap"), t("game.swap_dice")], () => { this.swap = !this.swap; this.render(); },
             { "data-action": "swap", title: t("game.swap_dice_hint"), "aria-pressed": this.swap ? "true" : "false" }));
         }
       } else if (g.phase === "team_vote" && this.awaitsMe()) {
@@ -558,7 +559,7 @@ class ChouettePage {
       const box = g.box === me;
       const inPlay = stake && (stake.result === null || stake.result === undefined);
       if (box || (inPlay && g.phase !== "box_doubled")) {
-        out.push(this.button(`⚑ ${t("game.resign")}`, () => {
+        out.push(this.button([icon("flag"), t("game.resign")], () => {
           if (confirm(box ? t("chouette.resign_confirm_box") : t("chouette.resign_confirm_member"))) this.act("resign");
         }, { "data-action": "resign" }));
       }

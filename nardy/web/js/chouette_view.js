@@ -3,6 +3,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { kindName } from "./names.js";
+import { icon } from "./icons.js";
 
 /** Points with their sign: +2, -4, 0. */
 export function signed(n) {
@@ -115,6 +116,6 @@ export function resultsTable(state, name) {
       h("th", {}, t("chouette.replay")),
       results.map((r, i) => h("td", { "data-game": String(r.number) },
         h("a", { href: `#/chouette-replay/${encodeURIComponent(state.table)}/${r.number}`, class: "replay-link", "data-replay": String(r.number),
-          title: t("chouette.replay_game", { n: i + 1 }), "aria-label": t("chouette.replay_game", { n: i + 1 }) }, "▶"))),
+          title: t("chouette.replay_game", { n: i + 1 }), "aria-label": t("chouette.replay_game", { n: i + 1 }) }, icon("forward")))),
       h("td", {})))));
 }

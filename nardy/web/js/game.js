@@ -1,23 +1,28 @@
 // The game page (#/table/ID): players, clocks, score, the board, the controls and the move list.
 //
 // Everything legal comes from the server: the points a checker may reach are the
-// targets of `state.game.legal.steps` from its point; a click sends one step and
-// the server answers with the new state.
+// targets of `state.game.legal.steps` from its point; a click (or a drop after a drag)
+// sends one step and the server answers with the new state. What a resignation costs,
+// whether a play is forced and whether moves are final are the server's answers too.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
-import { Board, fromOpponent } from "./board.js";
+import { Board, fromOpponent, FLIGHT_MS } from "./board.js";
+import { icon } from "./icons.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser, ensureUser, onUserChange } from "./session.js";
 import { getSettings, saveSettings, swappedSide, onSettingsChange } from "./settings.js";
 import {
-  variantName, isLong, kindName, reasonName, matchLengthName, timeControlName,
+  variantName, isLong, kindName, reasonName, matchLengthName, timeControlOf, ratingNote,
   formatRemaining, formatSteps, formatDice, seatName,
 } from "./names.js";
 import { playSound } from "./sound.js";
 import { pickStep, diceFaces, highlights } from "./picking.js";
 import { SeedBox } from "./fair_dice.js";
+import { seatClock } from "./clocks.js";
+import { ChatPanel } from "./chat_panel.js";
 
 export const AUTO_CONFIRM_MS = 2500;
+const AUTO_ACT_MS = 600; // the pause before an automatic roll or forced play, to see what happened
 const MESSAGE_MS = 5000;
 
 export function mountGame(view, tableId, context) {
@@ -53,8 +58,19 @@ class GamePage {
     this.endOverlay = null;
     this.dismissedFinal = false;
     this.resignMenu = false;
+    this.flights = [];
+    this.flightsEnd = 0;
+    this.dropped = null;
+    this.autoActKey = null;
+    this.autoActTimer = null;
+    this.chat = new ChatPanel({ socket, tableId, toast });
     this.build();
-    this.board = new Board(this.boardHost, { onPoint: (p) => this.clickPoint(p), onRoll: () => this.roll() });
+    this.board = new Board(this.boardHost, {
+      onPoint: (p) => this.clickPoint(p),
+      onRoll: () => this.roll(),
+      onDragStart: (p) => this.dragStart(p),
+      onDrop: (source, target) => this.drop(source, target),
+    });
     this.unwatch = socket.watch(tableId, (update) => this.update(update));
     this.tick = setInterval(() => this.renderClocks(), 250);
     this.unsettings = onSettingsChange(() => this.render());
@@ -88,8 +104,10 @@ class GamePage {
     this.unwatch();
     clearInterval(this.tick);
     clearTimeout(this.autoTimer);
+    clearTimeout(this.autoActTimer);
     this.unsettings();
     this.unuser();
+    this.chat.destroy();
   }
 
   // ----- layout
@@ -112,7 +130,7 @@ class GamePage {
       h("div", { class: "game-main" }, this.topPlayer, this.boardHost, this.bottomPlayer),
       h("aside", { class: "game-side" },
         this.info, this.sidePlayers, this.messageBox, this.controls, this.autoBar, this.hintBox,
-        h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras, this.seeds.el),
+        h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras, this.seeds.el, this.chat.el),
       this.overlay,
     );
     fill(this.view, this.section);
@@ -140,7 +158,7 @@ class GamePage {
   }
 
   update(update) {
-    if (update.kind === "team") return;
+    if (update.kind === "team" || update.kind === "chat") return; // chat: the chat panel's own
     if (update.kind === "error") {
       const m = update.message;
       if (m.code !== "no_such_table") {
@@ -158,6 +176,7 @@ class GamePage {
     if (!state.game || state.game.phase !== "moving") this.swap = false;
     if (previousGame && state.game && (previousGame.phase !== state.game.phase || previousGame.turn !== state.game.turn)) this.selected = null;
     if (update.kind === "events") {
+      this.flights = this.flightsOf(update.events, previousGame);
       if (this.recordLoaded) this.absorb(update.events, true);
       else this.early.push(update.events);
     } else if (state.version > this.logVersion && this.recordLoaded) {
@@ -170,6 +189,37 @@ class GamePage {
       return;
     }
     this.render();
+  }
+
+  /**
+   * The checker flights new events show: each step as it is made, a whole move made at once
+   * (the computer's, a forced play) step by step, an undone step backwards. None for a step
+   * dropped here (the checker is there already) or for a catch-up of several moves.
+   */
+  flightsOf(events, before) {
+    if (events.filter((e) => e.kind === "moved").length > 1) return [];
+    const me = this.viewSeat();
+    const long = isLong(this.state.variant);
+    const shown = (seat, p) => (seat === me ? p : fromOpponent(p, long));
+    const flight = (seat, from, to) => ({ from: shown(seat, from), to: shown(seat, to), mine: seat === me });
+    let made = before && before.pending ? before.pending.slice() : [];
+    const flights = [];
+    for (const { kind, seat, payload } of events) {
+      if (kind === "stepped") {
+        made.push(payload);
+        const dropped = this.dropped && this.dropped.source === payload.source && this.dropped.target === payload.target;
+        this.dropped = null;
+        if (!dropped) flights.push(flight(seat, payload.source, payload.target));
+      } else if (kind === "undone" && made.length) {
+        const last = made.pop();
+        flights.push(flight(seat, last.target, last.source));
+      } else if (kind === "moved") {
+        if (payload.steps.length !== made.length) flights.push(...payload.steps.map((s) => flight(seat, s.source, s.target)));
+        made = [];
+      }
+    }
+    this.flightsEnd = performance.now() + flights.length * FLIGHT_MS;
+    return flights;
   }
 
   name(seat) {
@@ -341,9 +391,62 @@ class GamePage {
     this.render();
   }
 
+  /** A drag picked up a movable checker: its targets light up as for a click. */
+  dragStart(p) {
+    if (!this.canMove() || this.busy) return;
+    this.selected = p;
+    this.render();
+  }
+
+  /** A dragged checker let go over `target`: the step a click there would make, or back it goes. */
+  drop(source, target) {
+    const choice = this.canMove() && !this.busy && target !== null && target !== source
+      ? pickStep(this.state.game.legal.steps, source, target, this.swap) : {};
+    if (!choice.step) {
+      this.selected = null;
+      this.render();
+      return;
+    }
+    this.dropped = { source, target };
+    // drawn again once answered, so a refused drop puts the lifted checker back as well
+    this.step(choice.step.source, choice.step.die).then(() => this.render());
+  }
+
   async step(source, die) {
     this.selected = null;
     await this.act("step", { source, die });
+  }
+
+  /**
+   * The automatic actions of the settings, on my turn: a roll when there is no cube decision
+   * (the server says whether one may double), and the play when the server names it as the
+   * only legal one. Each state version acts once, after the checkers have landed.
+   */
+  autoAct() {
+    const s = this.state;
+    const g = s.game;
+    const me = this.mySeat();
+    if (!g || me === null || s.status !== "playing" || s.actor !== me || this.autoActKey === s.version) return;
+    const settings = getSettings();
+    const legal = g.legal || {};
+    let action = null;
+    if (settings.autoRoll && g.phase === "rolling" && !legal.can_double) action = ["roll", {}];
+    else if (settings.autoForced && g.phase === "moving" && legal.only_play && !(g.pending && g.pending.length)) {
+      action = ["move", { steps: legal.only_play.map(({ source, target, die }) => ({ source, target, die })) }];
+    }
+    if (!action) return;
+    const version = s.version;
+    this.autoActKey = version;
+    clearTimeout(this.autoActTimer);
+    this.autoActTimer = setTimeout(() => {
+      if (this.destroyed || !this.state || this.state.version !== version) return;
+      if (this.busy) {
+        this.autoActKey = null;
+        this.autoAct();
+        return;
+      }
+      this.act(...action);
+    }, AUTO_ACT_MS + Math.max(0, this.flightsEnd - performance.now()));
   }
 
   async undo() {
@@ -415,6 +518,7 @@ class GamePage {
     this.renderExtras();
     this.renderOverlay();
     this.renderClocks();
+    this.autoAct();
   }
 
   viewSeat() {
@@ -431,9 +535,11 @@ class GamePage {
   renderInfo() {
     const s = this.state;
     const parts = [h("span", { class: "variant" }, variantName(s.variant)), h("span", {}, matchLengthName(s.match_length))];
-    if (s.move_seconds) parts.push(h("span", {}, timeControlName(s.move_seconds)));
-    if (s.rated) parts.push(h("span", { class: "badge" }, t("lobby.rated")));
+    if (s.move_seconds || s.delay_seconds) parts.push(h("span", { "data-time-control": "" }, timeControlOf(s)));
+    const rating = ratingNote(s);
+    if (rating) parts.push(h("span", { class: "badge", "data-rated": String(rating.counts) }, rating.text));
     if (s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
+    if (s.options.moves_final) parts.push(h("span", { class: "badge", "data-moves-final": "", title: t("game.moves_final_hint") }, t("game.moves_final")));
     if (this.mySeat() === null && s.status !== "waiting") parts.push(h("span", { class: "badge" }, t("game.watching")));
     fill(this.info, parts);
   }
@@ -447,7 +553,7 @@ class GamePage {
       const toMove = s.actor === seat;
       el.classList.toggle("to-move", toMove);
       el.dataset.seat = String(seat);
-      const timeouts = s.match && s.match.timeouts[seat] ? h("span", { class: "timeouts", title: t("game.timeouts_hint") }, `⏱×${s.match.timeouts[seat]}`) : null;
+      const timeouts = s.match && s.match.timeouts[seat] ? h("span", { class: "timeouts", title: t("game.timeouts_hint") }, icon("clock"), `×${s.match.timeouts[seat]}`) : null;
       fill(el,
         h("span", { class: `chip ${this.colourOf(seat)}`, "aria-hidden": "true" }),
         h("span", { class: "name" }, this.name(seat)),
@@ -473,11 +579,13 @@ class GamePage {
     const s = this.state;
     if (!s) return;
     for (const el of this.view.querySelectorAll("[data-clock]")) {
-      const seat = Number(el.dataset.clock);
-      if (s.deadline && s.actor === seat) {
-        const left = Date.parse(s.deadline) - (Date.now() + this.skew);
-        el.textContent = formatRemaining(left);
-        el.classList.toggle("low", left < 10000);
+      const clock = seatClock(s, Number(el.dataset.clock), Date.now() + this.skew);
+      if (clock) {
+        // A bank clock shows the delay left (while it runs) and the bank beside it; a per-move limit its time left.
+        const delay = clock.delay ? h("span", { class: "delay", "data-delay": "" }, t("game.delay", { time: formatRemaining(clock.delay) })) : null;
+        const bank = clock.bank !== null ? h("span", { class: "bank", "data-bank": "" }, t("game.bank", { time: formatRemaining(clock.bank) })) : null;
+        fill(el, delay, delay && bank ? " · " : null, bank, clock.left !== null ? formatRemaining(clock.left) : null);
+        el.classList.toggle("low", clock.low);
         el.hidden = false;
       } else {
         el.textContent = "";
@@ -524,6 +632,7 @@ class GamePage {
     else if (s.last_move && g.phase === "finished") arrows = convert(s.last_move.steps, s.last_move.seat, false);
     let oppLast = this.lastRolls[opp];
     if (!oppLast && s.last_move && s.last_move.seat === opp) oppLast = s.last_move.dice;
+    if (oppLast) oppLast = [...oppLast].sort((a, b) => b - a); // larger first, as everywhere
     this.board.render({
       orientation: settings.home,
       points: board.points,
@@ -543,7 +652,9 @@ class GamePage {
       selected: this.selected,
       targets,
       arrows,
+      flights: this.flights,
     });
+    this.flights = [];
   }
 
   statusText() {
@@ -599,7 +710,7 @@ class GamePage {
       const mine = s.actor === me;
       const legal = g.legal || {};
       if (mine && g.phase === "rolling") {
-        out.push(this.button(`🎲 ${t("game.roll")}`, () => this.roll(), { class: "primary", "data-action": "roll" }));
+        out.push(this.button([icon("dice"), t("game.roll")], () => this.roll(), { class: "primary", "data-action": "roll" }));
         if (legal.can_double) {
           const now = g.cube.value;
           out.push(h("div", { class: "cube-offer" },
@@ -608,10 +719,13 @@ class GamePage {
         }
       } else if (mine && g.phase === "moving") {
         const twoDice = g.dice && g.dice[0] !== g.dice[1] && !(g.pending && g.pending.length);
-        out.push(this.button(`↶ ${t("game.undo")}`, () => this.undo(), { disabled: !legal.can_undo, "data-action": "undo", "aria-keyshortcuts": "Backspace" }));
-        out.push(this.button(`✓ ${t("game.confirm")}`, () => this.confirm(), { class: legal.can_confirm ? "primary" : "", disabled: !legal.can_confirm, "data-action": "confirm", "aria-keyshortcuts": "Enter" }));
+        if (!s.options.moves_final) {
+          // with moves final a step stands and the last one ends the turn (the server plays it so)
+          out.push(this.button([icon("undo"), t("game.undo")], () => this.undo(), { disabled: !legal.can_undo, "data-action": "undo", "aria-keyshortcuts": "Backspace" }));
+          out.push(this.button([icon("confirm"), t("game.confirm")], () => this.confirm(), { class: legal.can_confirm ? "primary" : "", disabled: !legal.can_confirm, "data-action": "confirm", "aria-keyshortcuts": "Enter" }));
+        }
         if (twoDice) {
-          out.push(this.button(`⇄ ${t("game.swap_dice")}`, () => { this.swap = !this.swap; this.render(); },
+          out.push(this.button([icon("swap"), t("game.swap_dice")], () => { this.swap = !this.swap; this.render(); },
             { "data-action": "swap", title: t("game.swap_dice_hint"), "aria-pressed": this.swap ? "true" : "false" }));
         }
       } else if (mine && g.phase === "doubled") {
@@ -699,22 +813,26 @@ class GamePage {
         h("label", {}, t("game.invite_link"), h("input", { type: "text", readonly: true, value: link, "data-invite": link, onfocus: (e) => e.target.select() })),
         this.button(t("game.copy"), () => navigator.clipboard && navigator.clipboard.writeText(link).then(() => this.toast(t("game.copied"))))));
     }
-    if (s.status === "playing" && me !== null && s.game && s.game.phase !== "resignation" && s.game.phase !== "finished") {
-      if (s.variant === "backgammon") {
-        out.push(this.button(`⚑ ${t("game.resign")}`, () => { this.resignMenu = !this.resignMenu; this.renderExtras(); },
+    const resign = s.game && s.game.resign;
+    if (s.status === "playing" && me !== null && resign) {
+      // what resigning costs is the server's (the rules') answer: the offers, or the result now
+      const choices = resign.choices[me];
+      if (resign.offers) {
+        out.push(this.button([icon("flag"), t("game.resign")], () => { this.resignMenu = !this.resignMenu; this.renderExtras(); },
           { "data-action": "resign", "aria-expanded": this.resignMenu ? "true" : "false" }));
         if (this.resignMenu) {
           out.push(h("div", { class: "resign-menu" },
             h("small", { class: "hint" }, t("game.resign_offer_hint")),
-            ["single", "gammon", "backgammon"].map((kind) => this.button(kindName(kind), () => {
+            choices.map((choice) => this.button(t("game.resign_choice", { kind: kindName(choice.kind), points: choice.points }), () => {
               this.resignMenu = false;
-              this.act("resign", { kind });
-            }, { "data-resign": kind }))));
+              this.act("resign", { kind: choice.kind });
+            }, { "data-resign": choice.kind, "data-points": String(choice.points) }))));
         }
       } else {
-        out.push(this.button(`⚑ ${t("game.resign")}`, () => {
-          if (confirm(t("game.resign_confirm"))) this.act("resign");
-        }, { "data-action": "resign" }));
+        const cost = choices[0];
+        out.push(this.button([icon("flag"), t("game.resign")], () => {
+          if (confirm(t("game.resign_confirm", { kind: kindName(cost.kind), points: cost.points }))) this.act("resign");
+        }, { "data-action": "resign", "data-resign": cost.kind, "data-points": String(cost.points) }));
       }
       out.push(this.button(t("game.leave_match"), () => {
         if (confirm(t("game.leave_confirm"))) this.act("leave");
@@ -724,9 +842,7 @@ class GamePage {
       out.push(h("a", { href: `#/replay/${this.tableId}`, class: "button" }, t("game.replay")));
     }
     this.renderSeeds();
-    const icon = h("span", { class: "icon", "aria-hidden": "true" });
-    icon.innerHTML = '<svg viewBox="0 0 24 24" width="18" height="18"><path d="M4 9V4h5M15 4h5v5M20 15v5h-5M9 20H4v-5" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round"/></svg>';
-    out.push(this.button([icon, h("span", { class: "label" }, t("game.fullscreen"))], () => toggleFullscreen(), { class: "subtle fullscreen", title: t("game.fullscreen") }));
+    out.push(this.button([icon("fullscreen"), h("span", { class: "label" }, t("game.fullscreen"))], () => toggleFullscreen(), { class: "subtle fullscreen", title: t("game.fullscreen") }));
     fill(this.extras, out);
   }
 
@@ -749,9 +865,10 @@ class GamePage {
       const who = entry.seat !== undefined && entry.seat !== null ? this.name(entry.seat) : "";
       switch (entry.type) {
         case "game": return h("li", { class: "log-game" }, t("log.game", { n: entry.number }));
-        case "opening": return h("li", {}, entry.dice[0] === entry.dice[1]
-          ? t("log.opening_tie", { dice: formatDice(entry.dice) })
-          : t("log.opening", { a: this.name(0), da: entry.dice[0], b: this.name(1), db: entry.dice[1] }));
+        case "opening": {
+          const dice = { a: this.name(0), da: entry.dice[0], b: this.name(1), db: entry.dice[1] };
+          return h("li", {}, entry.dice[0] === entry.dice[1] ? t("log.opening_tie", dice) : t("log.opening", dice));
+        }
         case "move": return h("li", { class: "log-move" }, h("b", {}, who), " ", entry.dice ? h("span", { class: "log-dice" }, formatDice(entry.dice)) : null, " ", formatSteps(entry.steps));
         case "pass": return h("li", { class: "log-move pass" }, h("b", {}, who), " ", h("span", { class: "log-dice" }, formatDice(entry.dice)), " ", t("log.pass"));
         case "doubled": return h("li", {}, t("log.doubled", { name: who }));

@@ -6,12 +6,13 @@ import { currentUser, ensureUser } from "./session.js";
 import { findOpponentCard } from "./matchmaking.js";
 import { chouetteCard } from "./chouette_lobby.js";
 import {
-  VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, botLevelName, botLevels,
-  playerName,
+  VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, timeControlOf,
+  bankClockName, BANK_CLOCKS, DEFAULT_BANK_CLOCK, botLevelName, botLevels, playerName,
 } from "./names.js";
 
 const TIME_CONTROLS = [
   { value: "", seconds: null },
+  ...BANK_CLOCKS,
   { value: "s30", seconds: 30 },
   { value: "s60", seconds: 60 },
   { value: "s90", seconds: 90 },
@@ -21,6 +22,7 @@ const TIME_CONTROLS = [
   { value: "d7", days: 7 },
 ];
 const REFRESH_MS = 5000;
+const LIVE_PAGE = 10;
 const QUICK_LEVEL_KEY = "nardy.quickLevel";
 const DEFAULT_QUICK_LEVEL = "intermediate";
 
@@ -37,8 +39,12 @@ function rememberedQuickLevel() {
 
 export function mountLobby(view, { socket, toast, navigate }) {
   let timer = null;
+  let liveOffset = 0;
   const openList = h("div", { class: "table-list", id: "open-tables" });
   const liveList = h("div", { class: "table-list", id: "live-tables" });
+  const livePager = h("div", { class: "row pager", id: "live-pager" });
+  const myList = h("div", { class: "table-list", id: "my-tables" });
+  const myCard = h("section", { class: "card", id: "my-games", hidden: true }, h("h2", {}, t("lobby.my_games")), myList);
 
   async function start(body) {
     try {
@@ -82,16 +88,56 @@ export function mountLobby(view, { socket, toast, navigate }) {
   // ----- lists
   async function refresh() {
     try {
-      const lobby = await get("/api/tables");
+      const lobby = await get(`/api/tables?kind=match&limit=${LIVE_PAGE}&offset=${liveOffset}`);
+      if (liveOffset > 0 && liveOffset >= lobby.playing_total) {
+        liveOffset = Math.max(0, Math.floor((lobby.playing_total - 1) / LIVE_PAGE) * LIVE_PAGE);
+        refresh();
+        return;
+      }
       const me = currentUser();
-      const match = (rows) => rows.filter((row) => !row.kind || row.kind === "match");
-      const waiting = match(lobby.waiting);
-      const playing = match(lobby.playing);
-      fill(openList, waiting.length ? waiting.map((row) => tableRow(row, "join", me)) : h("p", { class: "hint" }, t("lobby.no_open_tables")));
-      fill(liveList, playing.length ? playing.map((row) => tableRow(row, "watch", me)) : h("p", { class: "hint" }, t("lobby.no_live_games")));
+      fill(openList, lobby.waiting.length ? lobby.waiting.map((row) => tableRow(row, "join", me)) : h("p", { class: "hint" }, t("lobby.no_open_tables")));
+      fill(liveList, lobby.playing.length ? lobby.playing.map((row) => tableRow(row, "watch", me)) : h("p", { class: "hint" }, t("lobby.no_live_games")));
+      renderPager(lobby.playing_total);
     } catch (error) {
       fill(openList, h("p", { class: "error" }, errorText(error)));
     }
+  }
+
+  // The games people are playing, a page at a time (games against the computer are their players' own).
+  function renderPager(total) {
+    const turn = (offset) => { liveOffset = offset; refresh(); };
+    fill(livePager, total > LIVE_PAGE ? [
+      h("button", { type: "button", "data-action": "live-newer", disabled: liveOffset === 0,
+        onclick: () => turn(Math.max(0, liveOffset - LIVE_PAGE)) }, t("lobby.newer")),
+      h("span", { class: "hint", "data-page": "" }, t("lobby.page", {
+        from: liveOffset + 1, to: Math.min(total, liveOffset + LIVE_PAGE), total })),
+      h("button", { type: "button", "data-action": "live-older", disabled: liveOffset + LIVE_PAGE >= total,
+        onclick: () => turn(liveOffset + LIVE_PAGE) }, t("lobby.older")),
+    ] : null);
+  }
+
+  // My games: the tables I sit at that are not over, to go back to (a guest's too).
+  async function refreshMine() {
+    if (!currentUser()) { myCard.hidden = true; return; }
+    try {
+      const { tables } = await get("/api/me/tables");
+      myCard.hidden = false;
+      fill(myList, tables.length ? tables.map(myRow) : h("p", { class: "hint" }, t("lobby.no_my_games")));
+    } catch {
+      myCard.hidden = true;
+    }
+  }
+
+  function myRow(row) {
+    const score = row.score && row.score.score ? row.score.score.join(" : ") : "";
+    return h("div", { class: "table-row", "data-my-table": row.table },
+      h("span", { class: "variant" }, variantName(row.variant)),
+      h("span", {}, matchLengthName(row.match_length)),
+      h("span", {}, timeControlOf(row)),
+      h("span", { class: "players" }, row.players.map(playerName).join(" – ")),
+      score ? h("span", { class: "score" }, score) : null,
+      h("a", { href: `#/table/${row.table}`, class: "button primary", "data-resume": row.table },
+        row.status === "waiting" ? t("lobby.open") : t("lobby.resume")));
   }
 
   async function joinTable(id) {
@@ -116,7 +162,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
     return h("div", { class: "table-row", "data-table": row.table },
       h("span", { class: "variant" }, variantName(row.variant)),
       h("span", {}, matchLengthName(row.match_length)),
-      h("span", {}, timeControlName(row.move_seconds)),
+      h("span", {}, timeControlOf(row)),
       row.rated ? h("span", { class: "badge" }, t("lobby.rated")) : null,
       h("span", { class: "players" }, players),
       score ? h("span", { class: "score" }, score) : null,
@@ -129,10 +175,11 @@ export function mountLobby(view, { socket, toast, navigate }) {
     h("div", { class: "lobby-grid" },
       h("div", {}, quick, finder.el, form),
       h("div", {},
+        myCard,
         h("section", { class: "card" }, h("h2", {}, t("lobby.open_tables")), openList),
-        h("section", { class: "card" }, h("h2", {}, t("lobby.live_games")), liveList),
+        h("section", { class: "card" }, h("h2", {}, t("lobby.live_games")), liveList, livePager),
         chouettes.el))));
-  const refreshAll = () => { refresh(); chouettes.refresh(); };
+  const refreshAll = () => { refresh(); refreshMine(); chouettes.refresh(); };
   refreshAll();
   timer = setInterval(refreshAll, REFRESH_MS);
   return () => { clearInterval(timer); finder.stop(); };
@@ -143,7 +190,8 @@ function createForm(start) {
   const variantNote = h("small", { class: "hint" });
   const lengthSlot = h("span", { class: "length-slot" });
   const time = h("select", { name: "time" }, TIME_CONTROLS.map((c) => h("option", { value: c.value },
-    c.seconds ? timeControlName(c.seconds) : c.days ? timeControlName(c.days * 86400) : t("time.none"))));
+    c.delay ? bankClockName(c.delay, c.bank) : c.seconds ? timeControlName(c.seconds) : c.days ? timeControlName(c.days * 86400) : t("time.none"))));
+  const timeNote = h("small", { class: "hint" }, t("lobby.bank_clock_hint"));
   const opponent = h("select", { name: "opponent" },
     h("option", { value: "human" }, t("lobby.opponent_human")),
     h("option", { value: "computer" }, t("lobby.opponent_computer")));
@@ -205,6 +253,9 @@ function createForm(start) {
     rated.disabled = computer || guest;
     rated.title = guest ? t("lobby.rated_account") : "";
     if (rated.disabled) rated.checked = false;
+    // A rated table needs a bank clock (the server refuses one without): offer only those, the standard first.
+    for (const option of time.options) option.disabled = rated.checked && !BANK_CLOCKS.some((c) => c.value === option.value);
+    if (rated.checked && time.selectedOptions[0]?.disabled) time.value = DEFAULT_BANK_CLOCK;
     privateBox.disabled = computer;
     if (computer) privateBox.checked = false;
     botLevel.closest("label").hidden = !computer;
@@ -213,6 +264,7 @@ function createForm(start) {
   variant.addEventListener("change", update);
   cube.addEventListener("change", refreshOptions);
   opponent.addEventListener("change", refreshOptions);
+  rated.addEventListener("change", refreshOptions);
 
   const form = h("form", {
     class: "card create", "aria-labelledby": "create-title",
@@ -231,6 +283,7 @@ function createForm(start) {
       const control = TIME_CONTROLS.find((c) => c.value === time.value);
       if (control && control.seconds) body.move_seconds = control.seconds;
       if (control && control.days) body.correspondence_days = control.days;
+      if (control && control.delay) Object.assign(body, { delay_seconds: control.delay, bank_seconds_per_point: control.bank });
       if (cubeVariant(v)) {
         body.options = {
           cube: cube.checked, jacoby: jacoby.checked, automatic_doubles: Number(autoDoubles.value),
@@ -243,7 +296,7 @@ function createForm(start) {
   h("h2", { id: "create-title" }, t("lobby.create_title")),
   labelled(t("lobby.variant"), variant, variantNote),
   h("label", { class: "field" }, h("span", {}, t("lobby.match_length")), lengthSlot),
-  labelled(t("lobby.time_control"), time),
+  labelled(t("lobby.time_control"), time, timeNote),
   cubeBox,
   labelled(t("lobby.opponent"), opponent),
   labelled(t("lobby.bot_level"), botLevel),
@@ -290,7 +343,7 @@ export function mountInvite(view, token, { socket, toast, navigate }) {
     };
     const about = chouette
       ? `${t("chouette.title")} · ${timeControlName(table.move_seconds)}`
-      : `${variantName(table.variant)} · ${matchLengthName(table.match_length)} · ${timeControlName(table.move_seconds)}`;
+      : `${variantName(table.variant)} · ${matchLengthName(table.match_length)} · ${timeControlOf(table)}`;
     fill(view, h("section", { class: "page invite card" },
       h("h1", {}, t("invite.title", { name: host ? host.name : "?" })),
       h("p", {}, about),

@@ -1,24 +1,30 @@
 // "Find an opponent": join the rated pool, wait, answer an offer 400+ points apart, open the table when matched.
 // The pairing itself is the server's (GET /api/matchmaking/status is polled); nothing is decided here.
+// The page goes to the table only when the pairing happens while the player waits here; a match already
+// under way is offered as a link (the server never answers "matched" with a match that is over).
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser } from "./session.js";
-import { VARIANTS, variantName } from "./names.js";
+import { VARIANTS, variantName, BANK_CLOCKS, DEFAULT_BANK_CLOCK, bankClockName } from "./names.js";
 
 const POLL_MS = 2000;
 
 export function findOpponentCard({ toast, navigate }) {
   let timer = null;
+  let looking = false;
   const variant = h("select", { name: "mm-variant", "aria-label": t("lobby.variant") },
     VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
   const length = h("select", { name: "mm-length", "aria-label": t("matchmaking.length") },
     [1, 3, 5, 7].map((n) => h("option", { value: String(n) }, t("matchmaking.points", { n }))));
+  const clock = h("select", { name: "mm-clock", "aria-label": t("lobby.time_control"), title: t("lobby.bank_clock_hint") },
+    BANK_CLOCKS.map((c) => h("option", { value: c.value }, bankClockName(c.delay, c.bank))));
+  clock.value = DEFAULT_BANK_CLOCK;
   const status = h("div", { class: "mm-status", role: "status", "aria-live": "polite" });
   const card = h("section", { class: "card matchmaking", id: "find-opponent" },
     h("h2", {}, t("matchmaking.title")),
     h("p", { class: "hint" }, t("matchmaking.hint")),
-    h("div", { class: "row" }, variant, length,
+    h("div", { class: "row" }, variant, length, clock,
       h("button", { type: "button", class: "primary", "data-action": "find-opponent", onclick: join },
         t("matchmaking.find"))),
     status);
@@ -31,8 +37,12 @@ export function findOpponentCard({ toast, navigate }) {
     }
     const chosen = variant.value;
     const points = chosen === "dave" && length.value === "1" ? 3 : Number(length.value);
+    const timing = BANK_CLOCKS.find((c) => c.value === clock.value);
     try {
-      await post("/api/matchmaking/join", { variant: chosen, match_length: points });
+      await post("/api/matchmaking/join", {
+        variant: chosen, match_length: points, delay_seconds: timing.delay, bank_seconds_per_point: timing.bank,
+      });
+      looking = true;
       poll();
     } catch (error) {
       toast(errorText(error), "error");
@@ -60,11 +70,15 @@ export function findOpponentCard({ toast, navigate }) {
       timer = setTimeout(poll, POLL_MS);
       return;
     }
-    if (state.status === "matched") {
+    if (state.status === "matched" && looking) {
       navigate(`#/table/${state.table}`);
       return;
     }
-    if (state.status === "waiting") {
+    looking = state.status === "waiting" || state.status === "offer";
+    if (state.status === "matched") {
+      fill(status, h("p", {}, t("matchmaking.playing"), " ",
+        h("a", { href: `#/table/${state.table}`, class: "button", "data-action": "open-match" }, t("lobby.resume"))));
+    } else if (state.status === "waiting") {
       fill(status, h("p", {}, t("matchmaking.waiting", { gap: state.allowed_gap })),
         h("button", { type: "button", "data-action": "leave-pool", onclick: leave }, t("matchmaking.cancel")));
     } else if (state.status === "offer") {

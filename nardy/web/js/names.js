@@ -74,6 +74,44 @@ export function timeControlName(seconds) {
   return t("time.seconds_per_move", { n: seconds });
 }
 
+/** The bank clocks the server offers (delay s, bank s per point); rated tables and rated matchmaking use one. */
+export const BANK_CLOCKS = [
+  { value: "b8-30", delay: 8, bank: 30 },
+  { value: "b12-60", delay: 12, bank: 60 },
+  { value: "b15-120", delay: 15, bank: 120 },
+];
+export const DEFAULT_BANK_CLOCK = "b12-60";
+
+/** A bank clock: "12 s + 1 min per point" (the delay of each move, then the time bank per match point). */
+export function bankClockName(delay, bankPerPoint) {
+  const bank = bankPerPoint % 60 === 0 ? t("time.minutes", { n: bankPerPoint / 60 }) : t("time.seconds", { n: bankPerPoint });
+  return t("time.bank_clock", { delay, bank });
+}
+
+/** The time control of a table (its view, or a lobby entry): a bank clock, a limit per move, or none. */
+export function timeControlOf(table) {
+  if (table.delay_seconds && table.bank_seconds_per_point) return bankClockName(table.delay_seconds, table.bank_seconds_per_point);
+  return timeControlName(table.move_seconds);
+}
+
+/**
+ * Whether a rated table's match counts for the ratings, from the server's view: null for an unrated
+ * table, else {counts, text}. The server's rule (``unrated_reason``) is shown before the match starts,
+ * and its verdict (``match.rated``) once the match is over.
+ */
+export function ratingNote(state) {
+  if (!state.rated) return null;
+  const verdict = state.match ? state.match.rated : null;
+  const reason = state.unrated_reason;
+  if (!reason && verdict !== false) return { counts: true, text: t("lobby.rated") };
+  const why = {
+    computer: t("rating.unrated_computer"),
+    guest: t("rating.unrated_guest"),
+    same_player: t("rating.unrated_same_player"),
+  }[reason] ?? t("rating.unrated");
+  return { counts: false, text: why };
+}
+
 /** A remaining time: m:ss, or h:mm:ss, or days and hours for correspondence. */
 export function formatRemaining(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -97,8 +135,9 @@ export function formatSteps(steps) {
   }).join(" ");
 }
 
+/** A roll as text, the larger die first as gnubg writes it ("5-2", never "2-5"), wherever it is shown. */
 export function formatDice(dice) {
-  return dice && dice.length ? dice.join("-") : "";
+  return dice && dice.length ? [...dice].sort((a, b) => b - a).join("-") : "";
 }
 
 export function formatDate(iso) {

@@ -1,11 +1,13 @@
-// Replay (#/replay/ID): step through a table's frames (board from seat 0, dice, cube, score).
+// Replay (#/replay/ID): step through a table's frames (board from seat 0, dice, cube, pips, score,
+// the last move's arrows), with the list of moves beside the board to jump to any of them.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
-import { Board } from "./board.js";
+import { Board, fromOpponent } from "./board.js";
 import { getSettings, onSettingsChange } from "./settings.js";
-import { variantName, kindName, formatDice, seatName } from "./names.js";
+import { variantName, kindName, formatDice, seatName, isLong } from "./names.js";
 import { analysisPanel, markName } from "./analysis_panel.js";
+import { icon } from "./icons.js";
 
 const SHOWN = new Set([
   "game_started", "opening_rolled", "rolled", "moved", "doubled", "took", "beavered", "dropped", "resigned",
@@ -29,12 +31,12 @@ export function frameStepper(render) {
     counter.textContent = t("replay.frame", { n: stepper.index + 1, total: stepper.count });
   };
   const go = (i) => stepper.go(i);
-  const button = (label, aria, action, onclick) => h("button", { type: "button", "aria-label": aria, title: aria, "data-action": action, onclick }, label);
+  const button = (name, aria, onclick) => h("button", { type: "button", "aria-label": aria, title: aria, "data-action": name, onclick }, icon(name));
   stepper.controls = h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
-    button("⏮", t("replay.first"), "first", () => go(0)),
-    button("◀", t("replay.back"), "back", () => go(stepper.index - 1)),
-    button("▶", t("replay.forward"), "forward", () => go(stepper.index + 1)),
-    button("⏭", t("replay.last"), "last", () => go(stepper.count - 1)),
+    button("first", t("replay.first"), () => go(0)),
+    button("back", t("replay.back"), () => go(stepper.index - 1)),
+    button("forward", t("replay.forward"), () => go(stepper.index + 1)),
+    button("last", t("replay.last"), () => go(stepper.count - 1)),
     counter);
   stepper.field = h("label", { class: "field" }, h("span", {}, t("replay.jump")), slider);
   slider.addEventListener("input", () => go(Number(slider.value)));
@@ -56,9 +58,11 @@ export function frameStepper(render) {
 export function mountReplay(view, tableId) {
   let frames = [];
   let table = null;
+  let long = false;
   const whites = {};
   let board = null;
   const boardHost = h("div", { class: "board-wrap" });
+  const moveList = h("ol", { class: "replay-moves", "aria-label": t("game.moves") });
   const caption = h("div", { class: "replay-caption", role: "status", "aria-live": "polite" });
   const title = h("h1", {}, t("replay.title"));
   const stepper = frameStepper(show);
@@ -73,7 +77,10 @@ export function mountReplay(view, tableId) {
     const who = frame.seat === null || frame.seat === undefined ? "" : name(frame.seat);
     switch (frame.kind) {
       case "game_started": return t("log.game", { n: frame.game_number });
-      case "opening_rolled": return t("log.opening", { a: name(0), da: frame.dice[0], b: name(1), db: frame.dice[1] });
+      case "opening_rolled": {
+        const dice = { a: name(0), da: frame.dice[0], b: name(1), db: frame.dice[1] };
+        return frame.dice[0] === frame.dice[1] ? t("log.opening_tie", dice) : t("log.opening", dice);
+      }
       case "rolled": return t("replay.rolled", { name: who, dice: formatDice(frame.dice) });
       case "moved": return `${who}: ${frame.text || ""}`;
       case "doubled": return t("log.doubled", { name: who });
@@ -93,11 +100,11 @@ export function mountReplay(view, tableId) {
     }
   }
 
-  /** The dice a frame shows: a roll's own dice, or for a move the roll it played (the frames do not repeat it). */
+  /** The dice a frame shows, larger first: a roll's own dice, or for a move the roll it played (the frames do not repeat it). */
   function shownDice(i) {
     const frame = frames[i];
     if (frame.kind === "opening_rolled" || frame.kind === "game_started") return null;
-    if (frame.dice) return frame.dice;
+    if (frame.dice) return [...frame.dice].sort((a, b) => b - a);
     if (frame.kind !== "moved") return null;
     for (let k = i - 1; k >= 0; k--) {
       const before = frames[k];
@@ -118,6 +125,48 @@ export function mountReplay(view, tableId) {
     if (index >= 0) stepper.go(index);
   }
 
+  /** A rolled frame whose roll was not played: the next frame is not that player's move. */
+  function isPass(i) {
+    const next = frames[i + 1];
+    return frames[i].kind === "rolled" && !(next && next.kind === "moved" && next.seat === frames[i].seat);
+  }
+
+  /** The move list: every frame but the rolls that a move follows (the move names its dice). */
+  function listMoves() {
+    fill(moveList, frames.map((frame, i) => {
+      if (frame.kind === "rolled" && !isPass(i)) return null;
+      const who = frame.seat === null || frame.seat === undefined ? "" : name(frame.seat);
+      const text = frame.kind === "moved" ? [h("b", {}, who), " ", h("span", { class: "log-dice" }, formatDice(shownDice(i))), " ", frame.text || ""]
+        : frame.kind === "rolled" ? [h("b", {}, who), " ", h("span", { class: "log-dice" }, formatDice(frame.dice)), " ", t("log.pass")]
+          : describe(frame);
+      return h("li", { class: `replay-entry kind-${frame.kind}` },
+        h("button", { type: "button", class: "link", "data-frame": String(i), onclick: () => stepper.go(i) }, text));
+    }));
+  }
+
+  /** Mark the entry of frame `index` (or the last one before it) and keep it in view. */
+  function markMove(index) {
+    let current = null;
+    for (const button of moveList.querySelectorAll("[data-frame]")) {
+      const at = Number(button.dataset.frame) <= index;
+      if (at) current = button;
+      button.removeAttribute("aria-current");
+    }
+    if (!current) return;
+    current.setAttribute("aria-current", "step");
+    const box = moveList.getBoundingClientRect();
+    const row = current.getBoundingClientRect();
+    if (row.top < box.top) moveList.scrollTop -= box.top - row.top;
+    else if (row.bottom > box.bottom) moveList.scrollTop += row.bottom - box.bottom;
+  }
+
+  /** Arrows for a move frame's steps (the mover's numbering), drawn from seat 0's side. */
+  function arrowsOf(frame) {
+    if (frame.kind !== "moved" || !frame.steps) return [];
+    const shown = (p) => (frame.seat === 0 ? p : fromOpponent(p, long));
+    return frame.steps.map((s) => ({ from: shown(s.source), to: shown(s.target), mine: frame.seat === 0, pending: false }));
+  }
+
   function show(index) {
     const frame = frames[index];
     if (boardHost.dataset.frame !== String(index)) bestShown = false;
@@ -134,8 +183,12 @@ export function mountReplay(view, tableId) {
       off: b.off,
       colours: { me: white === 0 ? "white" : "black", opp: white === 0 ? "black" : "white" },
       dice: shownDice(index) ? { values: shownDice(index), used: [], mine: turnSeat === 0 } : null,
+      opening: frame.kind === "opening_rolled" ? frame.dice : null,
       cube: table && table.options.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
+      pips: frame.pips,
+      arrows: bestShown ? [] : arrowsOf(frame),
     });
+    markMove(index);
     fill(caption,
       h("span", { class: "replay-score" }, t("replay.score", { a: name(0), b: name(1), sa: frame.score[0], sb: frame.score[1] })),
       h("span", { class: "replay-text", "data-kind": frame.kind }, describe(frame)),
@@ -158,7 +211,7 @@ export function mountReplay(view, tableId) {
   }
 
   fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
-    h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field,
+    h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field, moveList,
       h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table")), downloads, analysisHost))));
   board = new Board(boardHost, {});
 
@@ -171,12 +224,14 @@ export function mountReplay(view, tableId) {
       for (const event of record.events) if (event.kind === "game_ended") whites[event.payload.number] = event.payload.white;
       // only the frames a viewer sees something happen in (e.g. not the dice seed commitments)
       frames = replay.frames.filter((frame) => SHOWN.has(frame.kind));
+      long = isLong(replay.variant);
       title.textContent = `${t("replay.title")}: ${variantName(replay.variant)}`;
       if (!frames.length) {
         fill(caption, t("replay.empty"));
         return;
       }
       stepper.count = frames.length;
+      listMoves();
       stepper.go(0);
       fill(downloads, h("span", { class: "hint" }, t("replay.download")),
         h("a", { href: `/api/tables/${id}/export.mat`, download: `nardy-${tableId}.mat`, "data-download": "mat" }, ".mat"),

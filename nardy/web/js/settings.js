@@ -1,10 +1,13 @@
-// Player settings, kept in localStorage: board orientation, side swap, language, sound, auto-confirm.
+// Player settings, kept in localStorage: board orientation, side swap, language, sound, auto-confirm,
+// and the automatic roll and forced play (what is forced, and whether one may double, the server says).
 import { h, fill } from "./dom.js";
 import { LANGUAGES, setLanguage, t } from "./i18n.js";
 
 const KEY = "nardy.settings";
 export const CORNERS = ["bottom-right", "bottom-left", "top-right", "top-left"];
-const DEFAULTS = { home: "bottom-right", autoSwap: false, language: null, sound: true, autoConfirm: false };
+const DEFAULTS = {
+  home: "bottom-right", autoSwap: false, language: null, sound: true, autoConfirm: false, autoRoll: false, autoForced: false,
+};
 const listeners = new Set();
 
 export function getSettings() {
@@ -91,6 +94,8 @@ export function renderSettings(view) {
     language,
     toggle("sound", t("settings.sound")),
     toggle("autoConfirm", t("settings.auto_confirm"), t("settings.auto_confirm_hint")),
+    toggle("autoRoll", t("settings.auto_roll"), t("settings.auto_roll_hint")),
+    toggle("autoForced", t("settings.auto_forced"), t("settings.auto_forced_hint")),
     h("p", { class: "hint" }, t("settings.saved_locally")),
   ));
 }

@@ -118,7 +118,7 @@ export class Socket {
     this.send(message);
   }
 
-  /** Follow table id; listener(update) gets {kind: "sync"|"events"|"error"|"team", state, events, message}. */
+  /** Follow table id; listener(update) gets {kind: "sync"|"events"|"error"|"team"|"chat", state, events, message}. */
   watch(id, listener) {
     let entry = this.tables.get(id);
     if (!entry) {
@@ -190,6 +190,9 @@ export class Socket {
     } else if (kind === "team") {
       // a chouette's team channel: said to the team, never part of the table's versions
       this.notify(entry, { kind: "team", state: entry.state, events: [], message });
+    } else if (kind === "chat") {
+      // a two-seat table's chat (live, or the history after a subscribe): never part of the table's versions
+      this.notify(entry, { kind: "chat", state: entry.state, events: [], message });
     }
   }
 

@@ -1,0 +1,84 @@
+"""A player's own unfinished tables, the lobby's paged list of games between people, and the ending of
+games against the computer that their human abandoned."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from nardy.store import tables_repo
+
+Server = Any
+Player = Any
+
+
+def _computer_game(server: Server, player: Player, **body: Any) -> str:
+    """``player`` opens a game against the computer and waits until it is their decision."""
+    server.top_up()
+    table: str = server.create(player, "georgian", 3, opponent="computer", bot_level="random", **body)["table"]
+    player.subscribe(table)
+    player.wait(lambda s: s["actor"] == 0)
+    return table
+
+
+def test_my_tables_lists_what_the_player_can_resume(server: Server) -> None:
+    guest = server.guest()
+    against_computer = _computer_game(server, guest)
+    waiting = server.create(guest, "long-traditional", 1, private=True)["table"]
+    other = server.guest()
+    finished, _ = server.match("georgian", 1, players=[guest, other])
+    other.ok("leave", finished)
+    mine = guest.client.get("/api/me/tables").json()["tables"]
+    assert [row["table"] for row in mine] == [waiting, against_computer]
+    assert [row["status"] for row in mine] == ["waiting", "playing"]
+    assert mine[0]["private"] is True and mine[1]["players"][1] == "Computer (random)"
+    assert other.client.get("/api/me/tables").json()["tables"] == []
+    assert server.new_client().get("/api/me/tables").status_code == 401
+
+
+def test_the_lobby_lists_games_between_people_a_page_at_a_time(server: Server) -> None:
+    _computer_game(server, server.guest())
+    tables = [server.match("georgian", 1)[0] for _ in range(3)]
+    whole = server.client.get("/api/tables?kind=match").json()
+    assert [row["table"] for row in whole["playing"]] == tables[::-1], "newest first, no computer game"
+    assert whole["playing_total"] == 3
+    first = server.client.get("/api/tables?kind=match&limit=2").json()
+    second = server.client.get("/api/tables?kind=match&limit=2&offset=2").json()
+    assert [row["table"] for row in first["playing"] + second["playing"]] == tables[::-1]
+    assert (first["playing_total"], first["offset"], first["limit"]) == (3, 0, 2)
+    assert server.client.get("/api/tables?kind=chouette").json()["playing"] == []
+    for query in ("limit=0", "limit=101", "offset=-1", "kind=chess"):
+        assert server.client.get(f"/api/tables?{query}").status_code == 422, query
+
+
+def test_an_abandoned_game_against_the_computer_is_forfeited_by_its_human(server: Server) -> None:
+    service = server.app.state.tables
+    guest = server.guest()
+    table = _computer_game(server, guest)
+    timed = _computer_game(server, guest, move_seconds=60)
+    now = server.app.state.clock.now()
+    almost = now + timedelta(seconds=service.computer_idle_seconds - 60)
+    assert server.client.portal.call(service.end_abandoned, almost) == []
+
+    later = now + timedelta(seconds=service.computer_idle_seconds + 1)
+    assert server.client.portal.call(service.end_abandoned, later) == [table], "a timed game is left to its clock"
+    final = guest.wait(lambda s: s["status"] == "finished", table)
+    assert final["match"]["winner"] == 1 and final["match"]["ended_by"] == "forfeit"
+    forfeit = [e for e in guest.events[table] if e["kind"] == "forfeited"]
+    assert forfeit == [{**forfeit[0], "seat": 0, "payload": {"reason": "abandoned"}}]
+    assert server.record(table)["events"][-1]["kind"] == "match_ended"
+    assert [row["table"] for row in guest.client.get("/api/me/tables").json()["tables"]] == [timed]
+    assert server.client.portal.call(service.end_abandoned, later) == []
+
+
+def test_only_one_process_claims_an_idle_table(server: Server) -> None:
+    """Every process sweeps; the conditional UPDATE lets exactly one of them end a given table."""
+    guest = server.guest()
+    table = _computer_game(server, guest)
+    later = server.app.state.clock.now() + timedelta(hours=2)
+    with server.app.state.db() as db:
+        [idle] = tables_repo.idle_computer_tables(db, active_before=later - timedelta(hours=1))
+        assert idle.table_id == table
+        assert tables_repo.claim_idle(db, idle, now=later) is True
+        assert tables_repo.claim_idle(db, idle, now=later) is False
+    assert guest.state(table)["status"] == "playing"

@@ -1,0 +1,171 @@
+"""The lobby and the game page in the browser: matchmaking after a match, bank clocks, matches that count,
+and "My games" beside the paged list of games between people.
+
+Second players are HTTP clients (``Http``) or WebSocket drivers with their own cookies, so each test
+drives only the page it checks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from browser_client import Client
+from test_browser import quick_play, winning_dice
+from web_driver import Driver, Http, WebServer
+
+MakeClient = Callable[..., Client]
+PASSWORD = "correct horse battery"
+
+
+def sign_up(person: Client, name: str) -> None:
+    """Sign ``person`` up through the page's form."""
+    person.goto("#/login")
+    form = person.page.locator('form[data-form="signup"]')
+    form.locator("input[name=username]").fill(name)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("button[type=submit]").click()
+    person.page.wait_for_selector(f'[data-user="{name}"]')
+
+
+def account(server: WebServer, name: str) -> Http:
+    """Another player with an account, outside the browser."""
+    other = Http(server)
+    other.post("/api/signup", {"username": name, "password": PASSWORD})
+    return other
+
+
+def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: MakeClient, server: WebServer) -> None:
+    """Issue item 1: after a match found by matchmaking ends, "Back to the lobby" stays in the lobby (the
+    status is idle at once), and a new search works."""
+    person = client()
+    sign_up(person, "mm_finisher")
+    person.goto("#/")
+    person.page.select_option("select[name=mm-variant]", "georgian")
+    assert person.page.locator("select[name=mm-clock]").input_value() == "b12-60"
+    person.page.click("[data-action=find-opponent]")
+    person.page.wait_for_selector("[data-action=leave-pool]")
+    server.dice((3, 1))
+    other = account(server, "mm_opponent")
+    other.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
+    person.page.wait_for_function("() => location.hash.startsWith('#/table/')", timeout=20_000)
+    person.page.wait_for_selector(".game-page[data-status=playing]")
+
+    driver = Driver(server, other.cookie_header(), person.table_id())
+    try:
+        driver.act("leave")
+    finally:
+        driver.close()
+    person.page.wait_for_selector('.overlay[data-end="match"]')
+    person.page.click("[data-action=lobby]")
+    person.page.wait_for_selector("[data-action=find-opponent]")
+    person.page.wait_for_timeout(3000)  # longer than the card's 2 s status poll
+    assert person.page.evaluate("() => location.hash") in ("#/", "")
+    assert person.page.locator("[data-action=open-match]").count() == 0
+    assert person.page.evaluate("() => fetch('/api/matchmaking/status').then((r) => r.json())") == {"status": "idle"}
+    person.page.wait_for_selector("#my-games:not([hidden]) .hint")  # "My games" is empty: the match is over
+    person.page.click("[data-action=find-opponent]")
+    person.page.wait_for_selector("[data-action=leave-pool]")
+
+
+def test_a_rated_table_has_a_bank_clock_beside_each_player(client: MakeClient, server: WebServer) -> None:
+    """Issue item 2: checking "Rated" switches the form to a bank clock (per-move limits stay for unrated
+    tables); the game page names the clock and shows each player's bank, the mover's delay first."""
+    alice = client()
+    sign_up(alice, "clock_alice")
+    alice.goto("#/")
+    form = alice.page.locator("form.create")
+    form.locator("select[name=variant]").select_option("georgian")
+    form.locator("select[name=time]").select_option("s60")
+    form.locator("input[name=rated]").check()
+    assert form.locator("select[name=time]").input_value() == "b12-60"
+    assert form.locator("select[name=time] option[value=s60]").is_disabled()
+    assert not form.locator("select[name=time] option[value=b8-30]").is_disabled()
+    form.locator("input[name=rated]").uncheck()
+    assert not form.locator("select[name=time] option[value=s60]").is_disabled()
+    form.locator("input[name=rated]").check()
+    form.locator("[data-action=create]").click()
+    alice.page.wait_for_selector(".game-page[data-status=waiting]")
+    info = alice.page.locator(".match-info")
+    assert "12 s + 1 min per point" in info.locator("[data-time-control]").inner_text()
+
+    server.dice((3, 1))
+    bob = account(server, "clock_bob")
+    bob.post(f"/api/tables/{alice.table_id()}/join")
+    alice.page.wait_for_selector(".game-page[data-status=playing][data-my-turn=true]")
+    mine = alice.page.locator(".player.bottom [data-clock]")
+    theirs = alice.page.locator(".player.top [data-clock]")
+    assert re.fullmatch(r"delay 0:1[0-2]", mine.locator("[data-delay]").inner_text()), mine.inner_text()
+    assert mine.locator("[data-bank]").inner_text() == "bank 1:00"
+    assert theirs.locator("[data-bank]").inner_text() == "bank 1:00"
+    assert theirs.locator("[data-delay]").count() == 0
+    alice.screenshot_page("bank-clock")
+
+
+def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient, server: WebServer) -> None:
+    """Issue item 3: two accounts on one address (both here are 127.0.0.1) play a rated match; the page
+    says "Rated" before it starts and in the result, and both ratings move."""
+    alice = client()
+    sign_up(alice, "home_alice")
+    alice.goto("#/")
+    form = alice.page.locator("form.create")
+    form.locator("select[name=variant]").select_option("georgian")
+    form.locator("input[name=rated]").check()
+    form.locator("[data-action=create]").click()
+    alice.page.wait_for_selector(".game-page[data-status=waiting]")
+    assert alice.page.locator('.match-info [data-rated="true"]').inner_text() == "Rated"
+
+    server.dice((3, 1))
+    bob = account(server, "home_bob")
+    table = alice.table_id()
+    bob.post(f"/api/tables/{table}/join")
+    alice.page.wait_for_selector(".game-page[data-status=playing]")
+    driver = Driver(server, bob.cookie_header(), table)
+    try:
+        driver.act("resign")  # Georgian: the game ends at once, scored from the position
+    finally:
+        driver.close()
+    alice.page.wait_for_selector('.overlay[data-end="match"]')
+    assert alice.page.locator(".overlay h2").inner_text() == "You won!"
+    assert alice.page.locator('.match-info [data-rated="true"]').inner_text() == "Rated"
+    assert bob.get(f"/api/tables/{table}")["match"]["rated"] is True
+
+    alice.goto("#/profile/home_alice")
+    alice.page.wait_for_selector('#profile-ratings [data-family="georgian"]')
+    georgian = alice.page.locator('#profile-ratings [data-family="georgian"]').inner_text()
+    assert "1510" in georgian and "1 rated" in georgian, georgian
+    assert bob.get("/api/users/home_bob/ratings")["ratings"]["georgian"]["rating"] == 1490
+
+
+def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, server: WebServer) -> None:
+    """Issue item 4: a game against the computer is in its player's "My games" with a link back, never in
+    "Games being played", which lists games between people ten at a time."""
+    person = client()
+    server.dice(*winning_dice("georgian", 20))
+    quick_play(person, "georgian")
+    mine = person.table_id()
+
+    server.dice(*[(3, 1)] * 11)
+    for _ in range(11):
+        host, guest = Http(server), Http(server)
+        host.post("/api/guest")
+        guest.post("/api/guest")
+        table = host.post("/api/tables", {"variant": "georgian"})["table"]["table"]
+        guest.post(f"/api/tables/{table}/join")
+
+    person.goto("#/")
+    person.page.wait_for_selector(f'#my-games [data-my-table="{mine}"]')
+    assert person.page.locator("#my-games [data-my-table]").count() == 1
+    person.page.wait_for_selector("#live-tables .table-row")
+    assert person.page.locator("#live-tables .table-row").count() == 10
+    assert person.page.locator(f'#live-tables [data-table="{mine}"]').count() == 0
+    assert person.page.locator("#live-pager [data-page]").inner_text() == "1–10 of 11"
+    assert person.page.locator("[data-action=live-newer]").is_disabled()
+    person.page.click("[data-action=live-older]")
+    person.page.wait_for_selector("#live-pager [data-page]:has-text('11–11 of 11')")
+    assert person.page.locator("#live-tables .table-row").count() == 1
+    person.screenshot_page("lobby-my-games")
+
+    person.page.click(f'[data-resume="{mine}"]')
+    person.page.wait_for_selector(".game-page[data-status=playing]")
+    assert person.table_id() == mine
