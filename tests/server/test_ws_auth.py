@@ -8,8 +8,14 @@ may come of it.
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime, timedelta
+
 import pytest
+from sqlalchemy import update
 from starlette.websockets import WebSocketDisconnect
+
+from nardy.store.models import LoginSession
 
 OPENING_MOVE = [
     {"source": 8, "target": 5, "die": 3, "hit": False},
@@ -149,3 +155,21 @@ def test_a_cross_site_websocket_is_closed(server, seated):
         with client.websocket_connect("/ws", headers={"origin": "https://evil.example"}):
             pass
     assert closed.value.code == 1008
+
+
+def test_a_session_that_expires_stops_acting_at_its_next_action(server, seated):
+    """The socket knows when its session expires: past that moment its next action looks the session up,
+    finds it gone, and is refused; nothing changes."""
+    table, alice, bob = seated
+    version = alice.version()
+    with server.client.app.state.db() as db:
+        db.execute(update(LoginSession).where(LoginSession.user_id == alice.user["id"])
+                   .values(expires_at=datetime.now(UTC) + timedelta(seconds=1)))
+        db.commit()
+    alice.close()
+    alice.connect()  # a socket opened now notes the new expiry
+    alice.subscribe(table)
+    time.sleep(1.2)
+    refused = alice.act("move", table, steps=OPENING_MOVE)
+    assert refused["t"] == "error" and refused["code"] == "not_signed_in", refused
+    _nothing_happened(server, table, version, bob)

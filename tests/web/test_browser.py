@@ -38,8 +38,10 @@ def winning_dice(variant: str, turns: int = 400) -> list[tuple[int, int]]:
 
 
 def quick_play(person: Client, variant: str) -> None:
+    """Play the random computer at once: the scripted dice then decide who wins, not the computer's skill."""
     person.goto("#/")
     person.page.select_option("select[name=quick-variant]", variant)
+    person.page.select_option("select[name=quick-level]", "random")
     person.page.click("[data-action=quick-play]")
     person.page.wait_for_selector("svg.board .checker")
     person.page.wait_for_selector(".game-page[data-status=playing]")

@@ -250,7 +250,7 @@ def test_guest_names_icons_and_the_larger_die_first(client: MakeClient, server: 
     assert person.page.locator("[data-action=roll] svg").count() == 1
     assert not set(EMOJI) & set(person.page.locator(".game-page").inner_text())
     # the computer rolled 1-2: written 2-1 in the list and on the board; my 2-5 is 5-2
-    assert "Computer (intermediate) 2-1" in person.page.locator(".move-list").inner_text()
+    assert "Computer (random moves) 2-1" in person.page.locator(".move-list").inner_text()
     assert person.page.locator("svg.board .dice-last").get_attribute("data-values") == "2-1"
     person.page.click("[data-action=roll]")
     person.page.wait_for_selector('svg.board[data-dice="5-2"]')
@@ -278,10 +278,10 @@ def test_replay_lists_the_moves_with_pips_arrows_and_a_tied_opening(client: Make
 
     person.page.click("[data-action=forward]")
     assert person.page.locator(".replay-text").inner_text() == (
-        f"Opening roll: {name} 3, Computer (intermediate) 3 — a tie, roll again")
+        f"Opening roll: {name} 3, Computer (random moves) 3 — a tie, roll again")
     assert person.page.locator("svg.board .dice-opening").count() == 2
     person.page.click("[data-action=forward]")
-    assert person.page.locator(".replay-text").inner_text() == f"Opening roll: {name} 6, Computer (intermediate) 1"
+    assert person.page.locator(".replay-text").inner_text() == f"Opening roll: {name} 6, Computer (random moves) 1"
     assert [d.get_attribute("data-values") for d in person.page.locator("svg.board .dice-opening").all()] == ["6", "1"]
     assert person.page.locator("[data-pips=me]").text_content() == "167"
 

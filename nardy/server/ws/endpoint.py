@@ -14,8 +14,8 @@ at most ``max_subscriptions`` tables. None of these refusals changes anything.
 Actions need a signed-in user (or guest). A connection opened with a login
 session closes with 4001 the moment the session signs out, in whichever
 process (:mod:`nardy.server.ws.signouts`); before an action the session is
-also looked up again when the last look is a few seconds old, the backstop
-for sessions that expire or whose notice was missed. Watching needs nothing.
+also looked up again once the session has expired or the last look is a
+minute old, the backstop for notices that were missed. Watching needs nothing.
 Session lookups are database calls: they run in a worker thread, so a slow
 database stalls no socket.
 """
@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import time
+from datetime import UTC, datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -51,8 +52,14 @@ from nardy.server.ws.signouts import SignOuts, session_digest
 
 router = APIRouter()
 
-SESSION_RECHECK_SECONDS = 5.0
-"""How stale a connection's knowledge of its session may be when no sign-out notice came."""
+SESSION_RECHECK_SECONDS = 60.0
+"""How stale a connection's knowledge of its session may be when no sign-out notice came.
+
+Sign-outs reach a connection as notices at once (``signouts``), expiry is
+known from the session's ``expires_at``, and a connection whose notices may
+have been missed (Redis was away) looks its session up at once; this
+backstop only bounds the rest. A shorter one cost a database query for
+every few actions of every player."""
 
 CLOSE_POLICY: Final = 1008
 """Close code for a client that breaks a rule: a foreign origin, or sending on far beyond its rate."""
@@ -105,6 +112,7 @@ class Connection:
         self._cookie = websocket.headers.get("cookie")
         self._user_id: int | None = None
         self._session_checked_at = time.monotonic()
+        self._session_expires_at = datetime.max.replace(tzinfo=UTC)
         self._session_ended = asyncio.Event()
         self._session_in_doubt = asyncio.Event()
         self._watcher = Watcher()
@@ -260,20 +268,28 @@ class Connection:
             await self.send({"t": "chat", "table": message.table, "messages": chat})
 
     def _session_user(self) -> tuple[int, str] | None:
-        """The id and name the connection's cookie signs in, or ``None``; a database call, for a worker thread."""
+        """The id and name the connection's cookie signs in, or ``None``; a database call, for a worker thread.
+
+        Also notes when the session expires, so that no lookup is needed to know it has.
+        """
         with self._sessions() as db:
             found = session_from_cookie_header(db, self._cookie)
-        return None if found is None else (found[0].id, found[0].username)
+        if found is None:
+            return None
+        expires = found[1].expires_at
+        self._session_expires_at = expires if expires.tzinfo is not None else expires.replace(tzinfo=UTC)
+        return found[0].id, found[0].username
 
     async def _still_signed_in(self, *, now: bool = False) -> bool:
-        """Whether the session still stands, looked up when ``now`` or the last look is a few seconds old.
+        """Whether the session still stands; looked up when ``now``, once it has expired, or once the last look is old.
 
         A session found gone (or signed in as someone else) ends the connection's rights and closes it.
         """
         if self._user_id is None:
             return False
         moment = time.monotonic()
-        if not now and moment - self._session_checked_at < SESSION_RECHECK_SECONDS:
+        fresh = moment - self._session_checked_at < SESSION_RECHECK_SECONDS
+        if not now and fresh and datetime.now(UTC) < self._session_expires_at:
             return True
         current = await run_in_threadpool(self._session_user)
         if self._user_id is None:  # signed out while it was looked up
