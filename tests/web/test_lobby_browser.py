@@ -169,3 +169,22 @@ def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, s
     person.page.click(f'[data-resume="{mine}"]')
     person.page.wait_for_selector(".game-page[data-status=playing]")
     assert person.table_id() == mine
+
+
+def test_the_create_form_offers_final_moves_with_the_variants_default(client: MakeClient, server: WebServer) -> None:
+    """004's platform: «Ходы окончательны» for long nardy; the form checks it for the variants whose
+    rules default to it, any table may choose otherwise, and the table keeps the choice."""
+    alice = client()
+    alice.goto("#/")
+    form = alice.page.locator("form.create")
+    final = form.locator("input[name=moves_final]")
+    form.locator("select[name=variant]").select_option("long-traditional")
+    assert final.is_checked()
+    form.locator("select[name=variant]").select_option("backgammon")
+    assert not final.is_checked()
+    form.locator("select[name=variant]").select_option("long-bolshie")
+    assert not final.is_checked()
+    final.check()
+    form.locator("[data-action=create]").click()
+    alice.page.wait_for_selector(".game-page[data-status=waiting]")
+    assert Http(server).get(f"/api/tables/{alice.table_id()}")["options"]["moves_final"] is True

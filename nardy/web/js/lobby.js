@@ -6,7 +6,8 @@ import { currentUser, ensureUser } from "./session.js";
 import { findOpponentCard } from "./matchmaking.js";
 import { chouetteCard } from "./chouette_lobby.js";
 import {
-  VARIANTS, variantName, variantHint, cubeVariant, matchLengths, matchLengthName, timeControlName, timeControlOf,
+  VARIANTS, variantName, variantHint, cubeVariant, movesFinalByDefault, matchLengths, matchLengthName,
+  timeControlName, timeControlOf,
   bankClockName, BANK_CLOCKS, DEFAULT_BANK_CLOCK, botLevelName, botLevels, playerName,
 } from "./names.js";
 
@@ -205,6 +206,7 @@ function createForm(start) {
     h("option", { value: "3" }, t("lobby.backgammon_three")),
     h("option", { value: "2" }, t("lobby.backgammon_two")));
   const beavers = h("input", { type: "checkbox", name: "beavers" });
+  const movesFinal = h("input", { type: "checkbox", name: "moves_final" });
   const seed = h("input", { type: "text", name: "client_seed", maxlength: "64", autocomplete: "off", spellcheck: "false" });
   let length = null;
 
@@ -220,6 +222,7 @@ function createForm(start) {
 
   function update() {
     const v = variant.value;
+    movesFinal.checked = movesFinalByDefault(v);
     variantNote.textContent = variantHint(v);
     offerLevels(botLevel, v, botLevel.value || DEFAULT_QUICK_LEVEL);
     const lengths = matchLengths(v);
@@ -284,11 +287,12 @@ function createForm(start) {
       if (control && control.seconds) body.move_seconds = control.seconds;
       if (control && control.days) body.correspondence_days = control.days;
       if (control && control.delay) Object.assign(body, { delay_seconds: control.delay, bank_seconds_per_point: control.bank });
+      body.options = { moves_final: movesFinal.checked };
       if (cubeVariant(v)) {
-        body.options = {
+        Object.assign(body.options, {
           cube: cube.checked, jacoby: jacoby.checked, automatic_doubles: Number(autoDoubles.value),
           backgammon_value: Number(bgValue.value), beavers: beavers.checked,
-        };
+        });
       }
       start(body);
     },
@@ -298,6 +302,7 @@ function createForm(start) {
   h("label", { class: "field" }, h("span", {}, t("lobby.match_length")), lengthSlot),
   labelled(t("lobby.time_control"), time, timeNote),
   cubeBox,
+  check(t("lobby.moves_final"), movesFinal, t("lobby.moves_final_hint")),
   labelled(t("lobby.opponent"), opponent),
   labelled(t("lobby.bot_level"), botLevel),
   check(t("lobby.rated"), rated, t("lobby.rated_hint")),

@@ -31,6 +31,9 @@ export const isLong = (variant) => String(variant).startsWith("long-");
 
 /** Variants the create form offers cube options for (backgammon: optional; dave: always on). */
 export const cubeVariant = (variant) => variant === "backgammon" || variant === "dave";
+/** Whether a variant's tables default to final moves (nardy.rules: the traditional and tournament long
+ * nardy of 004's platform); the server applies the same default when a table leaves it unsaid. */
+export const movesFinalByDefault = (variant) => variant === "long-traditional" || variant === "long-tournament";
 
 /** Match lengths the create form offers (0 = money play / single games). */
 export function matchLengths(variant) {
