@@ -20,7 +20,6 @@ their own dice and clock.
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -36,6 +35,7 @@ from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
+from nardy.server.collector import Collector
 from nardy.server.pubsub import PubSub, make_pubsub
 from nardy.server.services.analysis_queue import AnalysisQueue
 from nardy.server.services.chat import ChatLimits, ChatService
@@ -118,10 +118,12 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
             stale_seconds=config.analysis_stale_seconds,
         )
         await app.state.analysis_queue.start()
-        gc.freeze()  # start-up objects live for the whole process: keep them out of every collection
+        collector = Collector(freeze_survivors=config.gc_freeze_survivors, full_seconds=config.gc_full_seconds)
+        collector.start()
         try:
             yield
         finally:
+            await collector.stop()
             await app.state.analysis_queue.stop()
             await app.state.matchmaking.stop()
             await app.state.peers.stop()

@@ -120,6 +120,16 @@ class Settings(BaseSettings):
     analysis_stale_seconds: float = Field(
         default=120.0, gt=0, description="an analysis whose worker wrote no progress this long is taken again",
     )
+    gc_freeze_survivors: bool = Field(
+        default=True,
+        description="freeze the survivors of every generation-1 garbage collection out of the collector's sight, "
+                    "so no collection walks every live game (off: only start-up objects are frozen)",
+    )
+    gc_full_seconds: float = Field(
+        default=3600.0, ge=0,
+        description="how often everything is unfrozen and collected once, to free cyclic garbage among frozen "
+                    "objects (0: never)",
+    )
     allowed_origins: list[str] = Field(default_factory=list)
     rate_limits: bool | None = Field(
         default=None, description="the HTTP rate limits below; on outside testing, whose harnesses sign many users up",
