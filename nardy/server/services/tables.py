@@ -371,11 +371,13 @@ class TableService(EventLogService[TableState]):
         )
         ended = any(e.kind == "match_ended" for e in stored)
 
+        summary = _summary_changes(start, state, now)
+
         def write(db: Session) -> None:
             ratings = _rating_rows(db, state, now) if ended else []
             tables_repo.append(
                 db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
-                summary=_summary(state, now), seeds=new_seeds, finished=finished, extra_rows=ratings,
+                summary=summary, seeds=new_seeds, finished=finished, extra_rows=ratings,
             )
 
         await self._db.run(write)
@@ -535,6 +537,20 @@ def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating |
         db, family=family_of(state.spec.variant), winner_user_id=winner.user_id, loser_user_id=loser.user_id,
         length=state.spec.match_length, at=now, table_id=state.id,
     )
+
+
+def _summary_changes(start: TableState, state: TableState, now: datetime) -> dict[str, Any]:
+    """The summary columns ``state`` changes since ``start``, all of them for a table's first events.
+
+    A column left out of the UPDATE costs nothing: set, even to the value it
+    has, SQLite rewrites its index entries and checks its foreign key. Every
+    later row was written from ``start``'s summary, by this function.
+    """
+    summary = _summary(state, now)
+    if start.version == 0:
+        return summary
+    before = _summary(start, now)
+    return {column: value for column, value in summary.items() if column not in before or before[column] != value}
 
 
 def _summary(state: TableState, now: datetime) -> dict[str, Any]:
