@@ -119,6 +119,16 @@ class Game:
             return []
         return self.position.legal_plays(self.dice)
 
+    def only_play(self) -> Play | None:
+        """The turn's play when the rules leave exactly one (a forced play), else ``None``.
+
+        Asked of every view of a turn, and most rolls leave many plays: the
+        count comes from the quickest search, which makes no positions.
+        """
+        if self.phase is not Phase.MOVING or self.dice is None or len(self.position.legal_rows(self.dice)) != 1:
+            return None
+        return self.position.legal_plays(self.dice)[0]
+
     def next_steps(self, made: Iterable[Step] = ()) -> list[Step]:
         """The steps that may follow ``made`` this turn (for click-to-highlight and undo)."""
         if self.phase is not Phase.MOVING or self.dice is None:

@@ -739,3 +739,16 @@ def test_long_resignation_at_the_start_is_mars(variant: str) -> None:
     resigned = game.resign(0)
     assert resigned.result is not None
     assert (resigned.result.winner, resigned.result.kind, resigned.result.points) == (1, WinKind.MARS, 2)
+
+
+def test_only_play_names_the_forced_play_and_nothing_when_there_is_a_choice() -> None:
+    """A roll whose every legal order ends in one position is a forced play (the server may play it
+    for the player); the opening position's 6-5 leaves a choice."""
+    start = Game.new("backgammon").opening_roll((6, 5))
+    assert start.only_play() is None and len(start.legal_plays()) > 1
+    points = [0] * 24
+    points[0], points[23] = 1, -15
+    last_checker = Position(start.position.variant, tuple(points), (0, 0), (14, 0))
+    forced = replace(start, position=last_checker)
+    assert forced.legal_plays() == [forced.only_play()]
+    assert Game.new("backgammon").only_play() is None  # not a moving phase

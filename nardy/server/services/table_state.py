@@ -592,8 +592,8 @@ def moving_legal(game: Game, pending: Sequence[Step]) -> dict[str, Any]:
 
 def only_play(game: Game) -> list[dict[str, Any]] | None:
     """The steps of the turn's play when the rules allow exactly one (a forced play), else None."""
-    plays = game.legal_plays()
-    return [step_dict(s) for s in plays[0].steps] if len(plays) == 1 else None
+    play = game.only_play()
+    return None if play is None else [step_dict(s) for s in play.steps]
 
 
 def resign_view(game: Game) -> dict[str, Any] | None:
