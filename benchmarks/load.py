@@ -4,6 +4,12 @@ Run::
 
     python -m benchmarks.load [--games 100 500 1000] [--think 2.0] [--duration 60]
                               [--warmup 10] [--clients 1] [--variants ...] [--profile DIR]
+                              [--server LABEL=DIR ...] [--server-env LABEL:KEY=VALUE ...] [--rounds R]
+
+Side by side: ``--server before=/tmp/old-checkout --server after=.`` runs every
+level against both servers, one after the other (``--rounds`` times,
+interleaved), so that two revisions or two settings are compared in one run
+on one machine.
 
 For each N in ``--games`` a fresh server is started as ONE process (the
 ``nardy.server`` module run as ``__main__``, as ``python -m nardy.server`` does,
@@ -88,14 +94,14 @@ MAX_ERRORS_PER_PLAYER = 20
 
 # Runs the server in this interpreter after installing a gc callback that logs every
 # collection (wall-clock start, seconds, generation) as a line of a file (uvicorn
-# re-raises SIGTERM after shutting down, so nothing can be written at exit), and counts
-# the objects the collector tracks on SIGUSR1. With "freeze" (an experiment) it first
-# imports the app and calls gc.freeze(), so that the objects alive after the imports are
-# out of the collector's sight.
+# re-raises SIGTERM after shutting down, so nothing can be written at exit). On SIGUSR1
+# (after the window) it logs the objects the collector tracks per generation and frozen,
+# then unfreezes and collects everything once and logs how many unreachable objects that
+# found: the cyclic garbage the server was holding, frozen or not yet collected.
 SERVER_LAUNCHER = """
 import gc, runpy, signal, sys, time
-out, mode = open(sys.argv[1], "w", buffering=1), sys.argv[2]
-del sys.argv[1:3]
+out = open(sys.argv[1], "w", buffering=1)
+del sys.argv[1:2]
 started = {}
 def on_gc(phase, info):
     if phase == "start":
@@ -105,12 +111,13 @@ def on_gc(phase, info):
 gc.callbacks.append(on_gc)
 def count_objects(_signum, _frame):
     counts = [len(gc.get_objects(generation)) for generation in range(3)]
-    out.write(f"objects {time.time():.6f} {' '.join(map(str, counts))} {gc.get_freeze_count()}\\n")
-signal.signal(signal.SIGUSR1, count_objects)
-if mode == "freeze":
-    import nardy.server.app
-    gc.collect()
+    frozen = gc.get_freeze_count()
+    started.clear()
+    gc.unfreeze()
+    garbage = gc.collect()
     gc.freeze()
+    out.write(f"objects {time.time():.6f} {' '.join(map(str, counts))} {frozen} {garbage}\\n")
+signal.signal(signal.SIGUSR1, count_objects)
 runpy.run_module("nardy.server", run_name="__main__", alter_sys=True)
 """
 
@@ -154,9 +161,11 @@ def machine_cpu() -> tuple[float, float]:
 class Server:
     """One ``python -m nardy.server`` process (optionally under py-spy) with a fresh data directory."""
 
-    def __init__(self, profile: Path | None, label: str, native: bool = False, gc_mode: str = "default") -> None:
+    def __init__(self, profile: Path | None, label: str, *, native: bool = False, root: Path = ROOT,
+                 env: dict[str, str] | None = None) -> None:
         self.native = native
-        self.gc_mode = gc_mode
+        self.root = root
+        self.extra_env = env or {}
         self.port = free_port()
         self.data_dir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
         self.gc_path = self.data_dir / "gc.log"
@@ -176,10 +185,11 @@ class Server:
             # every simulated player connects from 127.0.0.1: lift the per-address socket cap out of the way
             "NARDY_MAX_SOCKETS_PER_ADDRESS": "1000000",
             "PYTHONUNBUFFERED": "1",
+            **self.extra_env,
         })
-        command = [sys.executable, "-c", SERVER_LAUNCHER, str(self.gc_path), self.gc_mode]
+        command = [sys.executable, "-c", SERVER_LAUNCHER, str(self.gc_path)]
         log = self.log_path.open("wb")
-        self._process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        self._process = subprocess.Popen(command, cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
         deadline = time.monotonic() + SERVER_START_TIMEOUT
@@ -247,7 +257,7 @@ class Server:
             os.kill(self.pid, signal.SIGUSR1)
 
     def tracked_objects(self) -> tuple[int, ...]:
-        """Objects the collector tracks (generations 0, 1, 2, frozen), as last logged."""
+        """Objects the collector tracks (generations 0, 1, 2, frozen) and the cyclic garbage found, as last logged."""
         found: tuple[int, ...] = ()
         with contextlib.suppress(OSError, ValueError):
             for line in self.gc_path.read_text().splitlines():
@@ -632,6 +642,7 @@ class Level:
     games: int
     duration: float
     think: float
+    server: str = ""
     accepted: int = 0
     latencies_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -703,9 +714,19 @@ def pick_variants(weights: list[tuple[str, float]], games: int, seed: int) -> li
     return chosen
 
 
-def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, float]]) -> Level:
-    level = Level(games=games, duration=args.duration, think=args.think, machine_cpus=os.cpu_count() or 1)
-    server = Server(args.profile, str(games), native=args.profile_native, gc_mode=args.server_gc)
+@dataclass(frozen=True)
+class ServerSpec:
+    """Which checkout a level's server runs from, under what name, with which extra settings."""
+
+    label: str
+    root: Path
+    env: dict[str, str]
+
+
+def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, float]], spec: ServerSpec) -> Level:
+    level = Level(games=games, duration=args.duration, think=args.think, server=spec.label,
+                  machine_cpus=os.cpu_count() or 1)
+    server = Server(args.profile, f"{spec.label}-{games}", native=args.profile_native, root=spec.root, env=spec.env)
     contexts: list[tuple[multiprocessing.process.BaseProcess, multiprocessing.connection.Connection]] = []
     context = multiprocessing.get_context("spawn")
     setup_timeout = 120 + 0.2 * games
@@ -853,11 +874,11 @@ def print_level(level: Level) -> None:
          f"{statistics.median(level.http_ms):,.0f} / {max(level.http_ms):,.0f}" if level.http_ms else "-"),
         ("setup (guests, tables, connections) s", f"{level.setup_seconds:.1f}"),
         ("server garbage collections in the window", level.gc_summary()),
-        ("objects tracked by the server's gc after the window (gen0 / gen1 / gen2 / frozen)",
+        ("objects tracked by the server's gc after the window (gen0 / gen1 / gen2 / frozen / cyclic garbage)",
          " / ".join(f"{n:,}" for n in level.tracked) or "-"),
         ("server log errors", f"{len(level.server_log_errors)}"),
     ]
-    print("| N = " + f"{n} | |\n| --- | --- |")
+    print(f"| N = {n}, server {level.server} | |\n| --- | --- |")
     for name, value in rows:
         print(f"| {name} | {value} |")
     for sample in level.error_samples[:5]:
@@ -868,26 +889,30 @@ def print_level(level: Level) -> None:
 
 def print_summary(levels: list[Level]) -> None:
     print("\n### Summary\n")
-    print("| games | accepted actions/s | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU % "
-          "| server CPU ms/action | server RSS MiB | client CPU % | machine CPU % |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| server | games | accepted actions/s | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU % "
+          "| server CPU ms/action | longest gc ms | server RSS MiB | client CPU % | machine CPU % |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for level in levels:
         if level.failed is not None:
-            print(f"| {level.games} | failed | | | | | | | | | | |")
+            print(f"| {level.server} | {level.games} | failed | | | | | | | | | | | |")
             continue
-        print(f"| {level.games} | {level.rate:,.1f} | {level.percentile(50):,.1f} | {level.percentile(95):,.1f} | "
+        longest = max((seconds * 1000 for _, seconds, _ in level.gc), default=0.0)
+        print(f"| {level.server} | {level.games} | {level.rate:,.1f} | {level.percentile(50):,.1f} | {level.percentile(95):,.1f} | "
               f"{level.percentile(99):,.1f} | {max(level.latencies_ms, default=float('nan')):,.1f} | {level.error_count} | "
-              f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | {level.rss_max:.0f} | "
+              f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | {longest:.0f} | {level.rss_max:.0f} | "
               f"{', '.join(f'{c:.0f}' for c in level.client_cpu_pct)} | {level.machine_cpu_pct:.0f} |")
-    costs = [level.cpu_ms_per_action for level in levels if level.failed is None and level.accepted]
-    if costs:
-        cost = statistics.median(costs)
-        print(f"\nAt the median {cost:.2f} ms of server CPU per action, one fully available core would serve at most "
-              f"{1000 / cost:,.0f} actions/s ≈ {1000 / cost * levels[0].think:,.0f} games at this think time, "
-              "at 100 % utilisation.")
-    holding = [level.games for level in levels if level.holds]
-    best = max(holding) if holding else None
-    print(f"\nLargest N with p99 < {P99_TARGET_MS:.0f} ms and no errors: {best if best is not None else 'none of those tried'}")
+    for label in dict.fromkeys(level.server for level in levels):
+        mine = [level for level in levels if level.server == label and level.failed is None]
+        costs = [level.cpu_ms_per_action for level in mine if level.accepted]
+        if costs:
+            cost = statistics.median(costs)
+            print(f"\n{label}: at the median {cost:.2f} ms of server CPU per action, one fully available core would "
+                  f"serve at most {1000 / cost:,.0f} actions/s ≈ {1000 / cost * levels[0].think:,.0f} games at this "
+                  "think time, at 100 % utilisation.")
+        holding = [level.games for level in mine if level.holds]
+        best = max(holding) if holding else None
+        print(f"{label}: largest N with p99 < {P99_TARGET_MS:.0f} ms and no errors: "
+              f"{best if best is not None else 'none of those tried'}")
 
 
 def print_profile(path: Path, games: int, top: int = 25) -> None:
@@ -946,6 +971,26 @@ def parse_variants(text: str) -> list[tuple[str, float]]:
     return weights
 
 
+def parse_servers(servers: list[str], envs: list[str]) -> list[ServerSpec]:
+    """The servers to compare, from ``LABEL=DIR`` and ``LABEL:KEY=VALUE`` arguments."""
+    roots = dict(part.split("=", 1) for part in servers) if servers else {"this": str(ROOT)}
+    env: dict[str, dict[str, str]] = {label: {} for label in roots}
+    for part in envs:
+        label, _, assignment = part.partition(":")
+        key, _, value = assignment.partition("=")
+        if label not in env or not key:
+            raise SystemExit(f"--server-env {part!r}: give LABEL:KEY=VALUE for a LABEL of --server")
+        env[label][key] = value
+    return [ServerSpec(label, Path(root).resolve(), env[label]) for label, root in roots.items()]
+
+
+def commit_of(root: Path) -> str:
+    """The checkout's commit, with "+changes" when its working tree differs from it."""
+    def git(*command: str) -> str:
+        return subprocess.run(["git", "-C", str(root), *command], capture_output=True, text=True).stdout.strip()
+    return (git("rev-parse", "--short", "HEAD") or "?") + (" +changes" if git("status", "--porcelain", "nardy") else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.load", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, nargs="+", default=[100, 500, 1000], help="concurrent games per level")
@@ -959,15 +1004,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, default=None, help="profile the server with py-spy during the window; write to DIR")
     parser.add_argument("--profile-native", action="store_true",
                         help="with --profile: include C frames (py-spy pauses the server for each sample)")
-    parser.add_argument("--server-gc", choices=("default", "freeze"), default="default",
-                        help="freeze: gc.freeze() in the server after importing the app (an experiment)")
+    parser.add_argument("--server", action="append", default=[], metavar="LABEL=DIR",
+                        help="run each level against the server of checkout DIR too, named LABEL (repeatable; "
+                             "default: this checkout only), one after the other, --rounds times")
+    parser.add_argument("--server-env", action="append", default=[], metavar="LABEL:KEY=VALUE",
+                        help="an extra environment variable for the server named LABEL (repeatable)")
+    parser.add_argument("--rounds", type=int, default=1, help="times each (level, server) pair runs, interleaved")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
     args = parser.parse_args(argv)
     weights = parse_variants(args.variants)
+    specs = parse_servers(args.server, args.server_env)
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
-    budget = sum(SERVER_START_TIMEOUT + 150 + 0.2 * n + args.warmup + args.duration + DRAIN_TIMEOUT
-                 + CLIENT_STOP_TIMEOUT + 100 for n in args.games)
+    budget = len(specs) * args.rounds * sum(SERVER_START_TIMEOUT + 150 + 0.2 * n + args.warmup + args.duration
+                                            + DRAIN_TIMEOUT + CLIENT_STOP_TIMEOUT + 100 for n in args.games)
 
     def out_of_time(_signum: int, _frame: object) -> None:
         raise TimeoutError(f"the whole run exceeded its {budget:.0f} s budget")
@@ -980,21 +1030,26 @@ def main(argv: list[str] | None = None) -> int:
     share = ", ".join(f"{name} {w / sum(x for _, x in weights):.0%}" for name, w in weights)
     print(f"tables: {share}; match length 1; think time exponential, mean {args.think} s, before every action; "
           f"warm-up {args.warmup:.0f} s, window {args.duration:.0f} s; {args.clients} client process(es); "
-          f"permessage-deflate {'off' if args.no_compression else 'offered'}; server gc {args.server_gc}")
+          f"permessage-deflate {'off' if args.no_compression else 'offered'}")
+    for spec in specs:
+        print(f"server {spec.label}: {spec.root} (commit {commit_of(spec.root)})"
+              + "".join(f"; {key}={value}" for key, value in spec.env.items()))
     levels: list[Level] = []
     try:
         for games in args.games:
-            started = time.monotonic()
-            level = run_level(games, args, weights)
-            levels.append(level)
-            print_level(level)
-            print(f"\n(level took {time.monotonic() - started:.0f} s)", flush=True)
+            for _ in range(args.rounds):
+                for spec in specs:
+                    started = time.monotonic()
+                    level = run_level(games, args, weights, spec)
+                    levels.append(level)
+                    print_level(level)
+                    print(f"\n(level took {time.monotonic() - started:.0f} s)", flush=True)
     finally:
         signal.alarm(0)
     print_summary(levels)
     if args.json is not None:
         args.json.write_text(json.dumps([{
-            "games": lv.games, "failed": lv.failed, "accepted_per_s": lv.rate,
+            "server": lv.server, "games": lv.games, "failed": lv.failed, "accepted_per_s": lv.rate,
             "p50_ms": lv.percentile(50), "p95_ms": lv.percentile(95), "p99_ms": lv.percentile(99),
             "max_ms": max(lv.latencies_ms, default=None), "errors": dict(lv.errors),
             "server_cpu_pct": lv.server_cpu_pct, "server_cpu_ms_per_action": lv.cpu_ms_per_action,
