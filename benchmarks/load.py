@@ -6,6 +6,14 @@ Run::
                               [--warmup 10] [--clients 1] [--variants ...] [--profile DIR]
                               [--server LABEL=DIR ...] [--server-env LABEL:KEY=VALUE ...] [--rounds R]
 
+Several processes: ``--processes 2 --database postgresql`` starts two servers on
+one fresh PostgreSQL database (created on ``--postgres-url``'s server, dropped
+after the level) with Redis (``--redis-url``), behind HAProxy (Debian's
+``haproxy``, started by the benchmark), which keeps both players' WebSockets of
+a table on one process by the ``table`` in their URL and spreads the HTTP
+requests. CPU and memory are then the sums over the processes; the CPU of the
+machine's PostgreSQL and Redis processes is reported beside them, per action.
+
 Side by side: ``--server before=/tmp/old-checkout --server after=.`` runs every
 level against both servers, one after the other (``--rounds`` times,
 interleaved), so that two revisions or two settings are compared in one run
@@ -73,7 +81,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -81,6 +89,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_VARIANTS = "backgammon=0.5,georgian=0.2,long-traditional=0.3"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+SERVICES = ("postgres", "redis-server")
+"""The shared services whose CPU is measured beside the servers' (by command name)."""
 
 SERVER_START_TIMEOUT = 60.0
 DRAIN_TIMEOUT = 10.0
@@ -150,6 +160,18 @@ def proc_rss_mib(pid: int) -> float:
     return float("nan")
 
 
+def named_cpu_seconds(name: str) -> float:
+    """User + system CPU seconds of every process whose command name is ``name`` (PostgreSQL's backends,
+    Redis): what the shared services spend on the servers' behalf, for the costs per action."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError):
+            text = stat.read_text()
+            if text[text.index("(") + 1 : text.rindex(")")] == name:
+                total += sum(proc_cpu_split(int(stat.parent.name)))
+    return total
+
+
 def machine_cpu() -> tuple[float, float]:
     """(busy, total) jiffies of all CPUs together, from ``/proc/stat``."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -176,6 +198,7 @@ class Server:
         self.pid = 0
 
     def start(self) -> None:
+        """Start the process and wait until it listens."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("NARDY_")}
         env.update({
             "NARDY_ENVIRONMENT": "testing",
@@ -201,6 +224,14 @@ class Server:
                 return
             time.sleep(0.2)
         raise RuntimeError(f"the server did not listen within {SERVER_START_TIMEOUT:.0f} s:\n{self.log_tail()}")
+
+    def cpu_split(self) -> tuple[float, float]:
+        """(user, system) CPU seconds of the server so far."""
+        return proc_cpu_split(self.pid)
+
+    def rss_mib(self) -> float:
+        """The server's resident memory now."""
+        return proc_rss_mib(self.pid)
 
     def start_profile(self, seconds: float) -> subprocess.Popen[bytes] | None:
         """Attach ``py-spy record`` to the server for ``seconds`` (the measured window only)."""
@@ -268,6 +299,172 @@ class Server:
 
     def cleanup(self) -> None:
         shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+class TemporaryDatabase:
+    """A fresh PostgreSQL database for one level, dropped afterwards (the server migrates it at start)."""
+
+    def __init__(self, admin_url: str) -> None:
+        self.admin_url = admin_url
+        self.name = f"nardy_load_{os.getpid()}_{random.randrange(10**9)}"
+
+    @property
+    def url(self) -> str:
+        """The SQLAlchemy URL the servers use."""
+        base = self.admin_url.rsplit("/", 1)[0]
+        return f"{base.replace('postgresql://', 'postgresql+psycopg://', 1)}/{self.name}"
+
+    def _admin(self, statement: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self.admin_url, autocommit=True) as connection:
+            connection.execute(statement)
+
+    def create(self) -> None:
+        self._admin(f"CREATE DATABASE {self.name}")
+
+    def drop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._admin(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)")
+
+
+HAPROXY_CONFIG = """global
+    maxconn 8000
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+    timeout tunnel 1h
+frontend players
+    bind 127.0.0.1:{port}
+    default_backend servers
+backend servers
+    balance url_param table
+    hash-type consistent
+{servers}
+"""
+
+
+class Proxy:
+    """HAProxy in front of the servers: WebSockets sticky by the table in their URL, other requests spread."""
+
+    def __init__(self, ports: list[int], data_dir: Path) -> None:
+        self.port = free_port()
+        self.config_path = data_dir / "haproxy.cfg"
+        self.config_path.write_text(HAPROXY_CONFIG.format(port=self.port, servers="\n".join(
+            f"    server s{i} 127.0.0.1:{port}" for i, port in enumerate(ports))))
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        if not Path(binary).exists():
+            raise RuntimeError("several processes need HAProxy in front of them: apt-get install haproxy")
+        self._process = subprocess.Popen([binary, "-f", str(self.config_path), "-db"], stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"haproxy exited: {self._process.stderr.read().decode(errors='replace')[-500:]}"
+                                   if self._process.stderr else "haproxy exited")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                return
+            time.sleep(0.1)
+        raise RuntimeError("haproxy did not listen within 10 s")
+
+    def cpu_seconds(self) -> float:
+        return proc_cpu_seconds(self._process.pid) if self._process is not None else 0.0
+
+    def stop(self) -> None:
+        if self._process is not None and self._process.poll() is None:
+            self._process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._process.wait(timeout=10)
+            if self._process.poll() is None:
+                self._process.kill()
+        self._process = None
+
+
+class Cluster:
+    """The servers of one level: one process alone, or several on one database and Redis behind HAProxy.
+
+    Measured as one server: CPU and memory are the sums over the processes,
+    garbage collections and log lines those of all of them.
+    """
+
+    def __init__(self, spec: ServerSpec, profile: Path | None, label: str, *, native: bool) -> None:
+        self.spec = spec
+        self.database = TemporaryDatabase(spec.database_url) if spec.database_url else None
+        env = dict(spec.env)
+        self.shared_dir: Path | None = None
+        if self.database is not None:
+            env["NARDY_DATABASE_URL"] = self.database.url
+        elif spec.processes > 1:  # one SQLite file for all of them
+            self.shared_dir = Path(tempfile.mkdtemp(prefix="nardy-load-shared-"))
+            env["NARDY_DATABASE_URL"] = f"sqlite:///{self.shared_dir / 'nardy.db'}"
+        if spec.processes > 1:
+            env["NARDY_REDIS_URL"] = spec.redis_url
+        self.servers = [Server(profile if i == 0 else None, label, native=native, root=spec.root, env=env)
+                        for i in range(spec.processes)]
+        self.proxy = Proxy([s.port for s in self.servers], self.servers[0].data_dir) if spec.processes > 1 else None
+        self.profile_path = self.servers[0].profile_path
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.proxy.port}" if self.proxy is not None else self.servers[0].url
+
+    def start(self) -> None:
+        """Create the database, start the servers one by one (the first migrates), then the proxy."""
+        if self.database is not None:
+            self.database.create()
+        for server in self.servers:
+            server.start()
+        if self.proxy is not None:
+            self.proxy.start()
+
+    def cpu_split(self) -> tuple[float, float]:
+        splits = [server.cpu_split() for server in self.servers]
+        return sum(u for u, _ in splits), sum(k for _, k in splits)
+
+    def rss_mib(self) -> float:
+        return sum(server.rss_mib() for server in self.servers)
+
+    def proxy_cpu_seconds(self) -> float:
+        return self.proxy.cpu_seconds() if self.proxy is not None else 0.0
+
+    def start_profile(self, seconds: float) -> subprocess.Popen[bytes] | None:
+        return self.servers[0].start_profile(seconds)
+
+    def count_objects(self) -> None:
+        for server in self.servers:
+            server.count_objects()
+
+    def tracked_objects(self) -> tuple[int, ...]:
+        counts = [server.tracked_objects() for server in self.servers]
+        return tuple(sum(c) for c in zip(*counts, strict=False)) if all(counts) else ()
+
+    def gc_pauses(self, start: float, end: float) -> list[tuple[float, float, int]]:
+        return sorted(pause for server in self.servers for pause in server.gc_pauses(start, end))
+
+    def errors_logged(self) -> list[str]:
+        return [line for server in self.servers for line in server.errors_logged()]
+
+    def log_tail(self) -> str:
+        return "\n".join(f"[process {i}]\n{server.log_tail()}" for i, server in enumerate(self.servers))
+
+    def stop(self) -> None:
+        if self.proxy is not None:
+            self.proxy.stop()
+        for server in self.servers:
+            server.stop()
+        if self.database is not None:
+            self.database.drop()
+
+    def cleanup(self) -> None:
+        for server in self.servers:
+            server.cleanup()
+        if self.shared_dir is not None:
+            shutil.rmtree(self.shared_dir, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- the client processes
@@ -393,7 +590,8 @@ class Client:
     async def connect(self, player: Player) -> None:
         from websockets.asyncio.client import connect
 
-        uri = self.config.url.replace("http://", "ws://") + "/ws"
+        # the table in the URL lets a reverse proxy keep both players of a table on one process
+        uri = self.config.url.replace("http://", "ws://") + f"/ws?table={player.slot.table_id}"
         player.ws = await connect(
             uri, additional_headers={"Cookie": player.cookie}, open_timeout=60, close_timeout=5,
             compression="deflate" if self.config.compression else None, max_size=2**20,
@@ -644,6 +842,8 @@ class Level:
     think: float
     server: str = ""
     accepted: int = 0
+    proxy_cpu_pct: float = 0.0
+    services_cpu_pct: dict[str, float] = field(default_factory=dict)
     latencies_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
@@ -721,12 +921,16 @@ class ServerSpec:
     label: str
     root: Path
     env: dict[str, str]
+    processes: int = 1
+    database_url: str | None = None
+    """An admin URL of a PostgreSQL server to create each level's database in; None: SQLite."""
+    redis_url: str = "redis://127.0.0.1:6379/0"
 
 
 def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, float]], spec: ServerSpec) -> Level:
     level = Level(games=games, duration=args.duration, think=args.think, server=spec.label,
                   machine_cpus=os.cpu_count() or 1)
-    server = Server(args.profile, f"{spec.label}-{games}", native=args.profile_native, root=spec.root, env=spec.env)
+    server = Cluster(spec, args.profile, f"{spec.label}-{games}", native=args.profile_native)
     contexts: list[tuple[multiprocessing.process.BaseProcess, multiprocessing.connection.Connection]] = []
     context = multiprocessing.get_context("spawn")
     setup_timeout = 120 + 0.2 * games
@@ -752,7 +956,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
                 raise RuntimeError(f"a client failed: {value}")
             setups.append(value)
         level.setup_seconds = max(setups)
-        level.rss_after_setup = proc_rss_mib(server.pid)
+        level.rss_after_setup = server.rss_mib()
         go_at = time.time() + 1.0
         window_start = go_at + args.warmup
         window_end = window_start + args.duration
@@ -762,21 +966,25 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         time.sleep(max(0.0, window_start - time.time()))
         load_start = os.getloadavg()[0]
         profiler = server.start_profile(args.duration)
-        split0 = proc_cpu_split(server.pid)
+        split0, proxy0 = server.cpu_split(), server.proxy_cpu_seconds()
+        services0 = {name: named_cpu_seconds(name) for name in SERVICES}
         cpu0, busy0 = sum(split0), machine_cpu()
-        level.rss_start = level.rss_max = proc_rss_mib(server.pid)
+        level.rss_start = level.rss_max = server.rss_mib()
         previous, previous_at = cpu0, time.monotonic()
         while time.time() < window_end:
             time.sleep(min(1.0, max(0.0, window_end - time.time())))
-            cpu, at = proc_cpu_seconds(server.pid), time.monotonic()
+            cpu, at = sum(server.cpu_split()), time.monotonic()
             if at - previous_at > 0.5:
                 level.server_cpu_max_1s = max(level.server_cpu_max_1s, (cpu - previous) / (at - previous_at) * 100)
             previous, previous_at = cpu, at
-            level.rss_max = max(level.rss_max, proc_rss_mib(server.pid))
-        split1 = proc_cpu_split(server.pid)
+            level.rss_max = max(level.rss_max, server.rss_mib())
+        split1 = server.cpu_split()
+        level.proxy_cpu_pct = (server.proxy_cpu_seconds() - proxy0) / args.duration * 100
+        level.services_cpu_pct = {name: (named_cpu_seconds(name) - services0[name]) / args.duration * 100
+                                  for name in SERVICES}
         cpu1, busy1 = sum(split1), machine_cpu()
         level.server_sys_share = (split1[1] - split0[1]) / max(1e-9, cpu1 - cpu0) * 100
-        level.rss_end = proc_rss_mib(server.pid)
+        level.rss_end = server.rss_mib()
         server.count_objects()  # after the window, so that it costs the window nothing
         level.load = (load_start, os.getloadavg()[0])
         level.server_cpu_pct = (cpu1 - cpu0) / args.duration * 100
@@ -866,6 +1074,10 @@ def print_level(level: Level) -> None:
         ("server RSS MiB (after setup / start / end / max)",
          f"{level.rss_after_setup:.0f} / {level.rss_start:.0f} / {level.rss_end:.0f} / {level.rss_max:.0f}"),
         ("client CPU % per process", ", ".join(f"{c:.0f}" for c in level.client_cpu_pct)),
+        ("proxy CPU %", f"{level.proxy_cpu_pct:.0f}"),
+        ("PostgreSQL / Redis CPU % (every process of the machine's services; ms per action)", " / ".join(
+            f"{level.services_cpu_pct.get(name, 0.0):.0f} ({level.services_cpu_pct.get(name, 0.0) * 10 / max(level.rate, 1e-9):.2f})"
+            for name in SERVICES)),
         ("machine CPU % (all processes, of " + f"{level.machine_cpus * 100})", f"{level.machine_cpu_pct:.0f}"),
         ("load average (1 min) window start / end", f"{level.load[0]:.2f} / {level.load[1]:.2f}"),
         ("messages received by clients", f"{level.messages_in:,} ({level.bytes_in / 1e6:,.1f} MB of JSON)"),
@@ -1010,10 +1222,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-env", action="append", default=[], metavar="LABEL:KEY=VALUE",
                         help="an extra environment variable for the server named LABEL (repeatable)")
     parser.add_argument("--rounds", type=int, default=1, help="times each (level, server) pair runs, interleaved")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes per level: more than one share a database and Redis behind HAProxy "
+                             "(apt-get install haproxy), WebSockets sticky by table")
+    parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite",
+                        help="postgresql: a fresh database per level on --postgres-url's server")
+    parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres",
+                        help="an admin connection to the PostgreSQL server (creates and drops the level's database)")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="the Redis of several processes")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
     args = parser.parse_args(argv)
     weights = parse_variants(args.variants)
-    specs = parse_servers(args.server, args.server_env)
+    specs = [replace(spec, processes=args.processes, redis_url=args.redis_url,
+                     database_url=args.postgres_url if args.database == "postgresql" else None)
+             for spec in parse_servers(args.server, args.server_env)]
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
     budget = len(specs) * args.rounds * sum(SERVER_START_TIMEOUT + 150 + 0.2 * n + args.warmup + args.duration
@@ -1031,6 +1253,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"tables: {share}; match length 1; think time exponential, mean {args.think} s, before every action; "
           f"warm-up {args.warmup:.0f} s, window {args.duration:.0f} s; {args.clients} client process(es); "
           f"permessage-deflate {'off' if args.no_compression else 'offered'}")
+    print(f"server: {args.processes} process(es) on {args.database}"
+          + (f" with Redis {args.redis_url} behind HAProxy (WebSockets sticky by table)" if args.processes > 1 else ""))
     for spec in specs:
         print(f"server {spec.label}: {spec.root} (commit {commit_of(spec.root)})"
               + "".join(f"; {key}={value}" for key, value in spec.env.items()))
