@@ -137,6 +137,9 @@ _STEPS: dict[RawStep, Step] = {
 }
 """Every step a walk can make, shared (steps are immutable)."""
 
+RAW_STEPS: tuple[RawStep, ...] = tuple(_STEPS)
+"""Every raw step a walk can make, for callers that pack steps themselves."""
+
 
 def _steps(raw: tuple[RawStep, ...]) -> tuple[Step, ...]:
     return tuple(map(_STEPS.__getitem__, raw))
@@ -170,6 +173,17 @@ def search(
         Candidate(_steps(steps), board)
         for steps, board in _walk(variant, points, bar, off, dice, every_sequence)
     ]
+
+
+def step_sequences(
+    variant: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], dice: tuple[int, int],
+) -> list[tuple[RawStep, ...]]:
+    """Every legal order of steps of ``dice`` (:func:`search` with ``every_sequence``) as raw steps only.
+
+    What a turn's highlighting and move checks need, without a candidate
+    object per sequence: a double in backgammon has hundreds of orders.
+    """
+    return [steps for steps, _ in _walk(variant, points, bar, off, dice, True)]
 
 
 def result_boards(

@@ -310,6 +310,9 @@ _STEPS: dict[int, Step] = {
 }
 """Every step a search can make, by its code (steps are immutable, so one of each is shared)."""
 
+_RAW_CODES: dict[movegen.RawStep, int] = {raw: code for raw in movegen.RAW_STEPS if (code := _step_code(*raw)) is not None}
+"""The code of every raw step a search can make."""
+
 
 def _step(code: int) -> Step:
     step = _STEPS.get(code)
@@ -330,9 +333,10 @@ def _search_codes(
     variant: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], dice: tuple[int, int],
 ) -> tuple[int, ...]:
     codes = []
-    for candidate in movegen.search(variant, points, bar, off, dice, every_sequence=True):
-        if candidate.steps:
-            code = _encode(candidate.steps)
-            assert code is not None, candidate.steps
+    for steps in movegen.step_sequences(variant, points, bar, off, dice):
+        if steps:
+            code = 0
+            for index, raw in enumerate(steps):
+                code |= _RAW_CODES[raw] << (_STEP_BITS * index)
             codes.append(code)
     return tuple(codes)
