@@ -31,6 +31,7 @@ from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.table_state import ActionError, NewEvent
+from nardy.server.wire import encode
 from nardy.store import tables_repo
 from nardy.store.models import GameTable
 from nardy.store.tables_repo import StoredEvent, VersionConflict
@@ -285,7 +286,7 @@ async def publish(pubsub: PubSub, table_id: str, stored: list[StoredEvent], vers
         "events": [event_message(e) for e in stored],
         "state": view,
     }
-    await pubsub.publish(table_channel(table_id), json.dumps(message))
+    await pubsub.publish(table_channel(table_id), encode(message))
 
 
 class EventLogService(Generic[S]):

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -37,6 +36,7 @@ from nardy.server.api.security import session_from_cookie_header, session_token
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import Settings
+from nardy.server.wire import encode
 from nardy.server.ws.hub import Hub, Watcher
 from nardy.server.ws.limits import AddressSlots, TokenBucket, Verdict
 from nardy.server.ws.protocol import (
@@ -153,7 +153,7 @@ class Connection:
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one message now."""
-        await self._send_text(json.dumps(message))
+        await self._send_text(encode(message))
 
     async def _send_text(self, text: str) -> None:
         async with self._send_lock:
