@@ -9,11 +9,15 @@ start, so each match takes a handful of actions and still has moves to record.
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 
 from nardy.notation import position_from_dict
+from nardy.store import tournaments_repo
+from nardy.store.models import GameTable, TournamentPairing
 
 ROUND = {"match_length": 1, "delay_seconds": 30, "bank_seconds_per_point": 60}
 
@@ -225,3 +229,28 @@ def test_computer_players_fill_a_sit_and_go_when_allowed(server) -> None:
         final = wait_for(server, tournament, lambda t: feed(t) and t["status"] == "finished", timeout=60)
     assert final["standings"][-1]["name"] == alice.name or final["standings"][-2]["name"] == alice.name
     assert len(server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]) == 3
+
+
+def test_two_processes_pair_a_round_once(make_server) -> None:
+    first = make_server(tournament_sweep_seconds=0.02)
+    second = make_server(tournament_sweep_seconds=0.02, data_dir=first.data_dir)
+    people = [first.player(connect=False) for _ in range(4)]
+    starts = datetime.now(UTC) + timedelta(seconds=0.5)
+    tournament = organise(first, people[0], start="scheduled", starts_at=starts.isoformat())["id"]
+    for person in people:
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    first.top_up(100)
+    second.top_up(100)
+    wait_for(second, tournament, lambda t: t["status"] == "running" and len(undecided_tables(t)) == 2)
+    time.sleep(0.3)  # both processes keep sweeping: neither pairs or opens anything again
+    second.stop()
+    first.stop()
+
+    with first.app.state.db() as db:
+        assert db.scalar(select(func.count()).select_from(TournamentPairing)) == 2
+        assert db.scalar(select(func.count()).select_from(GameTable)) == 2
+        later = datetime.now(UTC)
+        assert tournaments_repo.claim(db, tournament, owner="a", now=later, until=later + timedelta(seconds=5))
+        assert not tournaments_repo.claim(db, tournament, owner="b", now=later, until=later + timedelta(seconds=5))
+        tournaments_repo.release(db, tournament, owner="a")
+        assert tournaments_repo.claim(db, tournament, owner="b", now=later, until=later)

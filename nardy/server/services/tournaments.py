@@ -70,6 +70,12 @@ START_KINDS = ("sit_and_go", "scheduled")
 LEASE = timedelta(seconds=60)
 """How long a process holds a tournament it advances; a process that died holding it loses it after this."""
 
+CLAIM_RETRY_SECONDS = 0.05
+"""How long a request waits before trying again for a tournament's lease another process holds."""
+
+REQUEST_PATIENCE = 3.0
+"""How long a registration or a withdrawal waits for the lease to move the tournament on itself."""
+
 SWEEP_SECONDS = 2.0
 """How often each process looks at the open tournaments (the default of ``tournament_sweep_seconds``)."""
 
@@ -212,7 +218,7 @@ class TournamentService:
             raise TournamentError("account_required", "sign up to play in tournaments")
         now = self._clock.now()
         await self._db.run(partial(_register, tournament_id=tournament_id, user=user, now=now))
-        await self.advance(tournament_id)
+        await self.advance(tournament_id, patience=REQUEST_PATIENCE)
 
     async def withdraw(self, tournament_id: str, user: User) -> None:
         """Withdraw ``user``: before the start the entry goes; once started they forfeit the match being played
@@ -226,7 +232,7 @@ class TournamentService:
                 )
             except ActionError as error:  # the match ended meanwhile: its result stands
                 log.info("withdrawal from table %s left nothing to forfeit: %s", table_id, error)
-        await self.advance(tournament_id)
+        await self.advance(tournament_id, patience=REQUEST_PATIENCE)
 
     # ----- reading
 
@@ -249,14 +255,26 @@ class TournamentService:
 
     # ----- advancing
 
-    async def advance(self, tournament_id: str) -> bool:
-        """Move the tournament on as far as it can go now, if this process gets its lease; False if it did not."""
-        now = self._clock.now()
-        claimed = await self._db.run(partial(
-            tournaments_repo.claim, tournament_id=tournament_id, owner=self._process_id, now=now, until=now + LEASE,
-        ))
-        if not claimed:
-            return False
+    async def advance(self, tournament_id: str, *, patience: float = 0.0) -> bool:
+        """Move the tournament on as far as it can go now, if this process gets its lease; False if it did not.
+
+        With ``patience`` a lease held elsewhere is tried again for that many
+        seconds: a request that registered or withdrew a player then sees the
+        tournament moved on, even when a sweep held it at that moment.
+        """
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + patience
+        while True:
+            now = self._clock.now()
+            claimed = await self._db.run(partial(
+                tournaments_repo.claim, tournament_id=tournament_id, owner=self._process_id, now=now,
+                until=now + LEASE,
+            ))
+            if claimed:
+                break
+            if loop.time() >= give_up:
+                return False
+            await asyncio.sleep(CLAIM_RETRY_SECONDS)
         try:
             for _ in range(3):  # a table that ends as it opens (a forfeit) may decide the round at once
                 to_open = await self._db.run(partial(_settle, tournament_id=tournament_id, now=self._clock.now()))
