@@ -84,7 +84,7 @@ def _play_swiss(size: int, rounds: int, seed: int) -> list[list[tuple[int, int |
         ranked = [s.player for s in standings(players, history)]
         pairings = swiss_round(ranked, history)
         played.append(pairings)
-        history += [Result(a, b, None if b is None else pick.choice((a, b))) for a, b in pairings]
+        history += [Result(a, b, a if b is None else pick.choice((a, b))) for a, b in pairings]
     return played
 
 

@@ -190,16 +190,32 @@ def test_a_withdrawal_forfeits_the_match_and_the_rest_of_a_round_robin(server) -
         assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
     started = view(server, tournament)
     assert started["rounds"] == 3
-    leaver = next(p for p in people if p.name == started["rounds_played"][0]["pairings"][0]["a"]["name"])
+    playing = next(p for p in started["rounds_played"][0]["pairings"] if p["b"] is not None)
+    leaver = next(p for p in people if p.name == playing["a"]["name"])
     assert leaver.post(f"/api/tournaments/{tournament}/withdraw").status_code == 200
     others = {p.name: p for p in people if p is not leaver}
 
     final = run(server, tournament, others, better_seed)
 
     results = [p["result"] for r in final["rounds_played"] for p in r["pairings"]]
-    assert sorted(results) == ["bye", "bye", "bye", "forfeit", "forfeit", "played"]
+    assert sorted(results) == ["bye", "bye", "bye", "forfeit", "played", "played"]
     last = final["standings"][-1]
-    assert last["name"] == leaver.name and last["withdrawn"] and last["points"] == 1  # its bye
+    assert last["name"] == leaver.name and last["withdrawn"] and last["points"] == 0  # a withdrawn player's bye counts nothing
+    games = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]
+    forfeited = [g for g in games if g["result"]["reason"] == "forfeit"]
+    assert len(forfeited) == 1 and forfeited[0]["result"]["kind"] is None
+    assert forfeited[0]["result"]["winner"] != leaver.name
+    assert server.client.get(f"/api/tournaments/{tournament}/protocol.mat").status_code == 200
+
+
+def test_a_scheduled_tournament_with_too_few_players_is_cancelled(server) -> None:
+    alice = server.player(connect=False)
+    starts = datetime.now(UTC) + timedelta(seconds=0.3)
+    tournament = organise(server, alice, start="scheduled", starts_at=starts.isoformat(), min_players=3)["id"]
+    assert alice.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    cancelled = wait_for(server, tournament, lambda t: t["status"] == "cancelled")
+    assert cancelled["rounds_played"] == [] and cancelled["finished_at"]
+    assert [t["id"] for t in server.client.get("/api/tournaments").json()["finished"]] == [tournament]
 
 
 def test_computer_players_fill_a_sit_and_go_when_allowed(server) -> None:

@@ -236,7 +236,8 @@ def _pair_fewest_repeats(players: list[int], met: set[frozenset[int]]) -> list[t
 def standings(seeded: Sequence[int], results: Iterable[Result]) -> list[Standing]:
     """Everyone in ``seeded`` ranked by points, Buchholz, Sonneborn-Berger, then seed (``seeded``'s order).
 
-    A win or a bye is one point. Buchholz sums the points of every opponent
+    A win or a bye is one point (a bye whose ``winner`` is ``None``, a
+    withdrawn player's, is none). Buchholz sums the points of every opponent
     met (a bye adds nothing); Sonneborn-Berger sums those of the opponents
     beaten. Equal on all three, the better seed ranks first; ranks are
     1, 2, 3, … without shared places, so a printed table has one order.
@@ -248,8 +249,9 @@ def standings(seeded: Sequence[int], results: Iterable[Result]) -> list[Standing
     byes = {p: 0 for p in seeded}
     for r in results:
         if r.b is None:
-            points[r.a] += 1
-            byes[r.a] += 1
+            if r.winner == r.a:
+                points[r.a] += 1
+                byes[r.a] += 1
             continue
         for player in (r.a, r.b):
             if r.winner == player:

@@ -602,7 +602,7 @@ def _pair_next_round(
     db: Session, tournament: Tournament, entries: dict[int, TournamentEntry],
     pairings: Sequence[TournamentPairing], now: datetime,
 ) -> None:
-    """Write the next round's pairings; a bye is decided at once."""
+    """Write the next round's pairings; a bye is decided at once (a withdrawn player's wins nothing)."""
     number = tournament.current_round + 1
     seeded = _seeded(entries)
     made: list[Pairing]
@@ -620,9 +620,10 @@ def _pair_next_round(
     tournament.current_round = number
     for board, (a, b) in enumerate(made, start=1):
         bye = b is None
+        scores = bye and entries[a].withdrawn_at is None
         db.add(TournamentPairing(
             tournament_id=tournament.id, round=number, board=board, entry_a=a, entry_b=b,
-            winner=a if bye else None, result="bye" if bye else None, finished_at=now if bye else None,
+            winner=a if scores else None, result="bye" if bye else None, finished_at=now if bye else None,
         ))
     db.flush()
 
