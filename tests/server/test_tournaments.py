@@ -99,7 +99,8 @@ def better_seed(a: dict[str, Any], b: dict[str, Any]) -> str:
 
 def test_a_four_player_knockout_runs_to_the_end_with_its_protocol(server) -> None:
     people = [server.player() for _ in range(4)]
-    tournament = organise(server, people[0])["id"]
+    final_round = {"match_length": 1, "move_seconds": 45}
+    tournament = organise(server, people[0], per_round=[ROUND, final_round])["id"]
     for person in people:
         server.top_up()
         reply = person.post(f"/api/tournaments/{tournament}/register")
@@ -115,6 +116,8 @@ def test_a_four_player_knockout_runs_to_the_end_with_its_protocol(server) -> Non
     assert [seeds[row["name"]] for row in final["standings"]][:2] == [1, 2]
     assert final["standings"][0]["wins"] == 2
     assert [len(r["pairings"]) for r in final["rounds_played"]] == [2, 1]
+    final_table = server.view(final["rounds_played"][1]["pairings"][0]["table"])
+    assert final_table["move_seconds"] == 45 and final_table["delay_seconds"] is None  # the final's own clock
 
     protocol = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()
     games = protocol["games"]

@@ -25,6 +25,8 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server:
     person = client()
     sign_up(person, "cup_alice")
     person.goto("#/tournaments")
+    person.page.wait_for_selector(f'[data-list=upcoming] [data-tournament="{tournament}"]')
+    person.screenshot_page("tournaments-list")
     person.page.click(f'[data-list=upcoming] [data-tournament="{tournament}"] a')
     person.page.wait_for_selector(".tournament[data-status=registering]")
     person.page.click("[data-action=register]")
@@ -46,8 +48,10 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server:
     person.page.wait_for_selector(".tournament[data-status=finished] [data-standings]", timeout=20_000)
     first = person.page.locator("[data-standings] tbody tr").first.inner_text()
     assert first.startswith("1") and "cup_alice" in first
+    person.screenshot_page("tournament-finished")
 
     person.page.click("[data-action=protocol]")
     person.page.wait_for_selector(".protocol-sheet[data-game='1']")
+    person.screenshot_page("tournament-protocol")
     sheet = person.page.locator(".protocol-sheet").inner_text()
     assert "Friday cup" in sheet and "2027" in sheet and "cup_alice" in sheet and "cup_bob" in sheet
