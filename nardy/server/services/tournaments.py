@@ -178,8 +178,13 @@ class TournamentService:
                 log.exception("tournament sweep failed")
 
     async def sweep(self) -> None:
-        """Advance every tournament still registering or running that no other process holds now."""
-        for tournament_id in await self._db.run(tournaments_repo.open_ids):
+        """Advance every open tournament that has something to do now and that no other process holds.
+
+        What to do is first found by reading alone, so a tournament waiting for
+        players or for its tables' matches costs no write per sweep.
+        """
+        now = self._clock.now()
+        for tournament_id in await self._db.run(partial(_with_work, now=now)):
             await self.advance(tournament_id)
 
     # ----- organising and registering
@@ -406,6 +411,27 @@ def _protocol(db: Session, *, tournament_id: str) -> dict[str, Any]:
     return {"tournament": _summary(db, tournament), "games": games}
 
 
+def _with_work(db: Session, *, now: datetime) -> list[str]:
+    """The open tournaments with something to do: a start that is due, a round to record, pair or open."""
+    due = []
+    for tournament_id in tournaments_repo.open_ids(db):
+        tournament = tournaments_repo.get(db, tournament_id)
+        assert tournament is not None
+        if tournament.status == "registering":
+            if _start_due(db, tournament, now):
+                due.append(tournament_id)
+            continue
+        current = [p for p in tournaments_repo.pairings(db, tournament_id) if p.round == tournament.current_round]
+        tables = tournaments_repo.tables_of(db, [p.table_id for p in current if p.table_id and p.result is None])
+        undecided = [p for p in current if p.result is None]
+        if not undecided or any(
+            p.table_id is None or (p.table_id in tables and tables[p.table_id].status == "finished")
+            for p in undecided
+        ):
+            due.append(tournament_id)
+    return due
+
+
 def _register(db: Session, *, tournament_id: str, user: User, now: datetime) -> None:
     tournament = tournaments_repo.get(db, tournament_id)
     if tournament is None:
@@ -432,10 +458,9 @@ def _register(db: Session, *, tournament_id: str, user: User, now: datetime) -> 
         raise TournamentError("already_registered", "you are registered already") from None
     active = [e for e in tournaments_repo.entries(db, tournament_id) if e.withdrawn_at is None]
     active.sort(key=lambda e: (e.registered_at, e.id))
-    if [e.user_id for e in active[tournament.max_players:]].count(user.id):  # another process filled it meanwhile
-        for entry in active[tournament.max_players:]:
-            if entry.user_id == user.id:
-                db.delete(entry)
+    late = [e for e in active[tournament.max_players:] if e.user_id == user.id]
+    if late:  # others registered at the same moment, through another process, and came first
+        db.delete(late[0])
         db.commit()
         raise TournamentError("full", "the tournament is full")
 
