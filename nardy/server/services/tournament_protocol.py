@@ -54,8 +54,8 @@ def match_protocol(context: MatchContext, record: Mapping[str, Any], *, first_nu
         game_steps = steps[number]
         end = ended[number - 1] if number <= len(ended) else None
         white = end["payload"]["white"] if end is not None else game_steps[-1].game.white if game_steps else None
-        started = next((s.game.turn for s in game_steps if s.action.kind == "opening" and s.game.phase is not Phase.OPENING),
-                       None)
+        openings = (s for s in game_steps if s.action.kind == "opening" and s.game.phase is not Phase.OPENING)
+        started = next((s.game.turn for s in openings), None)
         score = list(game_steps[-1].match.score) if game_steps else [0, 0]
         entries.append({
             "number": first_number + number - 1,
