@@ -273,3 +273,18 @@ def test_two_processes_pair_a_round_once(make_server) -> None:
         assert not tournaments_repo.claim(db, tournament, owner="b", now=later, until=later + timedelta(seconds=5))
         tournaments_repo.release(db, tournament, owner="a")
         assert tournaments_repo.claim(db, tournament, owner="b", now=later, until=later)
+
+
+def test_players_who_do_not_come_lose_on_time(server) -> None:
+    """Nobody comes to the final: the clock runs from the start, and the first to time out three times loses."""
+    people = [server.player(connect=False) for _ in range(2)]
+    tournament = organise(server, people[0], max_players=2, round={"match_length": 1, "move_seconds": 1})["id"]
+    server.top_up(100)
+    for person in people:
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    final = wait_for(server, tournament, lambda t: t["status"] == "finished", timeout=20)
+    pairing = final["rounds_played"][0]["pairings"][0]
+    assert pairing["result"] == "played" and pairing["winner"] in (pairing["a"]["entry"], pairing["b"]["entry"])
+    games = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]
+    assert games[-1]["result"]["reason"] == "timeouts"
+    assert any(move["action"] == "timeout" for move in games[-1]["moves"])
