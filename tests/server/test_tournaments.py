@@ -138,7 +138,7 @@ def test_a_four_player_knockout_runs_to_the_end_with_its_protocol(server) -> Non
 
 def test_an_eight_player_swiss_runs_to_the_end(server) -> None:
     people = [server.player() for _ in range(8)]
-    tournament = organise(server, people[0], format="swiss", max_players=8, rounds=3)["id"]
+    tournament = organise(server, people[0], format="swiss", max_players=8, rounds=3, rated=True)["id"]
     for person in people:
         server.top_up()
         assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
@@ -160,6 +160,9 @@ def test_an_eight_player_swiss_runs_to_the_end(server) -> None:
     assert sum(row["points"] for row in table) == 12
     games = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]
     assert len(games) == 12 and {g["round"] for g in games} == {1, 2, 3}
+    assert server.view(games[0]["table"])["rated"]  # a rated tournament's tables between people are rated
+    ratings = server.client.get(f"/api/users/{people[0].name}/ratings").json()["ratings"]["long"]
+    assert ratings["matches"] == 3 and ratings["rating"] > 1500
 
 
 def test_registration_rules(server) -> None:
