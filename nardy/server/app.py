@@ -3,7 +3,7 @@
 The app owns a database engine (migrated to the latest schema at start-up),
 the publish/subscribe layer (in-process, or Redis when configured), the dice
 source, the clock, the table and chouette services with their move clocks,
-the chat of two-seat tables (``chat``), the directory routing a table to its service, the worker threads their
+the chat of two-seat tables (``chat``), the tournaments and their sweep (``tournaments``), the directory routing a table to its service, the worker threads their
 queries run in, this process's heartbeat and takeover sweep (``peers``), the analysis queue
 and its worker processes (``analysis_queue``), and
 the WebSocket side: the hub, the sign-out notices (``sign_outs``) and the
@@ -30,7 +30,7 @@ from redis.exceptions import RedisError
 from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
-from nardy.server.api import accounts, analysis, chouettes, health, matchmaking, ratings, tables, testing
+from nardy.server.api import accounts, analysis, chouettes, health, matchmaking, ratings, tables, testing, tournaments
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
@@ -47,6 +47,7 @@ from nardy.server.services.directory import TableDirectory
 from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.services.peers import Peers, new_process_id
 from nardy.server.services.tables import TableService
+from nardy.server.services.tournaments import TournamentService
 from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
 from nardy.server.ws.hub import Hub
@@ -112,6 +113,11 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         await app.state.peers.start()
         app.state.matchmaking = MatchmakingService(tables=service, db=db, clock=app.state.clock)
         await app.state.matchmaking.start()
+        app.state.tournaments = TournamentService(
+            db=db, tables=service, clock=app.state.clock, process_id=process_id,
+            sweep_seconds=config.tournament_sweep_seconds, max_open_per_user=config.max_open_tournaments,
+        )
+        await app.state.tournaments.start()
         app.state.analysis_queue = AnalysisQueue(
             db=db, clock=app.state.clock, process_id=process_id, database_url=config.resolved_database_url,
             workers=config.analysis_workers, poll_seconds=config.analysis_poll_seconds,
@@ -125,6 +131,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         finally:
             await collector.stop()
             await app.state.analysis_queue.stop()
+            await app.state.tournaments.stop()
             await app.state.matchmaking.stop()
             await app.state.peers.stop()
             await chouette_service.stop()
@@ -161,6 +168,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(chouettes.router)
     app.include_router(matchmaking.router)
     app.include_router(ratings.router)
+    app.include_router(tournaments.router)
     app.include_router(endpoint.router)
     if config.testing:
         app.include_router(testing.router)

@@ -148,6 +148,12 @@ class Settings(BaseSettings):
     max_waiting_tables: int = Field(
         default=5, ge=1, description="tables waiting for players (the lobby's rows) one player may hold at once",
     )
+    tournament_sweep_seconds: float = Field(
+        default=2.0, gt=0, description="how often a process starts, pairs and ends the tournaments it can claim",
+    )
+    max_open_tournaments: int = Field(
+        default=3, ge=1, description="tournaments not yet started one account may organise at once",
+    )
     chat_max_length: int = Field(default=200, ge=1, description="characters in one chat message (free text)")
     chat_messages_per_minute: float = Field(
         default=10.0, gt=0, description="the rate one player's chat messages at one table refill at, after a burst",

@@ -315,3 +315,90 @@ class ChatMessage(Base):
     """A quick phrase's id (each reader sees it in their own language); null for free text."""
     action_id: Mapped[str] = mapped_column(String(80))
     created_at: Mapped[datetime]
+
+
+class Tournament(Base):
+    """A tournament (``docs/tournaments.md``): its format, the settings of its matches, and where it stands.
+
+    ``status`` goes ``registering`` → ``running`` → ``finished`` (or
+    ``cancelled`` when a scheduled one starts with too few players). A
+    sit-and-go starts when ``max_players`` have registered; a scheduled one
+    at ``starts_at``. One server process at a time advances it: the one whose
+    conditional UPDATE set ``lease_owner`` and ``lease_until`` (a process
+    that dies holding the lease loses it when ``lease_until`` passes).
+    """
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    season: Mapped[str | None] = mapped_column(String(40))
+    """The season the protocol names (001: «номер сезона»), free text; null: none."""
+    format: Mapped[str] = mapped_column(String(16))
+    """``knockout``, ``swiss`` or ``round_robin``."""
+    start_kind: Mapped[str] = mapped_column(String(16))
+    """``sit_and_go`` (starts when full) or ``scheduled`` (starts at ``starts_at``)."""
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]]
+    """The game options of every match (``moves_final`` too), as a table stores them."""
+    rounds_settings: Mapped[dict[str, Any]]
+    """``{"default": {...}, "rounds": [{...}, ...]}``: match length and time control, per round where given."""
+    rounds: Mapped[int | None] = mapped_column(Integer)
+    """How many rounds: asked for a Swiss, fixed at the start for the others."""
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    max_players: Mapped[int] = mapped_column(Integer)
+    min_players: Mapped[int] = mapped_column(Integer)
+    registration_opens_at: Mapped[datetime | None]
+    starts_at: Mapped[datetime | None]
+    bots_fill: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A sit-and-go may be filled with computer players ``fill_after_seconds`` after its first registration."""
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    fill_after_seconds: Mapped[int | None] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    current_round: Mapped[int] = mapped_column(Integer, default=0)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+    standings: Mapped[dict[str, Any] | None]
+    """The final standings, written when it finishes."""
+    lease_owner: Mapped[str | None] = mapped_column(String(64))
+    lease_until: Mapped[datetime | None]
+
+
+class TournamentEntry(Base):
+    """One player registered in a tournament: a person, or a computer player that filled a sit-and-go."""
+
+    __tablename__ = "tournament_entries"
+    __table_args__ = (UniqueConstraint("tournament_id", "user_id", name="uq_tournament_entry_user"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[int | None] = mapped_column(Integer)
+    """1 for the best: fixed at the start, by rating in the variant's family, then by who registered first."""
+    registered_at: Mapped[datetime]
+    withdrawn_at: Mapped[datetime | None]
+
+
+class TournamentPairing(Base):
+    """One match of a round (or a bye, ``entry_b`` null), its table and its result."""
+
+    __tablename__ = "tournament_pairings"
+    __table_args__ = (UniqueConstraint("tournament_id", "round", "board", name="uq_tournament_pairing_board"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    board: Mapped[int] = mapped_column(Integer)
+    entry_a: Mapped[int] = mapped_column(ForeignKey("tournament_entries.id"))
+    entry_b: Mapped[int | None] = mapped_column(ForeignKey("tournament_entries.id"))
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), index=True)
+    """The match's table (entry ``a`` in seat 0); null for a bye or a match decided without play."""
+    winner: Mapped[int | None] = mapped_column(Integer)
+    """The winning entry's id, once decided; null while playing, and when nobody won."""
+    result: Mapped[str | None] = mapped_column(String(16))
+    """``played``, ``bye``, ``forfeit`` (a withdrawn player's), ``no_result``; null while undecided."""
+    finished_at: Mapped[datetime | None]

@@ -202,6 +202,44 @@ class TableService(EventLogService[TableState]):
             await self._commit(live, seats, action_id=None)
         return live.state
 
+    async def open_between(self, first: User | str, second: User | str, *, spec: TableSpec) -> TableState:
+        """A table whose two seats are taken at once, each by a person or a computer level: a tournament's match.
+
+        Play begins at once, so the move clock runs from the start and a player
+        who never comes loses on time. A table with a computer player is never
+        rated; a bot against a bot plays itself out.
+        """
+        players = (first, second)
+        bots = [p if isinstance(p, str) else None for p in players]
+        if any(bots):
+            spec = replace(spec, rated=False)
+        for level in bots:
+            if level is not None:
+                self._bot_factory(level, variant=spec.variant)
+        if spec.rated:
+            for player in players:
+                assert not isinstance(player, str)
+                _account_for_rated(player)
+        creator = next((p.id for p in players if not isinstance(p, str)), None)
+        bot_seat = 1 if bots[1] is not None else 0 if bots[0] is not None else None
+        table_id = secrets.token_urlsafe(12)
+        row = GameTable(
+            id=table_id, variant=spec.variant, match_length=spec.match_length, options=spec.options_dict(),
+            move_seconds=spec.move_seconds, delay_seconds=spec.delay_seconds,
+            bank_seconds_per_point=spec.bank_seconds_per_point, rated=spec.rated, private=False,
+            created_by=creator, created_at=self._clock.now(), status="waiting", version=0, bot_seat=bot_seat,
+            bot_level=bots[bot_seat] if bot_seat is not None else None, owner=self.process_id,
+        )
+        await self._db.run(lambda session: tables_repo.add_table(session, row))
+        live = self._new_live(initial_state(table_id, spec))
+        seats = [
+            self._bot_seat_event(seat, player) if isinstance(player, str) else self._seat_event(seat, player, None)
+            for seat, player in enumerate(players)
+        ]
+        async with live.lock:
+            await self._commit(live, seats, action_id=None)
+        return live.state
+
     async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> TableState:
         """Seat ``user`` in the free seat; when both are taken the match begins."""
         async with self._hold(table_id) as live, live.lock:

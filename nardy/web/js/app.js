@@ -5,6 +5,7 @@
 //   #/ratings         leaderboards   #/chouette/ID a chouette table
 //   #/chouette-replay/ID/N            replay of a chouette's finished game N (its dice number)
 //   #/analysis        the analysis board: rate any position of any variant
+//   #/tournaments     tournaments        #/tournament/ID a tournament  #/tournament-protocol/ID its game protocol
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
@@ -19,6 +20,7 @@ import { mountProfile } from "./profile.js";
 import { mountLogin } from "./auth.js";
 import { mountLeaderboard } from "./leaderboard.js";
 import { mountAnalysisBoard } from "./analysis_board.js";
+import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -53,6 +55,9 @@ function route() {
   else if (page === "settings") result = renderSettings(view);
   else if (page === "ratings") result = mountLeaderboard(view);
   else if (page === "analysis") result = mountAnalysisBoard(view);
+  else if (page === "tournaments") result = mountTournaments(view, context);
+  else if (page === "tournament" && arg) result = mountTournament(view, arg, context);
+  else if (page === "tournament-protocol" && arg) result = mountTournamentProtocol(view, arg);
   else if (page === "login") result = mountLogin(view, context);
   else if (page === "invite" && arg) result = mountInvite(view, arg, context);
   else if (page === "profile") {

@@ -1,0 +1,293 @@
+"""Tournaments through the real app: a knockout and a Swiss run to the end, registration rules, withdrawals,
+computer players filling a sit-and-go, and the game protocol (001) of every game.
+
+Matches are long nardy to one point. The player meant to win moves once,
+then the loser resigns: in long nardy the game ends at once, a mars at the
+start, so each match takes a handful of actions and still has moves to record.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from nardy.notation import position_from_dict
+from nardy.store import tournaments_repo
+from nardy.store.models import GameTable, TournamentPairing
+
+ROUND = {"match_length": 1, "delay_seconds": 30, "bank_seconds_per_point": 60}
+
+
+@pytest.fixture
+def server(make_server):
+    return make_server(tournament_sweep_seconds=0.05)
+
+
+def organise(server, organiser, **body: Any) -> dict[str, Any]:
+    settings = {"name": "Spring cup", "season": "2027", "format": "knockout", "variant": "long-bolshie", "round": ROUND,
+                "max_players": 4, **body}
+    response = organiser.post("/api/tournaments", settings)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def view(server, tournament: str) -> dict[str, Any]:
+    response = server.client.get(f"/api/tournaments/{tournament}")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def wait_for(server, tournament: str, predicate, timeout: float = 10.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        current = view(server, tournament)
+        if predicate(current):
+            return current
+        assert time.monotonic() < deadline, f"the tournament did not get there: {current}"
+        time.sleep(0.05)
+
+
+def undecided_tables(current: dict[str, Any]) -> list[dict[str, Any]]:
+    """The pairings of the current round waiting for their match, once every one of them has its table."""
+    if not current["rounds_played"]:
+        return []
+    pairings = current["rounds_played"][-1]["pairings"]
+    waiting = [p for p in pairings if p["result"] is None]
+    return waiting if all(p["table"] for p in waiting) else []
+
+
+def play_match(server, table: str, winner, loser) -> None:
+    """``winner`` moves once if it is their turn to move, then ``loser`` resigns: the match is over."""
+    server.top_up()
+    for player in (winner, loser):
+        player.subscribe(table)
+    state = winner.wait(lambda s: s["status"] == "playing" and s["game"] is not None
+                        and s["game"]["phase"] in ("moving", "rolling"), table)
+    seat = next(i for i, s in enumerate(state["seats"]) if s["name"] == winner.name)
+    if state["actor"] == seat and state["game"]["phase"] == "moving":
+        position = position_from_dict(state["game"]["boards"][seat])
+        plays = position.legal_plays(tuple(state["game"]["dice"]))
+        if plays:
+            steps = [{"source": s.source, "target": s.target, "die": s.die} for s in plays[0].steps]
+            winner.ok("move", table, steps=steps)
+            loser.catch_up(winner.version(table), table)
+    loser.ok("resign", table)
+    winner.wait(lambda s: s["status"] == "finished", table)
+
+
+def run(server, tournament: str, players: dict[str, Any], choose_winner) -> dict[str, Any]:
+    """Play every round until the tournament finishes; ``choose_winner(a, b)`` names who wins each match."""
+    while True:
+        current = wait_for(server, tournament, lambda t: t["status"] == "finished" or undecided_tables(t))
+        if current["status"] == "finished":
+            return current
+        for pairing in undecided_tables(current):
+            a, b = players[pairing["a"]["name"]], players[pairing["b"]["name"]]
+            winner = choose_winner(pairing["a"], pairing["b"])
+            play_match(server, pairing["table"], *((a, b) if winner == pairing["a"]["name"] else (b, a)))
+        round_number = current["current_round"]
+        wait_for(server, tournament, lambda t, n=round_number: t["status"] == "finished" or t["current_round"] > n)
+
+
+def better_seed(a: dict[str, Any], b: dict[str, Any]) -> str:
+    return str(a["name"] if a["seed"] < b["seed"] else b["name"])
+
+
+def test_a_four_player_knockout_runs_to_the_end_with_its_protocol(server) -> None:
+    people = [server.player() for _ in range(4)]
+    final_round = {"match_length": 1, "move_seconds": 45}
+    tournament = organise(server, people[0], per_round=[ROUND, final_round])["id"]
+    for person in people:
+        server.top_up()
+        reply = person.post(f"/api/tournaments/{tournament}/register")
+        assert reply.status_code == 200, reply.text
+    started = view(server, tournament)
+    assert started["status"] == "running" and started["rounds"] == 2
+    first_round = started["rounds_played"][0]["pairings"]
+    assert [(p["a"]["seed"], p["b"]["seed"]) for p in first_round] == [(1, 4), (2, 3)]
+
+    final = run(server, tournament, {p.name: p for p in people}, better_seed)
+
+    seeds = {e["name"]: e["seed"] for e in final["entries"]}
+    assert [seeds[row["name"]] for row in final["standings"]][:2] == [1, 2]
+    assert final["standings"][0]["wins"] == 2
+    assert [len(r["pairings"]) for r in final["rounds_played"]] == [2, 1]
+    final_table = server.view(final["rounds_played"][1]["pairings"][0]["table"])
+    assert final_table["move_seconds"] == 45 and final_table["delay_seconds"] is None  # the final's own clock
+
+    protocol = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()
+    games = protocol["games"]
+    assert [g["number"] for g in games] == [1, 2, 3]
+    assert [g["round"] for g in games] == [1, 1, 2]
+    for game in games:
+        assert game["tournament"] == "Spring cup" and game["season"] == "2027"
+        assert game["date"] and game["white"] in game["players"] and game["started"] in game["players"]
+        assert game["moves"][0]["action"] == "opening"
+        assert any(m["action"] == "resign" for m in game["moves"])
+        assert game["result"]["kind"] == "mars" and game["result"]["reason"] == "resigned"
+        assert game["result"]["winner"] in game["players"]
+        assert sorted(game["score"]) == [0, 2]
+    mat = server.client.get(f"/api/tournaments/{tournament}/protocol.mat")
+    assert mat.status_code == 200
+    assert mat.text.count('; [Event "Spring cup"]') == 3 and mat.text.count("1 point match") == 3
+
+
+def test_an_eight_player_swiss_runs_to_the_end(server) -> None:
+    people = [server.player() for _ in range(8)]
+    tournament = organise(server, people[0], format="swiss", max_players=8, rounds=3, rated=True)["id"]
+    for person in people:
+        server.top_up()
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    order = {p.name: i for i, p in enumerate(people)}
+
+    final = run(server, tournament, {p.name: p for p in people},
+                lambda a, b: min(a["name"], b["name"], key=order.__getitem__))
+
+    rounds = final["rounds_played"]
+    assert len(rounds) == 3 and all(len(r["pairings"]) == 4 for r in rounds)
+    met = [frozenset((p["a"]["entry"], p["b"]["entry"])) for r in rounds for p in r["pairings"]]
+    assert len(met) == len(set(met)), "a pairing repeated"
+    for r in rounds:
+        seen = [side["entry"] for p in r["pairings"] for side in (p["a"], p["b"])]
+        assert len(seen) == len(set(seen)) == 8
+    table = final["standings"]
+    assert table[0]["name"] == people[0].name and table[0]["points"] == 3
+    assert [row["points"] for row in table] == sorted((row["points"] for row in table), reverse=True)
+    assert sum(row["points"] for row in table) == 12
+    games = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]
+    assert len(games) == 12 and {g["round"] for g in games} == {1, 2, 3}
+    assert server.view(games[0]["table"])["rated"]  # a rated tournament's tables between people are rated
+    ratings = server.client.get(f"/api/users/{people[0].name}/ratings").json()["ratings"]["long"]
+    assert ratings["matches"] == 3 and ratings["rating"] > 1500
+
+
+def test_registration_rules(server) -> None:
+    alice, bob, carol = server.player(), server.player(), server.player()
+    guest = server.guest()
+    assert guest.post("/api/tournaments", {"name": "x", "format": "swiss", "variant": "long-bolshie"}).status_code == 403
+    no_clock = {"name": "x", "format": "swiss", "variant": "long-bolshie", "round": {"match_length": 1}}
+    assert alice.post("/api/tournaments", no_clock).status_code == 422
+    tournament = organise(server, alice, max_players=2)["id"]
+    assert guest.post(f"/api/tournaments/{tournament}/register").status_code == 403
+    assert alice.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    assert alice.post(f"/api/tournaments/{tournament}/register").status_code == 409
+    assert alice.post(f"/api/tournaments/{tournament}/withdraw").status_code == 200
+    assert alice.post(f"/api/tournaments/{tournament}/withdraw").status_code == 409
+    assert view(server, tournament)["players"] == 0
+    server.top_up()
+    assert alice.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    assert bob.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    assert view(server, tournament)["status"] == "running"
+    assert carol.post(f"/api/tournaments/{tournament}/register").status_code == 409
+    assert server.client.get("/api/tournaments/nope").status_code == 404
+    listing = server.client.get("/api/tournaments").json()
+    assert [t["id"] for t in listing["running"]] == [tournament]
+
+
+def test_a_withdrawal_forfeits_the_match_and_the_rest_of_a_round_robin(server) -> None:
+    people = [server.player() for _ in range(3)]
+    tournament = organise(server, people[0], format="round_robin", max_players=3)["id"]
+    for person in people:
+        server.top_up()
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    started = view(server, tournament)
+    assert started["rounds"] == 3
+    playing = next(p for p in started["rounds_played"][0]["pairings"] if p["b"] is not None)
+    leaver = next(p for p in people if p.name == playing["a"]["name"])
+    assert leaver.post(f"/api/tournaments/{tournament}/withdraw").status_code == 200
+    others = {p.name: p for p in people if p is not leaver}
+
+    final = run(server, tournament, others, better_seed)
+
+    results = [p["result"] for r in final["rounds_played"] for p in r["pairings"]]
+    assert sorted(results) == ["bye", "bye", "bye", "forfeit", "played", "played"]
+    last = final["standings"][-1]
+    assert last["name"] == leaver.name and last["withdrawn"] and last["points"] == 0  # a withdrawn player's bye counts nothing
+    games = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]
+    forfeited = [g for g in games if g["result"]["reason"] == "forfeit"]
+    assert len(forfeited) == 1 and forfeited[0]["result"]["kind"] is None
+    assert forfeited[0]["result"]["winner"] != leaver.name
+    assert server.client.get(f"/api/tournaments/{tournament}/protocol.mat").status_code == 200
+
+
+def test_a_scheduled_tournament_with_too_few_players_is_cancelled(server) -> None:
+    alice = server.player(connect=False)
+    starts = datetime.now(UTC) + timedelta(seconds=0.3)
+    tournament = organise(server, alice, start="scheduled", starts_at=starts.isoformat(), min_players=3)["id"]
+    assert alice.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    cancelled = wait_for(server, tournament, lambda t: t["status"] == "cancelled")
+    assert cancelled["rounds_played"] == [] and cancelled["finished_at"]
+    assert [t["id"] for t in server.client.get("/api/tournaments").json()["finished"]] == [tournament]
+
+
+def test_computer_players_fill_a_sit_and_go_when_allowed(server) -> None:
+    alice = server.player()
+    tournament = organise(server, alice, bots_fill=True, bot_level="random", fill_after_seconds=0)["id"]
+    server.top_up(400)
+    assert alice.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    started = view(server, tournament)
+    assert started["status"] == "running"
+    assert sorted(bool(e["bot"]) for e in started["entries"]) == [False, True, True, True]
+    assert started["entries"][0]["name"] == alice.name  # people are seeded above computer players
+
+    def feed(current: dict[str, Any]) -> bool:
+        server.top_up(400)
+        return current["status"] == "finished" or any(
+            p["table"] and p["result"] is None and alice.name in (p["a"]["name"], p["b"]["name"])
+            for r in current["rounds_played"] for p in r["pairings"]
+        )
+
+    current = wait_for(server, tournament, feed, timeout=30)
+    mine = next(p for p in current["rounds_played"][-1]["pairings"] if p["a"]["name"] == alice.name)
+    alice.subscribe(mine["table"])
+    alice.wait(lambda s: s["game"] is not None and s["game"]["resign"] is not None, mine["table"])
+    alice.ok("resign", mine["table"])
+    final = wait_for(server, tournament, feed, timeout=60)
+    while final["status"] != "finished":
+        final = wait_for(server, tournament, lambda t: feed(t) and t["status"] == "finished", timeout=60)
+    assert final["standings"][-1]["name"] == alice.name or final["standings"][-2]["name"] == alice.name
+    assert len(server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]) == 3
+
+
+def test_two_processes_pair_a_round_once(make_server) -> None:
+    first = make_server(tournament_sweep_seconds=0.02)
+    second = make_server(tournament_sweep_seconds=0.02, data_dir=first.data_dir)
+    people = [first.player(connect=False) for _ in range(4)]
+    starts = datetime.now(UTC) + timedelta(seconds=0.5)
+    tournament = organise(first, people[0], start="scheduled", starts_at=starts.isoformat())["id"]
+    for person in people:
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    first.top_up(100)
+    second.top_up(100)
+    wait_for(second, tournament, lambda t: t["status"] == "running" and len(undecided_tables(t)) == 2)
+    time.sleep(0.3)  # both processes keep sweeping: neither pairs or opens anything again
+    second.stop()
+    first.stop()
+
+    with first.app.state.db() as db:
+        assert db.scalar(select(func.count()).select_from(TournamentPairing)) == 2
+        assert db.scalar(select(func.count()).select_from(GameTable)) == 2
+        later = datetime.now(UTC)
+        assert tournaments_repo.claim(db, tournament, owner="a", now=later, until=later + timedelta(seconds=5))
+        assert not tournaments_repo.claim(db, tournament, owner="b", now=later, until=later + timedelta(seconds=5))
+        tournaments_repo.release(db, tournament, owner="a")
+        assert tournaments_repo.claim(db, tournament, owner="b", now=later, until=later)
+
+
+def test_players_who_do_not_come_lose_on_time(server) -> None:
+    """Nobody comes to the final: the clock runs from the start, and the first to time out three times loses."""
+    people = [server.player(connect=False) for _ in range(2)]
+    tournament = organise(server, people[0], max_players=2, round={"match_length": 1, "move_seconds": 1})["id"]
+    server.top_up(100)
+    for person in people:
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    final = wait_for(server, tournament, lambda t: t["status"] == "finished", timeout=20)
+    pairing = final["rounds_played"][0]["pairings"][0]
+    assert pairing["result"] == "played" and pairing["winner"] in (pairing["a"]["entry"], pairing["b"]["entry"])
+    games = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]
+    assert games[-1]["result"]["reason"] == "timeouts"
+    assert any(move["action"] == "timeout" for move in games[-1]["moves"])

@@ -1,0 +1,57 @@
+"""A sit-and-go in the browser, from registration to the standings and the printable game protocol.
+
+The organiser and the second player are HTTP clients outside the browser; the
+second player forfeits their match over the WebSocket, so the page under test
+follows the tournament from its list to its end without playing a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from browser_client import Client
+from test_lobby_browser import account, sign_up
+from web_driver import Driver, WebServer
+
+MakeClient = Callable[..., Client]
+
+
+def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server: WebServer) -> None:
+    organiser = account(server, "cup_organiser")
+    tournament = organiser.post("/api/tournaments", {
+        "name": "Friday cup", "season": "2027", "format": "knockout", "variant": "long-bolshie", "max_players": 2,
+    })["id"]
+
+    person = client()
+    sign_up(person, "cup_alice")
+    person.goto("#/tournaments")
+    person.page.wait_for_selector(f'[data-list=upcoming] [data-tournament="{tournament}"]')
+    person.screenshot_page("tournaments-list")
+    person.page.click(f'[data-list=upcoming] [data-tournament="{tournament}"] a')
+    person.page.wait_for_selector(".tournament[data-status=registering]")
+    person.page.click("[data-action=register]")
+    person.page.wait_for_selector("[data-action=withdraw]")
+    assert "cup_alice" in person.page.locator(".tournament-entries").inner_text()
+
+    server.dice((5, 3), (4, 2), (6, 1), (3, 3))
+    opponent = account(server, "cup_bob")
+    opponent.post(f"/api/tournaments/{tournament}/register")
+    person.page.wait_for_selector(".tournament[data-status=running] .bracket-match a[data-table]", timeout=20_000)
+    table = person.page.get_attribute(".bracket-match a[data-table]", "data-table")
+    assert table
+
+    driver = Driver(server, opponent.cookie_header(), table)
+    try:
+        driver.act("leave")
+    finally:
+        driver.close()
+    person.page.wait_for_selector(".tournament[data-status=finished] [data-standings]", timeout=20_000)
+    first = person.page.locator("[data-standings] tbody tr").first.inner_text()
+    assert first.startswith("1") and "cup_alice" in first
+    person.screenshot_page("tournament-finished")
+
+    person.page.click("[data-action=protocol]")
+    person.page.wait_for_selector(".protocol-sheet[data-game='1']")
+    person.screenshot_page("tournament-protocol")
+    sheet = person.page.locator(".protocol-sheet").inner_text()
+    assert "Friday cup" in sheet and "2027" in sheet and "cup_alice" in sheet and "cup_bob" in sheet
