@@ -538,6 +538,10 @@ class GamePage {
     if (s.move_seconds || s.delay_seconds) parts.push(h("span", { "data-time-control": "" }, timeControlOf(s)));
     const rating = ratingNote(s);
     if (rating) parts.push(h("span", { class: "badge", "data-rated": String(rating.counts) }, rating.text));
+    if (s.stake) {
+      parts.push(h("span", { class: "badge", "data-stake": String(s.stake), title: t("coins.note") },
+        t("coins.at_stake", { stake: s.stake, total: s.coins_at_stake })));
+    }
     if (s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
     if (s.options.moves_final) parts.push(h("span", { class: "badge", "data-moves-final": "", title: t("game.moves_final_hint") }, t("game.moves_final")));
     if (this.mySeat() === null && s.status !== "waiting") parts.push(h("span", { class: "badge" }, t("game.watching")));
