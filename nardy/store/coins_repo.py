@@ -50,7 +50,7 @@ def open_account(db: Session, user_id: int, *, grant: int, today: str, at: datet
         statement = postgresql.insert(_ACCOUNTS).values(values).on_conflict_do_nothing()
     else:
         statement = sqlite.insert(_ACCOUNTS).values(values).on_conflict_do_nothing()
-    opened = _changed(db.execute(statement))
+    opened = db.scalar(statement.returning(_ACCOUNTS.c.user_id)) is not None  # PostgreSQL gives no rowcount here
     if opened:
         _record(db, user_id, grant, "grant", None, at)
     return opened

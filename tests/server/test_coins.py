@@ -11,11 +11,13 @@ go negative: a player whose free coins do not cover a table cannot sit.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from live_server import fresh_postgres_database, postgres_unreachable
 from sqlalchemy import select
 
 from nardy.notation import position_from_dict
@@ -233,26 +235,45 @@ def test_a_table_costing_more_than_the_free_coins_is_refused(server):
     assert balances(carol) == [(GRANT, 500)]
 
 
-def test_two_joins_at_once_cannot_hold_more_than_the_balance(server):
-    """Two tables of 700 each, joined by one player at the same moment: one join wins, the other is
-    refused, and the balance covers what is held."""
-    alice = server.player(connect=False)
-    tables = [server.create(server.player(connect=False), "georgian", 7, stake=100)["table"] for _ in range(2)]
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """``None`` (the SQLite file in the data directory) or the URL of a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield None
+        return
+    reason = postgres_unreachable()
+    if reason is not None:
+        pytest.skip(reason)
+    with fresh_postgres_database() as url:
+        yield url
+
+
+def test_two_joins_at_once_through_two_processes_cannot_hold_more_than_the_balance(database, make_server):
+    """Two tables of 700 each, joined by one player at the same moment through two server processes on
+    one database: one join wins, the other is refused, and the balance covers what is held."""
+    settings = {"database_url": database} if database else {}
+    first = make_server(**settings)
+    second = make_server(data_dir=first.data_dir, **settings)
+    alice = first.player(connect=False)
+    tables = [first.create(first.player(connect=False), "georgian", 7, stake=100)["table"] for _ in range(2)]
     coins(alice)  # the account exists before the race
-    server.top_up()
+    there = second.player(alice.name, sign_up=False, connect=False)
+    there.client.cookies = alice.client.cookies
+    first.top_up()
+    second.top_up()
     results: list[int] = []
 
-    def join(table: str) -> None:
-        results.append(alice.post(f"/api/tables/{table}/join", {}).status_code)
+    def join(player: Any, table: str) -> None:
+        results.append(player.post(f"/api/tables/{table}/join", {}).status_code)
 
-    threads = [threading.Thread(target=join, args=(table,)) for table in tables]
+    threads = [threading.Thread(target=join, args=pair) for pair in zip((alice, there), tables, strict=True)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
     assert sorted(results) == [200, 409]
     assert balances(alice) == [(GRANT, 700)]
-    assert sorted(server.view(t)["status"] for t in tables) == ["playing", "waiting"]
+    assert sorted(first.view(t)["status"] for t in tables) == ["playing", "waiting"]
 
 
 # ----- balance, history, leaderboard
@@ -287,9 +308,9 @@ def test_history_pages_public_balance_and_leaderboard(server):
 # ----- the starting grant and the daily top-up, on the database
 
 
-def test_grant_once_and_one_top_up_per_utc_day(tmp_path: Path) -> None:
+def test_grant_once_and_one_top_up_per_utc_day(database: str | None, tmp_path: Path) -> None:
     """The account opens with the grant; the top-up comes the first time on each later UTC day, once."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'coins.sqlite3'}")
+    engine = make_engine(database or f"sqlite:///{tmp_path / 'coins.sqlite3'}")
     upgrade(engine)
     sessions = make_sessionmaker(engine)
     policy = CoinPolicy(starting_grant=500, daily_top_up=25)
