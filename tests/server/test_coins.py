@@ -54,8 +54,10 @@ def balances(*players: Any) -> list[tuple[int, int]]:
 
 def coin_match(server: Any, variant: str = "georgian", length: int = 1, stake: int = 50,
                **body: Any) -> tuple[str, list[Any]]:
-    """Two account holders at a coin table whose match has begun (seat 0 opens)."""
+    """Two account holders at a coin table whose match has begun (seat 0 opens); two minutes a move
+    unless ``body`` says otherwise."""
     players = [server.player(), server.player()]
+    body.setdefault("move_seconds", 120)
     table, players = server.match(variant, length, opening=OPENING, players=players, stake=stake, **body)
     return table, players
 
@@ -174,18 +176,32 @@ def test_the_holds_and_the_payment_survive_a_restart(make_server):
     assert_paid(table, alice2, bob2, 300)
 
 
+def test_a_rematch_holds_the_stake_again(server):
+    """A rematch copies the table, stake included: both players' coins are held again for it."""
+    table, (alice, bob) = coin_match(server, stake=50)
+    alice.ok("resign")
+    assert balances(alice, bob) == [(GRANT - 50, 0), (GRANT + 50, 0)]
+    server.top_up()
+    alice.ok("rematch")
+    bob.catch_up(alice.version())
+    bob.ok("rematch")
+    rematch = alice.wait(lambda s: s["rematch"]["table"] is not None)["rematch"]["table"]
+    assert (server.view(rematch)["status"], server.view(rematch)["stake"]) == ("playing", 50)
+    assert balances(alice, bob) == [(GRANT - 50, 50), (GRANT + 50, 50)]
+
+
 # ----- who may sit, and for how much
 
 
 def test_guests_cannot_play_for_coins_and_nothing_changes(server):
     guest = server.guest(connect=False)
-    refused = guest.post("/api/tables", {"variant": "georgian", "match_length": 1, "stake": 10})
+    refused = guest.post("/api/tables", {"variant": "georgian", "match_length": 1, "stake": 10, "move_seconds": 120})
     assert refused.status_code == 403 and "account" in refused.json()["detail"]
     assert guest.client.get("/api/me/tables").json()["tables"] == []
     assert guest.client.get("/api/coins").status_code == 403
 
     alice = server.player(connect=False)
-    table = server.create(alice, "georgian", 1, stake=10)["table"]
+    table = server.create(alice, "georgian", 1, stake=10, move_seconds=120)["table"]
     refused = guest.post(f"/api/tables/{table}/join", {})
     assert refused.status_code == 403
     assert server.view(table)["status"] == "waiting"
@@ -193,11 +209,12 @@ def test_guests_cannot_play_for_coins_and_nothing_changes(server):
 
 
 @pytest.mark.parametrize("body", [
-    {"variant": "georgian", "match_length": 0, "stake": 10},  # money play: no bounded loss
-    {"variant": "georgian", "match_length": 1, "stake": 10, "opponent": "computer"},
-    {"variant": "georgian", "match_length": 1, "stake": -1},
-    {"variant": "georgian", "match_length": 1, "stake": 1_000_001},
-    {"variant": "georgian", "match_length": 1, "stake": "ten"},
+    {"variant": "georgian", "match_length": 0, "stake": 10, "move_seconds": 120},  # money play: no bounded loss
+    {"variant": "georgian", "match_length": 1, "stake": 10, "move_seconds": 120, "opponent": "computer"},
+    {"variant": "georgian", "match_length": 1, "stake": 10},  # no clock: a vanished player would hold the coins
+    {"variant": "georgian", "match_length": 1, "stake": -1, "move_seconds": 120},
+    {"variant": "georgian", "match_length": 1, "stake": 1_000_001, "move_seconds": 120},
+    {"variant": "georgian", "match_length": 1, "stake": "ten", "move_seconds": 120},
 ])
 def test_a_wrong_stake_is_refused_and_changes_nothing(server, body):
     alice = server.player(connect=False)
@@ -211,10 +228,10 @@ def test_a_table_costing_more_than_the_free_coins_is_refused(server):
     """Sitting holds the match's coins, so two tables of 500 use up 1000 and a third cannot be opened,
     until one is left; a joiner who cannot cover a table cannot sit at it."""
     alice, bob = server.player(connect=False), server.player(connect=False)
-    first = server.create(alice, "georgian", 5, stake=100)
+    first = server.create(alice, "georgian", 5, stake=100, move_seconds=120)
     assert (first["stake"], first["coins_at_stake"]) == (100, 500)
-    server.create(alice, "georgian", 5, stake=100)
-    refused = alice.post("/api/tables", {"variant": "georgian", "match_length": 1, "stake": 1})
+    server.create(alice, "georgian", 5, stake=100, move_seconds=120)
+    refused = alice.post("/api/tables", {"variant": "georgian", "match_length": 1, "stake": 1, "move_seconds": 120})
     assert refused.status_code == 409 and "1 coins" in refused.json()["detail"]
     assert len(alice.client.get("/api/me/tables").json()["tables"]) == 2
     assert balances(alice) == [(GRANT, 1000)]
@@ -223,11 +240,12 @@ def test_a_table_costing_more_than_the_free_coins_is_refused(server):
     alice.subscribe(first["table"])
     alice.ok("leave", first["table"])
     assert balances(alice) == [(GRANT, 500)]
-    assert alice.post("/api/tables", {"variant": "georgian", "match_length": 1, "stake": 1}).status_code == 201
+    again = {"variant": "georgian", "match_length": 1, "stake": 1, "move_seconds": 120}
+    assert alice.post("/api/tables", again).status_code == 201
 
-    expensive = server.create(bob, "georgian", 7, stake=100)["table"]
+    expensive = server.create(bob, "georgian", 7, stake=100, move_seconds=120)["table"]
     carol = server.player(connect=False)
-    server.create(carol, "georgian", 5, stake=100)
+    server.create(carol, "georgian", 5, stake=100, move_seconds=120)
     server.top_up()
     refused = carol.post(f"/api/tables/{expensive}/join", {})
     assert refused.status_code == 409
@@ -255,7 +273,7 @@ def test_two_joins_at_once_through_two_processes_cannot_hold_more_than_the_balan
     first = make_server(**settings)
     second = make_server(data_dir=first.data_dir, **settings)
     alice = first.player(connect=False)
-    tables = [first.create(first.player(connect=False), "georgian", 7, stake=100)["table"] for _ in range(2)]
+    tables = [first.create(first.player(connect=False), "georgian", 7, stake=100, move_seconds=120)["table"] for _ in range(2)]
     coins(alice)  # the account exists before the race
     there = second.player(alice.name, sign_up=False, connect=False)
     there.client.cookies = alice.client.cookies

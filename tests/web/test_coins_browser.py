@@ -32,7 +32,11 @@ def test_a_coin_match_from_the_form_to_the_profile(client: MakeClient, server: W
     assert NOTE in form.inner_text()
     form.locator("select[name=variant]").select_option("georgian")
     form.locator("select[name=match_length]").select_option("3")
+    assert form.locator("select[name=time]").input_value() == ""
     form.locator("input[name=stake]").fill("20")
+    # A coin table needs a time control: the standard bank clock is chosen, "none" is not offered.
+    assert form.locator("select[name=time]").input_value() == "b12-60"
+    assert form.locator('select[name=time] option[value=""]').is_disabled()
     form.locator("[data-action=create]").click()
     alice.page.wait_for_selector(".game-page[data-status=waiting]")
     assert alice.page.locator('.match-info [data-stake="20"]').inner_text() == "20 coins per point · 60 at stake"

@@ -77,7 +77,9 @@ def user_coins(username: str, db: DbSession, settings: SettingsDep) -> dict[str,
 
 
 @router.get("/coins/leaderboard")
-def coins_leaderboard(db: DbSession, limit: Annotated[int, Query(ge=1, le=LEADERBOARD_SIZE)] = LEADERBOARD_SIZE) -> dict[str, Any]:
+def coins_leaderboard(
+    db: DbSession, limit: Annotated[int, Query(ge=1, le=LEADERBOARD_SIZE)] = LEADERBOARD_SIZE,
+) -> dict[str, Any]:
     """The players with the most coins: rank, username, balance."""
     rows = coins_repo.leaderboard(db, limit=limit)
     return {

@@ -15,8 +15,9 @@ can lose. Money play has no end at which a result is known and no bound on
 what a session can cost, so it cannot be played for coins.
 
 The table's most-possible loss is held (set aside) from each player's coins
-when they sit down, in the same transaction as their ``seated`` event; a
-player whose free coins do not cover it cannot sit. The hold is given back
+when they sit down, in the same transaction as their ``seated`` event (the
+creator's with the new table's row, so a creator who cannot cover it leaves
+no table behind); a player whose free coins do not cover it cannot sit. The hold is given back
 when they leave a waiting table, and at the match end the loser pays the
 winner and both holds are released, in the same transaction as the
 ``match_ended`` event. So balances never go negative, however many coin
@@ -32,7 +33,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.orm import Session
 
-from nardy.server.services.table_state import ActionError, TableSpec, TableState
+from nardy.server.services.table_state import ActionError, TableState
 from nardy.store import coins_repo
 from nardy.store.coins_repo import Balance
 from nardy.store.tables_repo import StoredEvent
@@ -41,17 +42,14 @@ STARTING_GRANT = 1000
 """Coins every account starts with (``NARDY_COINS_STARTING_GRANT``)."""
 DAILY_TOP_UP = 100
 """Coins added once per UTC day (``NARDY_COINS_DAILY_TOP_UP``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CoinPolicy:
     """How many coins an account starts with, and gets each UTC day."""
 
     starting_grant: int = STARTING_GRANT
     daily_top_up: int = DAILY_TOP_UP
-
-
-def max_loss(spec: TableSpec) -> int:
-    """The most a player can lose at a table, held when they sit: the whole match (0 without a stake)."""
-    return spec.coins_at_stake
 
 
 def refuse_guest(is_guest: bool) -> None:
@@ -81,7 +79,8 @@ def write_table_coins(
 ) -> None:
     """The coin writes of ``events`` appended to a coin table, in the caller's transaction.
 
-    A person sitting down holds the table's most-possible loss (refused with
+    A person sitting down holds the table's most-possible loss, the whole
+    match's ``coins_at_stake`` (refused with
     ``not_enough_coins`` when their free coins do not cover it, and then
     nothing of the transaction is written); leaving a waiting table gives it
     back; the match end moves the match's coins from loser to winner and
@@ -92,7 +91,8 @@ def write_table_coins(
         return
     for event in events:
         if event.kind == "seated" and event.payload.get("user_id") is not None:
-            sit_down(db, event.payload["user_id"], table_id=after.id, amount=max_loss(spec), policy=policy, at=at)
+            sit_down(db, event.payload["user_id"], table_id=after.id, amount=spec.coins_at_stake, policy=policy,
+                      at=at)
         elif event.kind == "left":
             seat = before.seats[event.payload["seat"]]
             if seat is not None and seat.user_id is not None:
@@ -111,10 +111,9 @@ def sit_down(db: Session, user_id: int, *, table_id: str, amount: int, policy: C
         return
     balance = refresh_account(db, user_id, policy, at)
     if not coins_repo.hold(db, user_id, table_id=table_id, amount=amount):
+        elsewhere = f" ({balance.held} of your {balance.balance} are held at other coin tables)" if balance.held else ""
         raise ActionError(
-            "not_enough_coins",
-            f"this table can cost you up to {amount} coins and you have {balance.free} free "
-            f"({balance.held} of your {balance.balance} are held at other coin tables)",
+            "not_enough_coins", f"this table can cost you up to {amount} coins and you have {balance.free}{elsewhere}",
         )
 
 

@@ -687,7 +687,7 @@ def initial_state(table_id: str, spec: TableSpec) -> TableState:
 
     A table has at most one kind of clock, and a rated one must have the bank
     clock. A stake needs a match to a number of points (money play has no
-    bounded loss).
+    bounded loss) and a time control (a vanished opponent loses on time).
     """
     rules = find_variant(spec.variant)
     try:
@@ -708,5 +708,10 @@ def initial_state(table_id: str, spec: TableSpec) -> TableState:
         raise ActionError(
             "bad_settings", "coins are played for in a match to a number of points: money play has no end "
                             "and no limit to what it can cost",
+        )
+    if spec.stake and not spec.move_seconds and not spec.has_bank_clock:
+        raise ActionError(
+            "clock_required", "a coin table needs a time control, so that a player who goes away loses on time "
+                              "instead of holding both players' coins for ever",
         )
     return TableState(table_id, spec)

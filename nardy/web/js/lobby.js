@@ -269,6 +269,10 @@ function createForm(start) {
     stake.disabled = noCoins;
     if (noCoins) stake.value = "0";
     stake.title = guest || !currentUser() ? t("coins.stake_account") : "";
+    // A coin table needs a time control (the server refuses one without): the standard bank clock unless one is chosen.
+    const staked = !noCoins && Number(stake.value) > 0;
+    time.options[0].disabled = time.options[0].disabled || staked;
+    if (staked && time.value === "") time.value = DEFAULT_BANK_CLOCK;
     botLevel.closest("label").hidden = !computer;
   }
 
@@ -276,6 +280,7 @@ function createForm(start) {
   cube.addEventListener("change", refreshOptions);
   opponent.addEventListener("change", refreshOptions);
   rated.addEventListener("change", refreshOptions);
+  stake.addEventListener("input", refreshOptions);
 
   const form = h("form", {
     class: "card create", "aria-labelledby": "create-title",
