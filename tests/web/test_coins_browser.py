@@ -52,6 +52,7 @@ def test_a_coin_match_from_the_form_to_the_profile(client: MakeClient, server: W
     finally:
         driver.close()
     alice.page.wait_for_selector('.overlay[data-end="match"]')
+    assert "You won 60 coins." in alice.page.locator(".overlay").inner_text()
 
     alice.goto("#/profile/coin_alice")
     alice.page.wait_for_selector('#profile-coins [data-coins-balance="1060"]')

@@ -919,6 +919,11 @@ class GamePage {
       if (result && match && match.ended_by === "score") lines.push(this.resultLines(result).detail);
       if (match && match.ended_by !== "score") lines.push(reasonName(match.ended_by));
       if (match) lines.push(t("end.final_score", { a: this.name(me ?? 0), b: this.name(1 - (me ?? 0)), sa: match.score[me ?? 0], sb: match.score[1 - (me ?? 0)] }));
+      if (s.stake && match && match.winner !== null) {
+        const coins = s.coins_at_stake;
+        lines.push(me === null ? t("coins.match_paid", { name: this.name(match.winner), coins })
+          : won ? t("coins.you_won", { coins }) : t("coins.you_lost", { coins }));
+      }
       const buttons = [];
       const bot = s.seats.some((x) => x && x.bot);
       if (me !== null) {

@@ -136,6 +136,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
       h("span", { class: "variant" }, variantName(row.variant)),
       h("span", {}, matchLengthName(row.match_length)),
       h("span", {}, timeControlOf(row)),
+      row.stake ? h("span", { class: "badge", "data-stake": String(row.stake), title: t("coins.note") }, stakeText(row)) : null,
       h("span", { class: "players" }, row.players.map(playerName).join(" – ")),
       score ? h("span", { class: "score" }, score) : null,
       h("a", { href: `#/table/${row.table}`, class: "button primary", "data-resume": row.table },
