@@ -76,6 +76,19 @@ def ended_event(player: Any, table: str) -> dict[str, Any]:
     return next(e for e in player.events[table] if e["kind"] == "match_ended")
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """``None`` (the SQLite file in the data directory) or the URL of a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        yield None
+        return
+    reason = postgres_unreachable()
+    if reason is not None:
+        pytest.skip(reason)
+    with fresh_postgres_database() as url:
+        yield url
+
+
 # ----- every way a match ends
 
 
@@ -151,16 +164,17 @@ def test_a_forfeit_pays_the_match(server):
     assert_paid(table, alice, bob, 50)
 
 
-def test_the_holds_and_the_payment_survive_a_restart(make_server):
+def test_the_holds_and_the_payment_survive_a_restart(database, make_server):
     """The holds are rows and the table is its event log: after a restart the match goes on and its end
-    pays exactly once."""
-    first = make_server()
+    pays exactly once (SQLite and PostgreSQL)."""
+    settings = {"database_url": database} if database else {}
+    first = make_server(**settings)
     table, (alice, bob) = coin_match(first, length=3, stake=100)
     alice.ok("move", steps=OPENING_MOVE)
     version = alice.version()
     first.stop()
 
-    second = make_server(data_dir=first.data_dir)
+    second = make_server(data_dir=first.data_dir, **settings)
     again = []
     for old in (alice, bob):
         player = second.player(old.name, sign_up=False, connect=False)
@@ -251,19 +265,6 @@ def test_a_table_costing_more_than_the_free_coins_is_refused(server):
     assert refused.status_code == 409
     assert server.view(expensive)["status"] == "waiting"
     assert balances(carol) == [(GRANT, 500)]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
-    """``None`` (the SQLite file in the data directory) or the URL of a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        yield None
-        return
-    reason = postgres_unreachable()
-    if reason is not None:
-        pytest.skip(reason)
-    with fresh_postgres_database() as url:
-        yield url
 
 
 def test_two_joins_at_once_through_two_processes_cannot_hold_more_than_the_balance(database, make_server):
