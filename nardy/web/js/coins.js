@@ -2,7 +2,7 @@
 // Coins are not money (seed 002): wherever they appear, the note says they cannot be bought or sold.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
-import { get, errorText } from "./api.js";
+import { ApiError, get, errorText } from "./api.js";
 import { formatDate } from "./names.js";
 
 const HISTORY_PAGE = 20;
@@ -37,7 +37,14 @@ export function coinsCard(username, own, guest) {
   (async () => {
     try {
       if (!own) {
-        const data = await get(`/api/users/${encodeURIComponent(username)}/coins`);
+        let data;
+        try {
+          data = await get(`/api/users/${encodeURIComponent(username)}/coins`);
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.status !== 404) throw error;
+          card.hidden = true;  // a guest: no coins to show
+          return;
+        }
         fill(card, h("h2", {}, t("coins.title")), balanceLine(data.balance), coinsNote());
         return;
       }
