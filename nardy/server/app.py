@@ -30,7 +30,9 @@ from redis.exceptions import RedisError
 from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
-from nardy.server.api import accounts, analysis, chouettes, health, matchmaking, ratings, tables, testing, tournaments
+from nardy.server.api import (
+    accounts, analysis, chouettes, coins, health, matchmaking, ratings, tables, testing, tournaments,
+)
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
@@ -80,7 +82,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         service = TableService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
             bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
-            computer_idle_seconds=config.computer_game_idle_seconds,
+            computer_idle_seconds=config.computer_game_idle_seconds, coins=config.coin_policy,
         )
         chouette_service = ChouetteService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
@@ -169,6 +171,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(matchmaking.router)
     app.include_router(ratings.router)
     app.include_router(tournaments.router)
+    app.include_router(coins.router)
     app.include_router(endpoint.router)
     if config.testing:
         app.include_router(testing.router)

@@ -9,6 +9,8 @@ from limits import parse_many as parse_rates
 from pydantic import AfterValidator, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from nardy.server.services.coins import DAILY_TOP_UP, STARTING_GRANT, CoinPolicy
+
 Environment = Literal["development", "testing", "production"]
 
 MOVE_SECONDS_CHOICES = (30, 60, 90, 120)
@@ -162,6 +164,19 @@ class Settings(BaseSettings):
     chat_history: int = Field(
         default=100, ge=0, description="the last chat messages a client gets when it subscribes to a table",
     )
+
+    coins_starting_grant: int = Field(
+        default=STARTING_GRANT, ge=0, description="virtual coins (not money) every account starts with",
+    )
+    coins_daily_top_up: int = Field(
+        default=DAILY_TOP_UP, ge=0,
+        description="virtual coins added once per UTC day, the first time the player's coins are used or looked at",
+    )
+
+    @property
+    def coin_policy(self) -> CoinPolicy:
+        """The starting grant and daily top-up of virtual coins."""
+        return CoinPolicy(starting_grant=self.coins_starting_grant, daily_top_up=self.coins_daily_top_up)
 
     @property
     def resolved_database_url(self) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Boolean,
+    CheckConstraint,
     DateTime,
     Dialect,
     Float,
@@ -143,6 +144,8 @@ class GameTable(Base):
     owner: Mapped[str | None] = mapped_column(String(64))
     """The server process (``server_processes.id``) that serves the table's clock and computer player: the one
     that made its last change, or took it over when that one stopped answering. Null: nobody yet."""
+    stake: Mapped[int] = mapped_column(Integer, server_default="0")
+    """Virtual coins per match point (0: not played for coins); a match to N points moves N × stake."""
 
 
 ATTENTION = and_(
@@ -402,3 +405,52 @@ class TournamentPairing(Base):
     result: Mapped[str | None] = mapped_column(String(16))
     """``played``, ``bye``, ``forfeit`` (a withdrawn player's), ``no_result``; null while undecided."""
     finished_at: Mapped[datetime | None]
+
+
+class CoinAccount(Base):
+    """A player's virtual coins (not money: never bought, sold or exchanged, seed 002).
+
+    ``held`` is the part of ``balance`` set aside for the coin tables the
+    player sits at (each table's most the player can lose there). Every
+    change is one conditional UPDATE, so two server processes can never
+    spend the same coins twice; the CHECK keeps the held coins covered and
+    the balance from ever going negative.
+    """
+
+    __tablename__ = "coin_accounts"
+    __table_args__ = (
+        CheckConstraint("held >= 0 AND balance >= held", name="held_covered"),
+    )
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    balance: Mapped[int] = mapped_column(Integer)
+    held: Mapped[int] = mapped_column(Integer, default=0)
+    topped_up_on: Mapped[str] = mapped_column(String(10))
+    """The UTC day (ISO ``YYYY-MM-DD``) of the last daily top-up, or of the starting grant."""
+
+
+class CoinMovement(Base):
+    """One change of a player's coin balance: the ledger, newest last."""
+
+    __tablename__ = "coin_movements"
+    __table_args__ = (Index("ix_coin_movements_user", "user_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    amount: Mapped[int] = mapped_column(Integer)
+    """Coins added (positive) or taken (negative)."""
+    reason: Mapped[str] = mapped_column(String(16))
+    """``grant`` (a new account's start), ``top_up`` (the daily one), ``match_won`` or ``match_lost``."""
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id", ondelete="SET NULL"))
+    balance_after: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime]
+
+
+class CoinHold(Base):
+    """Coins one player has set aside at one coin table: the most they can lose there, until the match ends."""
+
+    __tablename__ = "coin_holds"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    amount: Mapped[int] = mapped_column(Integer)

@@ -24,7 +24,7 @@ from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.dice import check_client_seed, dice_statistics
 from nardy.server.services.records import public_record, replay
-from nardy.server.services.table_state import ActionError, TableSpec
+from nardy.server.services.table_state import MAX_STAKE, ActionError, TableSpec
 from nardy.server.services.tables import TableService, spec_from_row
 from nardy.server.settings import (
     BANK_CLOCK_CHOICES,
@@ -45,6 +45,7 @@ _ERROR_STATUS = {
     "account_required": status.HTTP_403_FORBIDDEN,
     "invite_required": status.HTTP_403_FORBIDDEN,
     "too_many_tables": status.HTTP_409_CONFLICT,
+    "not_enough_coins": status.HTTP_409_CONFLICT,
 }
 
 
@@ -66,6 +67,7 @@ class TableIn(BaseModel):
 
     The time control is seconds per move, correspondence days, or a bank clock
     (``delay_seconds`` with ``bank_seconds_per_point``), or none; a rated table needs a bank clock.
+    ``stake`` is virtual coins per match point, for a match between two account holders.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -82,6 +84,7 @@ class TableIn(BaseModel):
     opponent: Literal["human", "computer"] = "human"
     bot_level: str = "random"
     client_seed: Annotated[str, Field(min_length=1, max_length=64)] | None = None
+    stake: Annotated[int, Field(ge=0, le=MAX_STAKE)] = 0
 
 
 class JoinIn(BaseModel):
@@ -170,6 +173,8 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
         seconds = body.correspondence_days * 86400
     elif seconds is not None and seconds not in MOVE_SECONDS_CHOICES and not settings.testing:
         raise HTTPException(422, f"seconds per move are one of {list(MOVE_SECONDS_CHOICES)}")
+    if body.stake and body.opponent == "computer":
+        raise HTTPException(422, "the computer does not play for coins: a stake needs a human opponent")
     if body.opponent == "computer" and body.bot_level not in levels_for(variant.name):
         levels = ", ".join(levels_for(variant.name))
         raise HTTPException(422, f"unknown computer level {body.bot_level!r} for {variant.name}; levels: {levels}")
@@ -183,7 +188,7 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
         variant=body.variant, match_length=body.match_length, options=game_options, move_seconds=seconds,
         rated=rated, private=body.private, final=options.moves_final,
         delay_seconds=bank_clock[0] if bank_clock else None,
-        bank_seconds_per_point=bank_clock[1] if bank_clock else None,
+        bank_seconds_per_point=bank_clock[1] if bank_clock else None, stake=body.stake,
     )
 
 
@@ -261,7 +266,7 @@ def _summary(row: GameTable, db: DbSession) -> dict[str, Any]:
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
         "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": row.delay_seconds,
         "bank_seconds_per_point": row.bank_seconds_per_point, "rated": row.rated, "private": row.private,
-        "status": row.status, "players": names, "max_players": 2, "score": row.score, "winner": row.winner,
+        "stake": row.stake, "status": row.status, "players": names, "max_players": 2, "score": row.score, "winner": row.winner,
         "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
     }
 
@@ -272,7 +277,7 @@ def _chouette_summary(row: GameTable) -> dict[str, Any]:
     return {
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
         "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": None,
-        "bank_seconds_per_point": None, "rated": False, "private": row.private, "status": row.status,
+        "bank_seconds_per_point": None, "rated": False, "private": row.private, "stake": 0, "status": row.status,
         "players": [p["name"] for p in summary.get("players", [])], "max_players": row.max_players,
         "score": row.score, "winner": None,
         "created_at": row.created_at.isoformat(), "finished_at": None,

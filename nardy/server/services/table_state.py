@@ -30,6 +30,8 @@ from nardy.rules import (
 )
 
 TableStatus = Literal["waiting", "playing", "finished"]
+MAX_STAKE = 1_000_000
+"""The largest stake per point a table may state."""
 Roller = Callable[[int], tuple[int, int]]
 """Gives the dice of roll ``number`` of the current game (server-rolled, provably fair)."""
 
@@ -66,6 +68,18 @@ class TableSpec:
 
     final: bool | None = None
     """The creator's choice of "moves are final" (RULES.md, 2026-12-02); ``None`` takes the variant's default."""
+    stake: int = 0
+    """Virtual coins per match point (0: not played for coins; :mod:`~nardy.server.services.coins`)."""
+
+    @property
+    def coins_at_stake(self) -> int:
+        """What the match is worth in coins: its length × the stake, the winner's gain and the loser's loss.
+
+        A match to N points is won or lost once, whatever the cube (up to 64,
+        seed 000) and gammons did on the way: the rules end it at N points, so
+        this is also the most a player can lose at the table.
+        """
+        return self.stake * self.match_length
 
     @property
     def moves_final(self) -> bool:
@@ -530,6 +544,8 @@ def view(state: TableState, *, now: datetime) -> dict[str, Any]:
         "bank_seconds_per_point": spec.bank_seconds_per_point,
         "rated": spec.rated,
         "unrated_reason": unrated_reason(state),
+        "stake": spec.stake,
+        "coins_at_stake": spec.coins_at_stake,
         "private": spec.private,
         "status": state.status,
         "seats": [
@@ -669,7 +685,9 @@ def unrated_reason(state: TableState) -> str | None:
 def initial_state(table_id: str, spec: TableSpec) -> TableState:
     """The state of a freshly created table, after checking its spec against the rules and its time control.
 
-    A table has at most one kind of clock, and a rated one must have the bank clock.
+    A table has at most one kind of clock, and a rated one must have the bank
+    clock. A stake needs a match to a number of points (money play has no
+    bounded loss) and a time control (a vanished opponent loses on time).
     """
     rules = find_variant(spec.variant)
     try:
@@ -683,5 +701,17 @@ def initial_state(table_id: str, spec: TableSpec) -> TableState:
     if spec.rated and not spec.has_bank_clock:
         raise ActionError(
             "clock_required", "rated tables need a time control: a delay per move and a time bank per point",
+        )
+    if spec.stake < 0 or spec.stake > MAX_STAKE:
+        raise ActionError("bad_settings", f"a stake is 0 to {MAX_STAKE} coins per point")
+    if spec.stake and spec.match_length < 1:
+        raise ActionError(
+            "bad_settings", "coins are played for in a match to a number of points: money play has no end "
+                            "and no limit to what it can cost",
+        )
+    if spec.stake and not spec.move_seconds and not spec.has_bank_clock:
+        raise ActionError(
+            "clock_required", "a coin table needs a time control, so that a player who goes away loses on time "
+                              "instead of holding both players' coins for ever",
         )
     return TableState(table_id, spec)

@@ -31,6 +31,7 @@ from nardy.bots import Bot, make_bot
 from nardy.rules import GameOptions, Phase
 from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
+from nardy.server.services.coins import CoinPolicy, refuse_guest, sit_down, write_table_coins
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.dice import DiceSource, commitment
 from nardy.server.services.eventlog import (
@@ -93,6 +94,7 @@ def spec_from_row(row: GameTable) -> TableSpec:
         delay_seconds=row.delay_seconds,
         bank_seconds_per_point=row.bank_seconds_per_point,
         final=final,
+        stake=row.stake,
     )
 
 
@@ -120,12 +122,15 @@ class TableService(EventLogService[TableState]):
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
         computer_idle_seconds: float = COMPUTER_IDLE_SECONDS,
+        coins: CoinPolicy = CoinPolicy(),
     ) -> None:
         super().__init__(
             db=db, pubsub=pubsub, clock=clock, process_id=process_id, idle_seconds=idle_seconds,
             finished_seconds=finished_seconds,
         )
         self.computer_idle_seconds = computer_idle_seconds
+        self.coins = coins
+        """The coins an account starts with and gets each day (coin tables hold and move them)."""
         """An untimed game against the computer whose human has not acted this long is forfeited by the human."""
         self._reaper: asyncio.Task[None] | None = None
         self._dice = dice
@@ -174,12 +179,17 @@ class TableService(EventLogService[TableState]):
     ) -> TableState:
         """A new table with ``user`` in seat 0; with ``bot_level`` the bot takes seat 1 and play begins.
 
-        A table against the computer is never rated (its spec is stored unrated).
+        A table against the computer is never rated (its spec is stored unrated)
+        and never played for coins (the computer has none).
         """
         if bot_level is not None:
             spec = replace(spec, rated=False)
+            if spec.stake:
+                raise ActionError("bad_settings", "the computer does not play for coins")
         if spec.rated:
             _account_for_rated(user)
+        if spec.stake:
+            refuse_guest(user.is_guest)
         table_id = secrets.token_urlsafe(12)
         state = initial_state(table_id, spec)
         if bot_level is not None:
@@ -191,9 +201,9 @@ class TableService(EventLogService[TableState]):
             bank_seconds_per_point=spec.bank_seconds_per_point, rated=spec.rated, private=spec.private,
             invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
             created_at=now, status="waiting", version=0, bot_seat=1 if bot_level else None, bot_level=bot_level,
-            rematch_of=rematch_of, owner=self.process_id,
+            rematch_of=rematch_of, owner=self.process_id, stake=spec.stake,
         )
-        await self._db.run(lambda session: tables_repo.add_table(session, row))
+        await self._db.run(lambda session: self._add_table(session, row, user, spec, now))
         live = self._new_live(state)
         seats = [self._seat_event(0, user, client_seed)]
         if bot_level is not None:
@@ -254,8 +264,22 @@ class TableService(EventLogService[TableState]):
                 raise ActionError("table_full", "both seats are taken")
             if state.spec.rated:
                 _account_for_rated(user)
+            if state.spec.stake:
+                refuse_guest(user.is_guest)
             await self._commit(live, [self._seat_event(free[0], user, client_seed)], action_id=None)
             return live.state
+
+    def _add_table(self, db: Session, row: GameTable, user: User, spec: TableSpec, now: datetime) -> None:
+        """Store a new table row; at a coin table, in the same transaction, hold the creator's stake.
+
+        Holding it here rather than with the creator's ``seated`` event means a
+        creator who cannot cover the stake leaves no table behind.
+        """
+        if spec.stake:
+            db.add(row)
+            db.flush()
+            sit_down(db, user.id, table_id=row.id, amount=spec.coins_at_stake, policy=self.coins, at=now)
+        tables_repo.add_table(db, row)
 
     def _seat_event(self, seat: int, user: User, seed: str | None) -> NewEvent:
         """A person sits down (a guest says so: their results are never rated)."""
@@ -412,6 +436,7 @@ class TableService(EventLogService[TableState]):
         summary = _summary_changes(start, state, now)
 
         def write(db: Session) -> None:
+            write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
             ratings = _rating_rows(db, state, now) if ended else []
             tables_repo.append(
                 db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
@@ -471,6 +496,7 @@ class TableService(EventLogService[TableState]):
             return NewEvent("match_ended", None, {
                 "winner": match.winner, "reason": match.ended_by, "score": list(match.score),
                 "rated": unrated_reason(state) is None and match.winner is not None,
+                **({"coins": state.spec.coins_at_stake} if state.spec.stake else {}),
             })
         return None
 
@@ -541,12 +567,19 @@ class TableService(EventLogService[TableState]):
         if spec.rated and not spec.has_bank_clock:  # opened before rated tables needed a clock: the standard one
             delay, bank = DEFAULT_BANK_CLOCK
             spec = replace(spec, move_seconds=None, delay_seconds=delay, bank_seconds_per_point=bank)
-        new = await self.create(user=user, spec=spec, bot_level=bot_level, rematch_of=state.id)
+        try:
+            new = await self.create(user=user, spec=spec, bot_level=bot_level, rematch_of=state.id)
+        except ActionError as error:  # the creator cannot cover the stake any more: no rematch
+            log.info("no rematch of table %s: %s", state.id, error)
+            return
         second = players[1]
         if bot_level is None and second is not None and second.user_id is not None:
             other = await self._db.run(lambda session: session.get(User, second.user_id))
             if other is not None:
-                await self.join(new.id, user=other)
+                try:
+                    await self.join(new.id, user=other)
+                except ActionError as error:  # they cannot cover it: the rematch waits for them, or another
+                    log.info("rematch %s of table %s left open: %s", new.id, state.id, error)
         async with live.lock:
             await refresh(self._db, live)
             if live.state.rematch_table is None:

@@ -538,6 +538,10 @@ class GamePage {
     if (s.move_seconds || s.delay_seconds) parts.push(h("span", { "data-time-control": "" }, timeControlOf(s)));
     const rating = ratingNote(s);
     if (rating) parts.push(h("span", { class: "badge", "data-rated": String(rating.counts) }, rating.text));
+    if (s.stake) {
+      parts.push(h("span", { class: "badge", "data-stake": String(s.stake), title: t("coins.note") },
+        t("coins.at_stake", { stake: s.stake, total: s.coins_at_stake })));
+    }
     if (s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
     if (s.options.moves_final) parts.push(h("span", { class: "badge", "data-moves-final": "", title: t("game.moves_final_hint") }, t("game.moves_final")));
     if (this.mySeat() === null && s.status !== "waiting") parts.push(h("span", { class: "badge" }, t("game.watching")));
@@ -915,6 +919,11 @@ class GamePage {
       if (result && match && match.ended_by === "score") lines.push(this.resultLines(result).detail);
       if (match && match.ended_by !== "score") lines.push(reasonName(match.ended_by));
       if (match) lines.push(t("end.final_score", { a: this.name(me ?? 0), b: this.name(1 - (me ?? 0)), sa: match.score[me ?? 0], sb: match.score[1 - (me ?? 0)] }));
+      if (s.stake && match && match.winner !== null) {
+        const coins = s.coins_at_stake;
+        lines.push(me === null ? t("coins.match_paid", { name: this.name(match.winner), coins })
+          : won ? t("coins.you_won", { coins }) : t("coins.you_lost", { coins }));
+      }
       const buttons = [];
       const bot = s.seats.some((x) => x && x.bot);
       if (me !== null) {

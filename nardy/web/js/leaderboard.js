@@ -1,12 +1,14 @@
-// Leaderboards (#/ratings): the top players of each variant family, with the provisional mark.
+// Leaderboards (#/ratings): the top players of each variant family, with the provisional mark, and the coins board.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
+import { showCoinsBoard } from "./coins.js";
 
 const FAMILIES = [
   ["backgammon", () => t("family.backgammon")],
   ["georgian", () => t("family.georgian")],
   ["long", () => t("family.long")],
+  ["coins", () => t("coins.title")],
 ];
 
 export function mountLeaderboard(view) {
@@ -18,6 +20,10 @@ export function mountLeaderboard(view) {
 
   async function show(family) {
     for (const tab of tabs) tab.classList.toggle("active", tab.dataset.family === family);
+    if (family === "coins") {
+      showCoinsBoard(board);
+      return;
+    }
     fill(board, h("p", {}, t("common.loading")));
     try {
       const data = await get(`/api/ratings/${family}`);

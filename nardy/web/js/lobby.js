@@ -5,6 +5,7 @@ import { get, post, errorText } from "./api.js";
 import { currentUser, ensureUser } from "./session.js";
 import { findOpponentCard } from "./matchmaking.js";
 import { chouetteCard } from "./chouette_lobby.js";
+import { coinsNote, stakeText } from "./coins.js";
 import {
   VARIANTS, variantName, variantHint, cubeVariant, movesFinalByDefault, matchLengths, matchLengthName,
   timeControlName, timeControlOf,
@@ -135,6 +136,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
       h("span", { class: "variant" }, variantName(row.variant)),
       h("span", {}, matchLengthName(row.match_length)),
       h("span", {}, timeControlOf(row)),
+      row.stake ? h("span", { class: "badge", "data-stake": String(row.stake), title: t("coins.note") }, stakeText(row)) : null,
       h("span", { class: "players" }, row.players.map(playerName).join(" – ")),
       score ? h("span", { class: "score" }, score) : null,
       h("a", { href: `#/table/${row.table}`, class: "button primary", "data-resume": row.table },
@@ -165,6 +167,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
       h("span", {}, matchLengthName(row.match_length)),
       h("span", {}, timeControlOf(row)),
       row.rated ? h("span", { class: "badge" }, t("lobby.rated")) : null,
+      row.stake ? h("span", { class: "badge", "data-stake": String(row.stake), title: t("coins.note") }, stakeText(row)) : null,
       h("span", { class: "players" }, players),
       score ? h("span", { class: "score" }, score) : null,
       action);
@@ -208,6 +211,7 @@ function createForm(start) {
   const beavers = h("input", { type: "checkbox", name: "beavers" });
   const movesFinal = h("input", { type: "checkbox", name: "moves_final" });
   const seed = h("input", { type: "text", name: "client_seed", maxlength: "64", autocomplete: "off", spellcheck: "false" });
+  const stake = h("input", { type: "number", name: "stake", min: "0", max: "1000000", step: "1", value: "0", inputmode: "numeric" });
   let length = null;
 
   const labelled = (text, control, extra) => h("label", { class: "field" }, h("span", {}, text), control, extra || null);
@@ -261,6 +265,15 @@ function createForm(start) {
     if (rated.checked && time.selectedOptions[0]?.disabled) time.value = DEFAULT_BANK_CLOCK;
     privateBox.disabled = computer;
     if (computer) privateBox.checked = false;
+    // Coins: account holders only, against a person, in a match to a number of points (the server refuses the rest).
+    const noCoins = computer || guest || !currentUser() || money;
+    stake.disabled = noCoins;
+    if (noCoins) stake.value = "0";
+    stake.title = guest || !currentUser() ? t("coins.stake_account") : "";
+    // A coin table needs a time control (the server refuses one without): the standard bank clock unless one is chosen.
+    const staked = !noCoins && Number(stake.value) > 0;
+    time.options[0].disabled = time.options[0].disabled || staked;
+    if (staked && time.value === "") time.value = DEFAULT_BANK_CLOCK;
     botLevel.closest("label").hidden = !computer;
   }
 
@@ -268,6 +281,7 @@ function createForm(start) {
   cube.addEventListener("change", refreshOptions);
   opponent.addEventListener("change", refreshOptions);
   rated.addEventListener("change", refreshOptions);
+  stake.addEventListener("input", refreshOptions);
 
   const form = h("form", {
     class: "card create", "aria-labelledby": "create-title",
@@ -283,6 +297,7 @@ function createForm(start) {
       };
       if (opponent.value === "computer") body.bot_level = botLevel.value;
       if (seed.value.trim()) body.client_seed = seed.value.trim();
+      if (!stake.disabled && Number(stake.value) > 0) body.stake = Number(stake.value);
       const control = TIME_CONTROLS.find((c) => c.value === time.value);
       if (control && control.seconds) body.move_seconds = control.seconds;
       if (control && control.days) body.correspondence_days = control.days;
@@ -307,6 +322,10 @@ function createForm(start) {
   labelled(t("lobby.bot_level"), botLevel),
   check(t("lobby.rated"), rated, t("lobby.rated_hint")),
   check(t("lobby.private"), privateBox, t("lobby.private_hint")),
+  h("fieldset", { class: "coins-options" },
+    h("legend", {}, t("coins.title")),
+    labelled(t("coins.stake"), stake, h("small", { class: "hint" }, t("coins.stake_hint"))),
+    coinsNote()),
   h("details", { class: "advanced" },
     h("summary", {}, t("lobby.dice_seed")),
     labelled(t("lobby.dice_seed_label"), seed, h("small", { class: "hint" }, t("lobby.dice_seed_hint")))),

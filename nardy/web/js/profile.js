@@ -1,17 +1,22 @@
-// A player's page (#/profile/NAME): finished matches and results, dice statistics, wins by colour.
+// A player's page (#/profile/NAME): ratings, coins, finished matches and results, dice statistics, wins by colour.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
 import { variantName, matchLengthName, formatDate, playerName } from "./names.js";
+import { currentUser } from "./session.js";
+import { coinsCard } from "./coins.js";
 
 export function mountProfile(view, username) {
   const games = h("div", { class: "card", id: "profile-games" }, h("p", {}, t("common.loading")));
   const dice = h("div", { class: "card", id: "profile-dice" });
   const colours = h("div", { class: "card", id: "colour-stats" });
   const ratings = h("div", { class: "card", id: "profile-ratings" });
+  const me = currentUser();
+  const own = Boolean(me) && me.username.toLowerCase() === username.toLowerCase();
+  const coins = coinsCard(username, own, own && me.guest);
   fill(view, h("section", { class: "page profile" },
     h("h1", {}, t("profile.title", { name: username })),
-    h("div", { class: "profile-grid" }, h("div", {}, ratings, games), h("div", {}, dice, colours))));
+    h("div", { class: "profile-grid" }, h("div", {}, ratings, games), h("div", {}, coins, dice, colours))));
 
   (async () => {
     try {
