@@ -193,7 +193,7 @@ def _niced() -> None:
         return
 
 
-def rollout(
+def rollout_outcomes(
     evaluator: Evaluator,
     starts: Sequence[Position],
     *,
@@ -204,20 +204,21 @@ def rollout(
     workers: int = 1,
     chunk: int = OUTCOMES,
     progress: Progress | None = None,
-) -> list[RolloutResult]:
-    """Roll out each of ``starts`` (each from its side to roll), all on the same dice sequences.
+) -> FloatArray:
+    """Every trial's outcome, shape ``(len(starts), trials, 5)``: trial ``t`` of each start on the same dice.
 
     ``truncate``: rolls played before the evaluator rates the position
     (``None``: to the end of the game). ``workers`` > 1 runs chunks of
     ``chunk`` trials in that many processes (the evaluator is pickled to
-    them); the result does not depend on it.
+    them); the result does not depend on it. Paired differences between
+    starts (duplicate dice) come from these rows.
     """
     if trials < 1:
         raise ValueError(f"a rollout needs at least one trial, got {trials}")
     if truncate is not None and truncate < 0:
         raise ValueError(f"truncate is 0 or more rolls, got {truncate}")
     if not starts:
-        return []
+        return np.zeros((0, trials, OUTPUTS))
     ranges = [range(first, min(first + chunk, trials)) for first in range(0, trials, chunk)]
     parts: list[FloatArray] = []
     done = 0
@@ -238,8 +239,27 @@ def rollout(
                 if progress is not None:
                     progress(done, trials)
             parts = [future.result() for future in futures]
-    outcomes = np.concatenate(parts, axis=1)
-    return [RolloutResult.of(outcomes[index]) for index in range(len(starts))]
+    return np.concatenate(parts, axis=1)
+
+
+def rollout(
+    evaluator: Evaluator,
+    starts: Sequence[Position],
+    *,
+    trials: int = 1296,
+    truncate: int | None = None,
+    seed: int = 0,
+    variance_reduction: bool = True,
+    workers: int = 1,
+    chunk: int = OUTCOMES,
+    progress: Progress | None = None,
+) -> list[RolloutResult]:
+    """Roll out each of ``starts`` (each from its side to roll), all on the same dice: :func:`rollout_outcomes` summed up."""
+    outcomes = rollout_outcomes(
+        evaluator, starts, trials=trials, truncate=truncate, seed=seed,
+        variance_reduction=variance_reduction, workers=workers, chunk=chunk, progress=progress,
+    )
+    return [RolloutResult.of(rows) for rows in outcomes]
 
 
 def rollout_plays(
