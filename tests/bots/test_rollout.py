@@ -37,6 +37,13 @@ def test_the_first_two_rolls_are_stratified_and_the_rest_reproducible() -> None:
     assert list(itertools.islice(trial_dice(7, 3), 50)) != list(itertools.islice(trial_dice(8, 3), 50))
 
 
+def test_each_trials_first_two_rolls_are_independent_over_seeds() -> None:
+    # the stratification must not tie a trial's second roll to its first: over seeds, trial 0's
+    # two rolls agree as often as two independent rolls do (1 in 36)
+    same = sum(len(set(itertools.islice(trial_dice(seed, 0), 2))) == 1 for seed in range(1800))
+    assert 20 <= same <= 90
+
+
 @pytest.mark.parametrize("variance_reduction", [False, True])
 def test_a_seeded_rollout_is_reproducible(variance_reduction: bool) -> None:
     evaluator = default_evaluator("long-tournament")
