@@ -23,8 +23,8 @@ Two variance reductions, both unbiased:
   its outcome minus the luck of all its rolls. Each luck term has mean zero
   whatever the evaluator, so the mean is unchanged; only the noise the dice
   add, as far as the evaluator sees it, is taken out. Rating all 21 rolls
-  makes each roll about 7 times dearer: measured, it pays in truncated
-  rollouts and not in full ones (docs/strength.md).
+  makes each roll about 7 times dearer, and on the one position measured
+  that was not repaid in variance (docs/strength.md).
 
 Trials are independent of one another and of how they are split, so a
 rollout with several worker processes gives exactly the result of one.
