@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.long_bearoff import race_losses
 from benchmarks.long_benchmark import main as benchmark_main
 from benchmarks.long_benchmark import score
+from benchmarks.long_positions import DEFAULT_OUT, self_play_samples
 from benchmarks.long_positions import main as positions_main
-from benchmarks.long_positions import self_play_samples
+from nardy.notation import position_from_dict
 
 
 def test_samples_are_reproducible_and_have_a_choice() -> None:
@@ -37,3 +39,20 @@ def test_a_tiny_labelled_file_and_its_losses(tmp_path: Path, capsys: pytest.Capt
     capsys.readouterr()
     assert benchmark_main(["--bot", "beginner", "--file", str(out)]) == 0
     assert "beginner       all" in capsys.readouterr().out
+
+
+def test_race_losses_are_exact_and_never_negative() -> None:
+    losses, forced = race_losses("long-tournament", 1, plies=0, seed=1)
+    assert losses and all(loss >= 0 for loss in losses)
+    assert forced >= 0
+
+
+def test_the_committed_labelled_positions_are_legal_and_consistent() -> None:
+    document = json.loads(DEFAULT_OUT.read_text(encoding="utf-8"))
+    assert document["format"] == 1 and document["entries"]
+    for entry in document["entries"]:
+        position = position_from_dict(entry["position"])
+        legal = {play.position for play in position.legal_plays(tuple(entry["dice"]))}
+        assert len(legal) == entry["plays"] > 1
+        assert {position_from_dict(c["position"]) for c in entry["candidates"]} <= legal
+        assert min(c["loss"] for c in entry["candidates"]) == 0.0
