@@ -208,3 +208,16 @@ def test_race_evaluator_answers_races_and_passes_the_rest_on() -> None:
 def test_small_homes_enumeration_matches_itertools() -> None:
     expected = {h for h in itertools.product(range(4), repeat=HOME_POINTS) if sum(h) <= 3}
     assert set(homes(3)) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(home_strategy(most=15), home_strategy(most=15), st.sampled_from(DICE_ROLLS),
+       st.sampled_from(["long-traditional", "long-tournament", "long-bolshie"]))
+def test_a_real_race_has_the_plays_of_the_database_board(mine: Home, theirs: Home, roll: tuple[int, int],
+                                                           variant: str) -> None:
+    # wherever the opponent's checkers stand in its home, our bear-off plays are the ones the table was built from
+    points = list(mine) + [0] * 6 + [-count for count in theirs] + [0] * 6
+    real = Position(variant, tuple(points), (0, 0), (15 - sum(mine), 15 - sum(theirs)))
+    reached = {tuple(row[:HOME_POINTS]) for row in real.legal_rows(roll)}
+    expected = {tuple(row[:HOME_POINTS]) for row in bearoff_position(real.variant, mine).legal_rows(roll)}
+    assert reached == expected
