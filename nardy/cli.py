@@ -1,4 +1,4 @@
-"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots, training, analysis.
+"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots, training, rollouts, analysis.
 
 Every command reads positions in the formats of :mod:`nardy.notation`
 (canonical JSON, a gnubg Position ID for the backgammon family, or ``start``)
@@ -8,15 +8,16 @@ and reports malformed input as one line on stderr with exit status 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from nardy.bots import BOT_LEVELS, Bot, make_bot
 from nardy.bots.analysis import LEVELS, Analysis, Decision, PlayerSummary, analyse
@@ -33,6 +34,9 @@ from nardy.rules import VARIANTS, Game, Phase, Play, Position, RulesError, find_
 from nardy.rules.dice import check_dice
 from nardy.rules.perft import divide
 from nardy.server.services.dice import parse_record, verify_games
+
+if TYPE_CHECKING:
+    from nardy.bots.rollout import RolloutResult
 
 USAGE_ERROR = 2
 
@@ -303,6 +307,65 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
         out.write(f"exported {trainer.export()}\n")
 
 
+def _rollout(args: argparse.Namespace, out: TextIO) -> None:
+    """Roll out a long-nardy position, or with --dice each of its candidate plays (the best first)."""
+    from nardy.bots.neural import default_evaluator
+    from nardy.bots.race import RaceEvaluator
+    from nardy.bots.rollout import rollout, rollout_plays
+
+    if args.trials < 1 or args.workers < 1 or (args.truncate is not None and args.truncate < 0):
+        raise UsageError("--trials and --workers are 1 or more, --truncate 0 or more")
+    position = parse_position(args.position, args.variant)
+    if position.variant.name not in WEIGHTS:
+        raise UsageError(f"rollouts play long nardy with our network; {position.variant.name} is not long nardy")
+    evaluator = default_evaluator(position.variant.name)
+    rater = RaceEvaluator(evaluator) if args.bearoff else evaluator
+    settings = {"trials": args.trials, "truncate": args.truncate, "seed": args.seed,
+                "variance_reduction": args.luck, "workers": args.workers}
+    labels: list[str | None]
+    with _progress_bar("rolling out") as progress:
+        if args.dice is None:
+            labels = [None]
+            results = rollout(rater, [position], progress=progress, **settings)
+        else:
+            plays = position.legal_plays(check_dice(args.dice))
+            if not plays:
+                raise UsageError(f"{args.dice[0]}-{args.dice[1]} cannot be played here: nothing to roll out")
+            labels = [format_steps(play.steps) for play in plays]
+            results = rollout_plays(rater, plays, progress=progress, **settings)
+    ranked = sorted(zip(labels, results), key=lambda pair: -pair[1].equity)
+    if args.json:
+        answer = {"variant": position.variant.name, "position": position_to_dict(position),
+                  "dice": args.dice, **settings, "bearoff": args.bearoff,
+                  "results": [_rollout_json(label, result) for label, result in ranked]}
+        out.write(json.dumps(answer) + "\n")
+        return
+    out.write(f"{'play':<24} {'equity':>7} {'±':>6}  {'win':>6} {'win 2':>6} {'lose 2':>6}  trials\n")
+    for label, result in ranked:
+        p = result.probabilities
+        out.write(f"{label or 'on roll':<24} {result.equity:+7.3f} {result.equity_error:6.3f}  "
+                  f"{p[0]:6.3f} {p[1]:6.3f} {p[3]:6.3f}  {result.trials}\n")
+
+
+def _rollout_json(label: str | None, result: RolloutResult) -> dict[str, Any]:
+    return {"play": label, "equity": result.equity, "equity_error": result.equity_error,
+            "probabilities": result.probabilities.tolist(), "standard_errors": result.standard_errors.tolist(),
+            "trials": result.trials}
+
+
+@contextlib.contextmanager
+def _progress_bar(title: str) -> Iterator[Callable[[int, int], None]]:
+    """A rich progress bar on stderr when it is a terminal (gone when done), as a ``(done, total)`` callback."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn(f"[bold]{title}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task(title, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
 def _analyze(args: argparse.Namespace, out: TextIO) -> None:
     """Analyse a match file: one line (or JSON row) per decision, then each player's summary."""
     analysis = _analyse_with_progress_bar(read_transcript(args.file), args.level)
@@ -366,16 +429,8 @@ def _optional_reader(module: str, function: str, kind: str) -> Callable[[str], T
 
 def _analyse_with_progress_bar(transcript: Transcript, level: str) -> Analysis:
     """:func:`nardy.bots.analysis.analyse` with a rich progress bar on stderr when it is a terminal (gone when done)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    console = Console(stderr=True)
-    columns = (TextColumn(f"[bold]analysing ({level})"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("analyse", total=None)
-        return analyse(
-            transcript, level=level, progress=lambda done, total: bar.update(task, completed=done, total=total),
-        )
+    with _progress_bar(f"analysing ({level})") as progress:
+        return analyse(transcript, level=level, progress=progress)
 
 
 def analysis_json(analysis: Analysis) -> dict[str, Any]:
@@ -481,6 +536,23 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--no-progress", dest="progress", action="store_false", help="log lines instead of a bar")
     train.add_argument("--export", action="store_true", help="write nardy/bots/weights/NAME.npz afterwards")
     train.set_defaults(handler=_train)
+
+    rollout = commands.add_parser("rollout", help="roll out a long-nardy position, or each play of a roll (--dice)")
+    rollout.add_argument("--variant", choices=sorted(WEIGHTS), default=None)
+    rollout.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"),
+                         help="roll out every legal play of this roll instead of the position")
+    rollout.add_argument("--trials", type=int, default=360, help="games per position or play (360)")
+    rollout.add_argument("--truncate", type=int, default=None,
+                         help="rolls played before the network rates the position (default: to the end)")
+    rollout.add_argument("--seed", type=int, default=0)
+    rollout.add_argument("--workers", type=int, default=1, help="processes (the result does not depend on it)")
+    rollout.add_argument("--luck", action="store_true",
+                         help="subtract each roll's luck as the network sees it (unbiased; fewer trials, each slower)")
+    rollout.add_argument("--no-bearoff", dest="bearoff", action="store_false",
+                         help="rate bear-off races with the network instead of the exact bear-off database")
+    rollout.add_argument("--json", action="store_true", help="print one JSON object with every result")
+    rollout.add_argument("position", nargs="?", default="start", help="canonical JSON or 'start' (with --variant)")
+    rollout.set_defaults(handler=_rollout)
 
     analyze = commands.add_parser("analyze", help="analyse a match: each decision's equity loss, luck, ratings")
     analyze.add_argument("file", help="a table record (.json); .mat and SGF files where this install reads them")

@@ -56,6 +56,10 @@ class Family:
         """The network inputs of raw boards, shape ``(n, inputs)``."""
         return self.encoder(self, raw)
 
+    def __reduce__(self) -> tuple[Callable[[str], Family], tuple[str]]:
+        """Pickled by name, so that an evaluator sent to a worker process still knows its family (``is``)."""
+        return family_named, (self.name,)
+
 
 def raw_boards(positions: Sequence[Position]) -> IntArray:
     """The ``(n, 28)`` raw boards of ``positions``, each from its side to move."""
@@ -167,3 +171,8 @@ _FAMILIES: Final[dict[type[Topology], Family]] = {LongTopology: LONG}
 
 FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG,)}
 """The families by name."""
+
+
+def family_named(name: str) -> Family:
+    """The family called ``name`` (how a pickled :class:`Family` comes back)."""
+    return FAMILIES[name]

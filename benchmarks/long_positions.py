@@ -1,0 +1,162 @@
+"""Long nardy's position benchmark, part one: reproducible positions with rollout labels.
+
+Positions come from seeded self-play of our network at 0-ply with a little
+noise (so that games differ), taken at random plies across whole games, only
+where the roll has more than one legal play; each regulation plays its own
+games, since the head and block rules change which plays are legal. Each
+position's candidate plays, the ``--top`` best at 0-ply, are rolled out on
+the same dice (:func:`nardy.bots.rollout.rollout_outcomes`), and the file
+keeps each candidate's rollout equity, its standard error and the standard
+error of its difference from the rollout's best (paired trials).
+
+    python -m benchmarks.long_positions --positions 100 --trials 36 --truncate 7 \\
+        --out benchmarks/data/long-positions.json
+
+``python -m benchmarks.long_benchmark`` then measures how much equity a bot
+gives up against the rollout's best play on these positions. The issue asks
+for 10,000 positions or more; the generator takes any ``--positions`` and
+``--workers``, and the same seed always gives the same positions and dice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+
+from nardy.bots.evaluator import after_play_probabilities, equity, invert
+from nardy.bots.neural import WEIGHTS, NeuralBot, default_evaluator
+from nardy.bots.race import RaceEvaluator
+from nardy.bots.rollout import rollout_outcomes
+from nardy.notation import format_steps, position_to_dict
+from nardy.rules import Play, Position
+
+FORMAT: Final = 1
+DEFAULT_OUT: Final = Path("benchmarks/data/long-positions.json")
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A position to label: the side to move, its roll and the ply of the game it came from."""
+
+    position: Position
+    dice: tuple[int, int]
+    ply: int
+
+
+def self_play_samples(variant: str, count: int, *, seed: int, rate: float = 0.12, noise: float = 0.05) -> Iterator[Sample]:
+    """``count`` decisions with two or more legal plays, each kept with probability ``rate``, from seeded games."""
+    rng = random.Random(f"long-positions:{variant}:{seed}")
+    bot = NeuralBot(default_evaluator(variant), noise=noise, seed=seed)
+    found = 0
+    while True:
+        position = Position.start(variant)
+        for ply in range(10_000):
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = position.legal_plays(dice)
+            if len(plays) > 1 and rng.random() < rate:
+                yield Sample(position, dice, ply)
+                found += 1
+                if found == count:
+                    return
+            play = bot.choose_play(position, dice)
+            if play is not None and play.position.winner_is_mover():
+                break
+            position = (play.position if play is not None else position).turned()
+
+
+def candidates(position: Position, dice: tuple[int, int], top: int) -> list[tuple[Play, float]]:
+    """The ``top`` best plays at 0-ply with their 0-ply equities, best first."""
+    plays = position.legal_plays(dice)
+    values = equity(after_play_probabilities(default_evaluator(position.variant.name), [p.position for p in plays]))
+    order = np.argsort(-values, kind="stable")[:top]
+    return [(plays[i], float(values[i])) for i in order]
+
+
+def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: int, workers: int) -> dict[str, Any]:
+    """One benchmark entry: the position, the roll and its candidates' rollout results."""
+    chosen = candidates(sample.position, sample.dice, top)
+    evaluator = RaceEvaluator(default_evaluator(sample.position.variant.name))
+    starts = [play.position.turned() for play, _ in chosen]
+    outcomes = invert(rollout_outcomes(evaluator, starts, trials=trials, truncate=truncate, seed=seed,
+                                       variance_reduction=False, workers=workers))
+    values = equity(outcomes)  # (candidates, trials): the mover's equity, trial by trial on the same dice
+    means = values.mean(axis=1)
+    best = int(np.argmax(means))
+    rows = []
+    for index, (play, zero_ply) in enumerate(chosen):
+        difference = values[best] - values[index]
+        rows.append({
+            "play": format_steps(play.steps),
+            "position": position_to_dict(play.position),
+            "zero_ply": zero_ply,
+            "equity": float(means[index]),
+            "equity_error": _error(values[index]),
+            "loss": float(means[best] - means[index]),
+            "loss_error": _error(difference),
+            "probabilities": outcomes[index].mean(axis=0).tolist(),
+        })
+    return {
+        "variant": sample.position.variant.name,
+        "position": position_to_dict(sample.position),
+        "dice": list(sample.dice),
+        "ply": sample.ply,
+        "pips": list(sample.position.pip_counts()),
+        "plays": len(sample.position.legal_plays(sample.dice)),
+        "candidates": rows,
+    }
+
+
+def _error(values: np.ndarray[Any, Any]) -> float:
+    return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else float("nan")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", action="append", choices=sorted(WEIGHTS),
+                        help="a regulation (repeatable; default all three)")
+    parser.add_argument("--positions", type=int, default=100, help="positions per regulation (100)")
+    parser.add_argument("--top", type=int, default=4, help="candidate plays rolled out per position, best at 0-ply (4)")
+    parser.add_argument("--trials", type=int, default=36, help="trials per candidate (36)")
+    parser.add_argument("--truncate", type=int, default=7, help="rolls before the network rates the position (7; -1: to the end)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games and of the rollouts' dice")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    variants = args.variant or sorted(WEIGHTS)
+    truncate = None if args.truncate < 0 else args.truncate
+    command = "python -m benchmarks.long_positions " + " ".join(argv if argv is not None else sys.argv[1:])
+    print(command, flush=True)
+    entries: list[dict[str, Any]] = []
+    began = time.perf_counter()
+    for variant in variants:
+        for number, sample in enumerate(self_play_samples(variant, args.positions, seed=args.seed), start=1):
+            entries.append(label(sample, top=args.top, trials=args.trials, truncate=truncate,
+                                 seed=args.seed * 1_000_003 + len(entries), workers=args.workers))
+            if number % 10 == 0:
+                print(f"{variant}: {number}/{args.positions} labelled, {time.perf_counter() - began:.0f} s", flush=True)
+    document = {
+        "format": FORMAT,
+        "command": command,
+        "settings": {"variants": variants, "positions": args.positions, "top": args.top, "trials": args.trials,
+                     "truncate": truncate, "seed": args.seed, "rollout_player": "network 0-ply",
+                     "bearoff": "exact database", "weights": "long.npz"},
+        "seconds": round(time.perf_counter() - began, 1),
+        "entries": entries,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(document, separators=(",", ":")) + "\n", encoding="utf-8")
+    print(f"wrote {len(entries)} positions to {args.out} in {document['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

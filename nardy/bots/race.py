@@ -1,0 +1,96 @@
+"""An evaluator that answers bear-off races from the database and asks another evaluator the rest.
+
+Once both sides have every checker home in long nardy there is no contact,
+and :meth:`nardy.bots.bearoff.Bearoff.race` gives the outcome probabilities
+from the two one-sided roll distributions. :class:`RaceEvaluator` wraps any
+:class:`~nardy.bots.evaluator.Evaluator` (normally our network) and replaces
+its answer for exactly those positions; everything else is passed through.
+Rollouts use it so that a truncated trial that ends in such a race is scored
+exactly. The shipped bots do not use it (see docs/strength.md).
+
+>>> from nardy.bots.neural import default_evaluator
+>>> from nardy.rules import Position
+>>> race = RaceEvaluator(default_evaluator("long-traditional"))
+>>> points = [1] + [0] * 11 + [-15] + [0] * 11  # our last checker on point 1, the opponent all home
+>>> float(race.probabilities([Position("long-traditional", tuple(points), (0, 0), (14, 0))])[0, 0])
+1.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from nardy.bots.bearoff import HOME_POINTS, Bearoff, default_bearoff
+from nardy.bots.encoding import IntArray, raw_boards, raw_rows
+from nardy.bots.evaluator import (
+    Evaluator,
+    FloatArray,
+    after_play_probabilities,
+    after_play_row_probabilities,
+    invert,
+)
+from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant
+from nardy.rules.position import Row
+
+_THEIR_HOME: Final = slice(12, 18)
+"""Our points 13..18: the opponent's 1..6."""
+_OFF: Final = NUM_POINTS + 2
+
+
+def race_rows(raw: IntArray) -> npt.NDArray[np.bool_]:
+    """Which raw boards (side to move first) are races the database answers: both sides all home, neither finished."""
+    mine = raw[:, :HOME_POINTS]
+    theirs = -raw[:, _THEIR_HOME]
+    mine_count, their_count = mine.sum(axis=1), theirs.sum(axis=1)
+    mask: npt.NDArray[np.bool_] = (
+        (mine >= 0).all(axis=1)
+        & (theirs >= 0).all(axis=1)
+        & (mine_count + raw[:, _OFF] == CHECKERS)
+        & (their_count + raw[:, _OFF + 1] == CHECKERS)
+        & (mine_count > 0)
+        & (their_count > 0)
+    )
+    return mask
+
+
+class RaceEvaluator:
+    """``inner``'s probabilities, except the bear-off races, which come from ``database``."""
+
+    def __init__(self, inner: Evaluator, database: Bearoff | None = None) -> None:
+        self.inner = inner
+        self.database = database if database is not None else default_bearoff()
+
+    def probabilities(self, positions: Sequence[Position]) -> FloatArray:
+        """The outcome probabilities for each side to move, shape ``(n, 5)``."""
+        result = self.inner.probabilities(positions)
+        if positions:
+            self._exact(raw_boards(positions), result, after=False)
+        return result
+
+    def probabilities_after(self, positions: Sequence[Position]) -> FloatArray:
+        """For ``play.position`` values: the probabilities of the player who just moved."""
+        result = after_play_probabilities(self.inner, positions)
+        if positions:
+            self._exact(raw_boards(positions), result, after=True)
+        return result
+
+    def probabilities_after_rows(self, variant: Variant, rows: Sequence[Row]) -> FloatArray:
+        """:meth:`probabilities_after` of positions given as rows."""
+        result = after_play_row_probabilities(self.inner, variant, rows)
+        if rows:
+            self._exact(raw_rows(rows), result, after=True)
+        return result
+
+    def _exact(self, raw: IntArray, result: FloatArray, *, after: bool) -> None:
+        """Overwrite ``result``'s race rows; ``after``: the opponent of the row's first side rolls next."""
+        for index in np.flatnonzero(race_rows(raw)):
+            mine = tuple(int(c) for c in raw[index, :HOME_POINTS])
+            theirs = tuple(int(-c) for c in raw[index, _THEIR_HOME])
+            if after:
+                result[index] = invert(self.database.race(theirs, mine))
+            else:
+                result[index] = self.database.race(mine, theirs)

@@ -1,0 +1,46 @@
+"""``nardy rollout``: the command-line contract of rollouts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nardy.cli import main
+from nardy.notation import position_to_dict
+from nardy.rules import Position
+
+
+def test_rollout_of_each_play_is_reproducible_json_best_first(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["rollout", "--variant", "long-tournament", "--dice", "6", "5", "--trials", "4", "--truncate", "1",
+            "--seed", "3", "--json", "start"]
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert first["trials"] == 4 and first["truncate"] == 1 and first["dice"] == [6, 5]
+    equities = [row["equity"] for row in first["results"]]
+    assert equities == sorted(equities, reverse=True)
+    assert [row["play"] for row in first["results"]] == ["24/13"]  # one checker from the head: one play
+    assert all(len(row["probabilities"]) == 5 and len(row["standard_errors"]) == 5 for row in first["results"])
+
+
+def test_rollout_of_a_position_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
+    position = json.dumps(position_to_dict(Position.start("long-bolshie")))
+    assert main(["rollout", "--trials", "2", "--truncate", "0", position]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:2] == ["play", "equity"]
+    assert lines[1].startswith("on roll")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rollout", "--variant", "long-traditional", "--trials", "0", "start"],
+        ["rollout", "--variant", "long-traditional", "--truncate", "-1", "start"],
+        ["rollout", json.dumps(position_to_dict(Position.start("backgammon")))],
+    ],
+)
+def test_rollout_usage_errors(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    assert capsys.readouterr().err.startswith("nardy: ")
