@@ -36,6 +36,7 @@ from typing import Any, Literal, TypeVar
 from nardy.rules import VARIANTS
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
+from nardy.server.services.periodic import Periodic
 from nardy.server.services.ratings import family_of, standing_of
 from nardy.server.services.table_state import TableSpec
 from nardy.server.services.tables import TableService
@@ -366,31 +367,16 @@ class MatchmakingService:
         self._tables = tables
         self._db = db
         self._clock = clock
-        self._interval = interval
         self._lock = asyncio.Lock()
-        self._task: asyncio.Task[None] | None = None
+        self._waves = Periodic(self.wave, interval, name="matchmaking wave")
 
     async def start(self) -> None:
         """Start the background waves."""
-        self._task = asyncio.create_task(self._run())
+        self._waves.start()
 
     async def stop(self) -> None:
         """Stop the background waves."""
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self._interval)
-            try:
-                await self.wave()
-            except Exception:  # noqa: BLE001 - one failed wave must not stop matchmaking
-                log.exception("matchmaking wave failed")
+        await self._waves.stop()
 
     async def update(self, change: Callable[[MatchmakingPool], _T]) -> _T:
         """Apply ``change`` to the shared pool as one step; what it raises leaves the pool unchanged."""

@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session
 from nardy.server.services import tournament_steps, tournament_views
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
+from nardy.server.services.periodic import Periodic
 from nardy.server.services.table_state import ActionError
 from nardy.server.services.tables import TableService
 from nardy.server.services.tournament_protocol import protocol_mat
@@ -117,34 +118,19 @@ class TournamentService:
         self._tables = tables
         self._clock = clock
         self._process_id = process_id
-        self._sweep_seconds = sweep_seconds
         self.max_open_per_user = max_open_per_user
         """How many tournaments one account may have waiting to start."""
-        self._task: asyncio.Task[None] | None = None
+        self._sweeps = Periodic(self.sweep, sweep_seconds, name="tournament sweep")
 
     # ----- lifecycle
 
     async def start(self) -> None:
         """Start the periodic sweep."""
-        self._task = asyncio.create_task(self._sweep_periodically(), name="nardy-tournaments")
+        self._sweeps.start()
 
     async def stop(self) -> None:
         """Stop the sweep."""
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-            self._task = None
-
-    async def _sweep_periodically(self) -> None:
-        while True:
-            await asyncio.sleep(self._sweep_seconds)
-            try:
-                await self.sweep()
-            except Exception:  # noqa: BLE001 - one failed sweep must not stop the tournaments
-                log.exception("tournament sweep failed")
+        await self._sweeps.stop()
 
     async def sweep(self) -> None:
         """Advance every open tournament that has something to do now and that no other process holds.
