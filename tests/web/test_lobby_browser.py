@@ -127,6 +127,7 @@ def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient
         driver.close()
     alice.page.wait_for_selector('.overlay[data-end="match"]')
     assert alice.page.locator(".overlay h2").inner_text() == "You won!"
+    assert "Rated" in alice.page.locator(".overlay").inner_text()  # the verdict in the result too
     assert alice.page.locator('.match-info [data-rated="true"]').inner_text() == "Rated"
     assert bob.get(f"/api/tables/{table}")["match"]["rated"] is True
 

@@ -919,6 +919,8 @@ class GamePage {
       if (result && match && match.ended_by === "score") lines.push(this.resultLines(result).detail);
       if (match && match.ended_by !== "score") lines.push(reasonName(match.ended_by));
       if (match) lines.push(t("end.final_score", { a: this.name(me ?? 0), b: this.name(1 - (me ?? 0)), sa: match.score[me ?? 0], sb: match.score[1 - (me ?? 0)] }));
+      const rating = ratingNote(s);
+      if (rating) lines.push(rating.text);  // a rated table's verdict: counted, or why not
       if (s.stake && match && match.winner !== null) {
         const coins = s.coins_at_stake;
         lines.push(me === null ? t("coins.match_paid", { name: this.name(match.winner), coins })
