@@ -291,3 +291,22 @@ def test_players_who_do_not_come_lose_on_time(server) -> None:
     games = server.client.get(f"/api/tournaments/{tournament}/protocol.json").json()["games"]
     assert games[-1]["result"]["reason"] == "timeouts"
     assert any(move["action"] == "timeout" for move in games[-1]["moves"])
+
+
+def test_the_organiser_may_cancel_before_the_start_and_nobody_else(server) -> None:
+    alice, bob = server.player(connect=False), server.player(connect=False)
+    tournament = organise(server, alice)["id"]
+    assert bob.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    assert bob.post(f"/api/tournaments/{tournament}/cancel").status_code == 403
+    assert view(server, tournament)["status"] == "registering"
+    cancelled = alice.post(f"/api/tournaments/{tournament}/cancel")
+    assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+    assert alice.post(f"/api/tournaments/{tournament}/cancel").status_code == 409
+    assert bob.post(f"/api/tournaments/{tournament}/register").status_code == 409  # nothing to join any more
+    assert alice.post("/api/tournaments/nope/cancel").status_code == 404
+    started = organise(server, alice, max_players=2)["id"]
+    for person in (alice, bob):
+        server.top_up()
+        assert person.post(f"/api/tournaments/{started}/register").status_code == 200
+    assert view(server, started)["status"] == "running"
+    assert alice.post(f"/api/tournaments/{started}/cancel").status_code == 409  # under way: it is played out

@@ -55,3 +55,26 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server:
     person.screenshot_page("tournament-protocol")
     sheet = person.page.locator(".protocol-sheet").inner_text()
     assert "Friday cup" in sheet and "2027" in sheet and "cup_alice" in sheet and "cup_bob" in sheet
+
+
+def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, server: WebServer) -> None:
+    person = client()
+    sign_up(person, "cup_host")
+    tournament = person.page.evaluate("""() => fetch('/api/tournaments', {
+        method: 'POST', headers: {'Content-Type': 'application/json',
+          'X-CSRF-Token': document.cookie.match(/nardy_csrf=([^;]+)/)[1]},
+        body: JSON.stringify({name: 'Saturday cup', format: 'knockout', variant: 'georgian', max_players: 4}),
+      }).then((r) => r.json()).then((t) => t.id)""")
+    person.goto(f"#/tournament/{tournament}")
+    person.page.wait_for_selector(".tournament[data-status=registering] [data-action=cancel-tournament]")
+    person.page.once("dialog", lambda dialog: dialog.accept())
+    person.page.click("[data-action=cancel-tournament]")
+    person.page.wait_for_selector(".tournament[data-status=cancelled]")
+    assert person.page.locator("[data-action=cancel-tournament]").count() == 0
+    assert person.page.locator("[data-action=register]").count() == 0
+
+    other = account(server, "cup_guest_of_honour")
+    other_tournament = other.post("/api/tournaments", {"name": "Sunday cup", "format": "knockout", "variant": "georgian"})["id"]
+    person.goto(f"#/tournament/{other_tournament}")
+    person.page.wait_for_selector(".tournament[data-status=registering] [data-action=register]")
+    assert person.page.locator("[data-action=cancel-tournament]").count() == 0  # only the organiser may

@@ -31,6 +31,8 @@ _ERROR_STATUS = {
     "already_registered": status.HTTP_409_CONFLICT,
     "not_registered": status.HTTP_409_CONFLICT,
     "too_many_tournaments": status.HTTP_409_CONFLICT,
+    "not_organiser": status.HTTP_403_FORBIDDEN,
+    "busy": status.HTTP_409_CONFLICT,
 }
 
 
@@ -175,6 +177,17 @@ async def withdraw(tournament_id: str, request: Request, user: CurrentUser) -> d
     service = _service(request)
     try:
         await service.withdraw(tournament_id, user)
+    except TournamentError as error:
+        raise _refuse(error) from None
+    return await service.view(tournament_id, user.id)
+
+
+@router.post("/{tournament_id}/cancel")
+async def cancel(tournament_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """The organiser calls the tournament off before it starts."""
+    service = _service(request)
+    try:
+        await service.cancel(tournament_id, user)
     except TournamentError as error:
         raise _refuse(error) from None
     return await service.view(tournament_id, user.id)

@@ -124,6 +124,27 @@ def withdraw_entry(db: Session, *, tournament_id: str, user_id: int, now: dateti
     return playing.table_id if playing is not None else None
 
 
+def check_cancellable(db: Session, *, tournament_id: str, user_id: int) -> Tournament:
+    """The tournament, if ``user_id`` organised it and it has not started; TournamentError otherwise."""
+    tournament = tournaments_repo.get(db, tournament_id)
+    if tournament is None:
+        raise TournamentError("no_such_tournament", f"there is no tournament {tournament_id!r}")
+    if tournament.created_by != user_id:
+        raise TournamentError("not_organiser", "only the organiser may cancel the tournament")
+    if tournament.status != "registering":
+        raise TournamentError("not_open", "the tournament has started or is over: it can no longer be cancelled")
+    return tournament
+
+
+def cancel(db: Session, *, tournament_id: str, user_id: int, now: datetime) -> None:
+    """The organiser calls the tournament off before it starts (the caller holds its lease, so no start
+    can come between); TournamentError for anyone else, or once it has started."""
+    tournament = check_cancellable(db, tournament_id=tournament_id, user_id=user_id)
+    tournament.status = "cancelled"
+    tournament.finished_at = now
+    db.commit()
+
+
 def settle(db: Session, *, tournament_id: str, now: datetime) -> list[ToOpen]:
     """Start, record results, pair rounds and finish as far as possible now; the pairings needing a table."""
     tournament = tournaments_repo.get(db, tournament_id)

@@ -196,6 +196,19 @@ class TournamentService:
                 log.info("withdrawal from table %s left nothing to forfeit: %s", table_id, error)
         await self.advance(tournament_id, patience=REQUEST_PATIENCE)
 
+    async def cancel(self, tournament_id: str, user: User) -> None:
+        """The organiser calls the tournament off while it is still registering; under its lease, so that no
+        process starts it meanwhile."""
+        await self._db.run(partial(tournament_steps.check_cancellable, tournament_id=tournament_id, user_id=user.id))
+        if not await self._claim(tournament_id, REQUEST_PATIENCE):
+            raise TournamentError("busy", "the tournament is being moved on: try again")
+        try:
+            await self._db.run(partial(
+                tournament_steps.cancel, tournament_id=tournament_id, user_id=user.id, now=self._clock.now(),
+            ))
+        finally:
+            await self._db.run(partial(tournaments_repo.release, tournament_id=tournament_id, owner=self._process_id))
+
     # ----- reading
 
     async def view(self, tournament_id: str, viewer_id: int | None = None) -> dict[str, Any]:
@@ -224,19 +237,8 @@ class TournamentService:
         seconds: a request that registered or withdrew a player then sees the
         tournament moved on, even when a sweep held it at that moment.
         """
-        loop = asyncio.get_running_loop()
-        give_up = loop.time() + patience
-        while True:
-            now = self._clock.now()
-            claimed = await self._db.run(partial(
-                tournaments_repo.claim, tournament_id=tournament_id, owner=self._process_id, now=now,
-                until=now + LEASE,
-            ))
-            if claimed:
-                break
-            if loop.time() >= give_up:
-                return False
-            await asyncio.sleep(CLAIM_RETRY_SECONDS)
+        if not await self._claim(tournament_id, patience):
+            return False
         try:
             for _ in range(3):  # a table that ends as it opens (a forfeit) may decide the round at once
                 to_open = await self._db.run(partial(
@@ -249,6 +251,21 @@ class TournamentService:
         finally:
             await self._db.run(partial(tournaments_repo.release, tournament_id=tournament_id, owner=self._process_id))
         return True
+
+    async def _claim(self, tournament_id: str, patience: float) -> bool:
+        """Take the tournament's lease, trying again for ``patience`` seconds while another process holds it."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + patience
+        while True:
+            now = self._clock.now()
+            if await self._db.run(partial(
+                tournaments_repo.claim, tournament_id=tournament_id, owner=self._process_id, now=now,
+                until=now + LEASE,
+            )):
+                return True
+            if loop.time() >= give_up:
+                return False
+            await asyncio.sleep(CLAIM_RETRY_SECONDS)
 
     async def _open(self, pairing: ToOpen) -> None:
         def users(db: Session) -> list[User | str]:

@@ -196,6 +196,12 @@ export function mountTournament(view, id, { toast }) {
       actions.push(h("button", { type: "button", "data-action": "withdraw", onclick: () => act("withdraw") },
         t("tournament.withdraw")));
     }
+    if (data.status === "registering" && user && user.username === data.organiser) {
+      actions.push(h("button", {
+        type: "button", "data-action": "cancel-tournament",
+        onclick: () => { if (window.confirm(t("tournament.cancel_confirm"))) act("cancel"); },
+      }, t("tournament.cancel")));
+    }
     if (data.rounds_played.length) {
       actions.push(h("a", { href: `#/tournament-protocol/${encodeURIComponent(id)}`, "data-action": "protocol" },
         t("tournament.protocol")));
