@@ -257,12 +257,12 @@ def test_two_processes_pair_a_round_once(make_server) -> None:
     first = make_server(tournament_sweep_seconds=0.02)
     second = make_server(tournament_sweep_seconds=0.02, data_dir=first.data_dir)
     people = [first.player(connect=False) for _ in range(4)]
-    starts = datetime.now(UTC) + timedelta(seconds=0.5)
+    first.top_up(100)  # before anything can start: either process may open the tables
+    second.top_up(100)
+    starts = datetime.now(UTC) + timedelta(seconds=2)  # time for all four to register on a busy machine
     tournament = organise(first, people[0], start="scheduled", starts_at=starts.isoformat())["id"]
     for person in people:
         assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
-    first.top_up(100)
-    second.top_up(100)
     wait_for(second, tournament, lambda t: t["status"] == "running" and len(undecided_tables(t)) == 2)
     time.sleep(0.3)  # both processes keep sweeping: neither pairs or opens anything again
     second.stop()
