@@ -6,6 +6,7 @@ sends against the variants, clocks and computer levels the server offers.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -20,6 +21,7 @@ from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.api.tables import BANK_CLOCK_NAMES, OptionsIn, bank_clock_or_422
 from nardy.server.services.tournaments import NewTournament, RoundSettings, TournamentError, TournamentService
 from nardy.server.settings import MOVE_SECONDS_CHOICES, Settings
+from nardy.store.models import User
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -75,6 +77,19 @@ class TournamentIn(BaseModel):
 def _service(request: Request) -> TournamentService:
     service: TournamentService = request.app.state.tournaments
     return service
+
+
+async def _act(
+    request: Request, tournament_id: str, user: User,
+    step: Callable[[TournamentService, str, User], Awaitable[None]],
+) -> dict[str, Any]:
+    """Do ``step`` for ``user`` and answer the tournament as they now see it; a refusal as its status."""
+    service = _service(request)
+    try:
+        await step(service, tournament_id, user)
+    except TournamentError as error:
+        raise _refuse(error) from None
+    return await service.view(tournament_id, user.id)
 
 
 def _refuse(error: TournamentError) -> HTTPException:
@@ -163,34 +178,19 @@ async def view(tournament_id: str, request: Request, viewer: OptionalUser) -> di
 @router.post("/{tournament_id}/register")
 async def register(tournament_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Enter while registration is open; a full sit-and-go starts at once."""
-    service = _service(request)
-    try:
-        await service.register(tournament_id, user)
-    except TournamentError as error:
-        raise _refuse(error) from None
-    return await service.view(tournament_id, user.id)
+    return await _act(request, tournament_id, user, TournamentService.register)
 
 
 @router.post("/{tournament_id}/withdraw")
 async def withdraw(tournament_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Leave: before the start the entry goes; after it, the match being played is forfeited."""
-    service = _service(request)
-    try:
-        await service.withdraw(tournament_id, user)
-    except TournamentError as error:
-        raise _refuse(error) from None
-    return await service.view(tournament_id, user.id)
+    return await _act(request, tournament_id, user, TournamentService.withdraw)
 
 
 @router.post("/{tournament_id}/cancel")
 async def cancel(tournament_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
     """The organiser calls the tournament off before it starts."""
-    service = _service(request)
-    try:
-        await service.cancel(tournament_id, user)
-    except TournamentError as error:
-        raise _refuse(error) from None
-    return await service.view(tournament_id, user.id)
+    return await _act(request, tournament_id, user, TournamentService.cancel)
 
 
 @router.get("/{tournament_id}/protocol.json")

@@ -129,9 +129,9 @@ class TableService(EventLogService[TableState]):
             finished_seconds=finished_seconds,
         )
         self.computer_idle_seconds = computer_idle_seconds
+        """An untimed game against the computer whose human has not acted this long is forfeited by the human."""
         self.coins = coins
         """The coins an account starts with and gets each day (coin tables hold and move them)."""
-        """An untimed game against the computer whose human has not acted this long is forfeited by the human."""
         self._reaper: asyncio.Task[None] | None = None
         self._dice = dice
         self._bot_factory = bot_factory
@@ -195,13 +195,9 @@ class TableService(EventLogService[TableState]):
         if bot_level is not None:
             self._bot_factory(bot_level, variant=spec.variant)
         now = self._clock.now()
-        row = GameTable(
-            id=table_id, variant=spec.variant, match_length=spec.match_length, options=spec.options_dict(),
-            move_seconds=spec.move_seconds, delay_seconds=spec.delay_seconds,
-            bank_seconds_per_point=spec.bank_seconds_per_point, rated=spec.rated, private=spec.private,
-            invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
-            created_at=now, status="waiting", version=0, bot_seat=1 if bot_level else None, bot_level=bot_level,
-            rematch_of=rematch_of, owner=self.process_id, stake=spec.stake,
+        row = self._new_row(
+            table_id, spec, created_by=user.id, at=now, bot_seat=1 if bot_level else None, bot_level=bot_level,
+            rematch_of=rematch_of,
         )
         await self._db.run(lambda session: self._add_table(session, row, user, spec, now))
         live = self._new_live(state)
@@ -233,12 +229,9 @@ class TableService(EventLogService[TableState]):
         creator = next((p.id for p in players if not isinstance(p, str)), None)
         bot_seat = 1 if bots[1] is not None else 0 if bots[0] is not None else None
         table_id = secrets.token_urlsafe(12)
-        row = GameTable(
-            id=table_id, variant=spec.variant, match_length=spec.match_length, options=spec.options_dict(),
-            move_seconds=spec.move_seconds, delay_seconds=spec.delay_seconds,
-            bank_seconds_per_point=spec.bank_seconds_per_point, rated=spec.rated, private=False,
-            created_by=creator, created_at=self._clock.now(), status="waiting", version=0, bot_seat=bot_seat,
-            bot_level=bots[bot_seat] if bot_seat is not None else None, owner=self.process_id,
+        row = self._new_row(
+            table_id, replace(spec, private=False), created_by=creator, at=self._clock.now(), bot_seat=bot_seat,
+            bot_level=bots[bot_seat] if bot_seat is not None else None,
         )
         await self._db.run(lambda session: tables_repo.add_table(session, row))
         live = self._new_live(initial_state(table_id, spec))
@@ -268,6 +261,20 @@ class TableService(EventLogService[TableState]):
                 refuse_guest(user.is_guest)
             await self._commit(live, [self._seat_event(free[0], user, client_seed)], action_id=None)
             return live.state
+
+    def _new_row(
+        self, table_id: str, spec: TableSpec, *, created_by: int | None, at: datetime, bot_seat: int | None,
+        bot_level: str | None, rematch_of: str | None = None,
+    ) -> GameTable:
+        """The row of a new table of ``spec``, waiting, owned by this process."""
+        return GameTable(
+            id=table_id, variant=spec.variant, match_length=spec.match_length, options=spec.options_dict(),
+            move_seconds=spec.move_seconds, delay_seconds=spec.delay_seconds,
+            bank_seconds_per_point=spec.bank_seconds_per_point, rated=spec.rated, private=spec.private,
+            invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=created_by,
+            created_at=at, status="waiting", version=0, bot_seat=bot_seat, bot_level=bot_level,
+            rematch_of=rematch_of, owner=self.process_id, stake=spec.stake,
+        )
 
     def _add_table(self, db: Session, row: GameTable, user: User, spec: TableSpec, now: datetime) -> None:
         """Store a new table row; at a coin table, in the same transaction, hold the creator's stake.
