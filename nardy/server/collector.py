@@ -3,7 +3,7 @@
 A full (generation 2) collection walks every container object the
 interpreter tracks, and a live server holds a few hundred per WebSocket
 (tasks, coroutines, queues, the connection's parser): at 1,000 games one
-full collection stopped all connections for about a quarter of a second,
+full collection stopped all connections for about half a second,
 every few seconds. Almost none of those objects is ever cyclic garbage: a
 closed connection, a finished action and a replaced table state are freed by
 reference counting.
