@@ -29,11 +29,9 @@ Search. A play is rated at 1-ply by the network on the position it
 leaves, told the position before it (bgsage chooses its networks by the
 two); deeper by bgsage's n-ply search (in its cube-aware tree when the cube
 is live). The bots filter gnubg-style (:func:`rank_plays`): all candidates
-at 1-ply, those within :data:`FIRST_WINDOW` of the best (at most
-:data:`FIRST_KEEP`) at 2-ply, and for 3-ply those within
-:data:`SECOND_WINDOW` of the 2-ply best (at most :data:`SECOND_KEEP`) at
-3-ply, unless the time budget is spent. The post-game analysis rates with
-the same engine the way bgsage's own analyser does
+at 1-ply, then each deeper ply rates the best of the ply before it, as
+:data:`DEEPER_STAGES` says, unless the time budget is spent. The post-game
+analysis rates with the same engine the way bgsage's own analyser does
 (:mod:`nardy.bots.judge_sage`).
 
 A missing bgsage is reported by :func:`check_available`, which the server
@@ -60,10 +58,33 @@ SHORT_VARIANTS: Final = ("backgammon", "dave", "georgian")
 
 FIRST_WINDOW: Final = 0.08
 FIRST_KEEP: Final = 5
-SECOND_WINDOW: Final = 0.04
-SECOND_KEEP: Final = 3
-THIRD_PLY_COST: Final = 12
-"""About how many times the 2-ply stage's time the 3-ply stage takes (for the time budget)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """One deeper ply of :func:`rank_plays`: which plays it rates and what it costs.
+
+    The plays within ``window`` of the best of the stage before (at most
+    ``keep``) are rated at ``plies``. ``cost`` is about how many times one
+    play's rating at the ply before takes one play's rating here (measured on
+    our 2 CPUs; the time budget uses it to skip a stage that would overrun).
+    """
+
+    plies: int
+    window: float
+    keep: int
+    cost: float
+
+
+DEEPER_STAGES: Final = (
+    Stage(plies=2, window=FIRST_WINDOW, keep=FIRST_KEEP, cost=40.0),
+    Stage(plies=3, window=0.04, keep=3, cost=12.0),
+    Stage(plies=4, window=0.02, keep=2, cost=17.0),
+)
+"""The filter from 1-ply to the deepest search, gnubg-style (the 4-ply step is bgsage's own 4-ply filter)."""
+MAX_PLIES: Final = DEEPER_STAGES[-1].plies
+MAX_CUBE_PLIES: Final = 3
+"""The deepest cube analysis: one a turn, and bgsage's 3-ply cube matches its truncated rollouts (its MODEL_BENCHMARKS)."""
 SEARCH_THREADS: Final = min(8, os.cpu_count() or 1)
 """Threads rating plays in bgsage's cube-aware tree at once (it releases the GIL there)."""
 
@@ -185,7 +206,7 @@ class Engine:
         self._one_ply = bgbot_cpp.BearoffStrategy(base, self._bearoff)
         self._deep: dict[int, Any] = {}
         self._locks: dict[int, threading.Lock] = {}
-        for plies in (2, 3):
+        for plies in range(2, MAX_PLIES + 1):
             strategy = bgbot_cpp.create_multipy(
                 weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list,
                 n_plies=plies, parallel_evaluate=False, parallel_threads=0,
@@ -317,15 +338,15 @@ def rank_plays(
 ) -> list[RatedPlay]:
     """Every legal play of ``dice``, best first, as a bot of ``plies`` rates them.
 
-    The plays come from ``position.legal_plays``. All are rated at 1-ply;
-    deeper, gnubg-style filters keep the best for each next depth: those
-    within :data:`FIRST_WINDOW` of the best (at most :data:`FIRST_KEEP`) are
-    rated at 2-ply, and for 3-ply those within :data:`SECOND_WINDOW` of the
-    2-ply best (at most :data:`SECOND_KEEP`) at 3-ply. A play keeps the
-    rating of the deepest stage it reached, and the deeper stages rank
-    first. ``deadline`` (a ``time.perf_counter`` value) skips the 3-ply
-    stage when it would likely end past it.
+    The plays come from ``position.legal_plays``. All are rated at 1-ply,
+    then each stage of :data:`DEEPER_STAGES` up to ``plies`` rates the best
+    of the stage before. A play keeps the rating of the deepest stage it
+    reached, and the deeper stages rank first. ``deadline`` (a
+    ``time.perf_counter`` value) skips every stage that would likely end
+    past it, judged by the time the stage before took.
     """
+    if not 1 <= plies <= MAX_PLIES:
+        raise ValueError(f"bgsage bots search 1 to {MAX_PLIES} plies, not {plies}")
     plays = position.legal_plays(dice)
     if not plays:
         return []
@@ -333,19 +354,20 @@ def rank_plays(
     before = board_of(position)
     boards = [board_of(play.position) for play in plays]
     stages = [list(range(len(plays)))]
+    began = time.perf_counter()
     equities = sage.one_ply(before, boards, context)
-    if plies >= 2 and len(plays) > 1:
+    spent_per_play = (time.perf_counter() - began) / len(plays)
+    for stage in DEEPER_STAGES[: plies - 1]:
+        if len(plays) == 1:
+            break
+        chosen = _within(equities, stages[-1], stage.window, stage.keep)
+        if deadline is not None and time.perf_counter() + stage.cost * spent_per_play * len(chosen) > deadline:
+            break
         began = time.perf_counter()
-        chosen = _within(equities, stages[-1], FIRST_WINDOW, FIRST_KEEP)
-        for index, equity in zip(chosen, sage.deep(before, [boards[i] for i in chosen], context, plies=2)):
+        for index, equity in zip(chosen, sage.deep(before, [boards[i] for i in chosen], context, plies=stage.plies)):
             equities[index] = equity
+        spent_per_play = (time.perf_counter() - began) / len(chosen)
         stages.append(chosen)
-        spent = time.perf_counter() - began
-        if plies >= 3 and (deadline is None or time.perf_counter() + THIRD_PLY_COST * spent <= deadline):
-            chosen = _within(equities, chosen, SECOND_WINDOW, SECOND_KEEP)
-            for index, equity in zip(chosen, sage.deep(before, [boards[i] for i in chosen], context, plies=3)):
-                equities[index] = equity
-            stages.append(chosen)
     depth = {index: stage for stage, members in enumerate(stages) for index in members}
     order = sorted(range(len(plays)), key=lambda i: (-depth[i], -equities[i]))
     return [RatedPlay(plays[i], equities[i], depth[i] + 1) for i in order]
@@ -374,10 +396,13 @@ SAGE_LEVELS: Final[dict[str, SageLevel]] = {
     "beginner": SageLevel(plies=1, noise=0.35),
     "intermediate": SageLevel(plies=1, noise=0.12),
     "advanced": SageLevel(plies=1),
-    "expert": SageLevel(plies=2),
-    "world-class": SageLevel(plies=3, time_budget=2.0),
+    "expert": SageLevel(plies=3),
+    "world-class": SageLevel(plies=4, time_budget=2.0),
 }
-"""The short-board levels, weakest first (docs/strength.md measures each)."""
+"""The short-board levels, weakest first (docs/strength.md measures each).
+
+The expert searches 3 plies, not 2: bgsage's 2-ply (gnubg's 1-ply, an odd
+ply) measured no better than its 1-ply against gnubg 0-ply, its 3-ply did."""
 
 
 class SageBot:
@@ -410,8 +435,9 @@ class SageBot:
         return ranked[0].play if ranked else None
 
     def cube_advice(self, game: Game, player: int) -> CubeAdvice:
-        """bgsage's cube analysis for ``player`` about to roll (at most 3-ply; cube decisions are one a turn)."""
-        return engine().cube(board_of(game.board_for(player)), CubeContext.of(game, player), plies=self.level.plies)
+        """bgsage's cube analysis for ``player`` about to roll, at most :data:`MAX_CUBE_PLIES` deep."""
+        plies = min(self.level.plies, MAX_CUBE_PLIES)
+        return engine().cube(board_of(game.board_for(player)), CubeContext.of(game, player), plies=plies)
 
     def wants_to_double(self, game: Game, player: int) -> bool:
         """Double when bgsage says so; never when ``nardy.rules`` refuses a double (or the game has no cube)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -72,13 +73,17 @@ def _georgian_stay_cases() -> Iterator[tuple[Position, tuple[int, int]]]:
 
 @pytest.mark.parametrize("level", list(SAGE_LEVELS))
 def test_every_level_chooses_one_of_our_legal_plays(level: str) -> None:
-    bot = make_bot(level, variant="georgian", seed=3)
-    cases = list(_georgian_stay_cases())[: 6 if level == "world-class" else 25]
+    chosen_level = SAGE_LEVELS[level]
+    deep = chosen_level.plies >= 3
+    if chosen_level.time_budget is not None:  # the same search on a shorter clock: legality, not strength, is tested
+        chosen_level = dataclasses.replace(chosen_level, time_budget=0.4)
+    bot = SageBot(chosen_level, seed=3, name=level)
+    cases = list(_georgian_stay_cases())[: 4 if deep else 25]
     assert cases
     for position, dice in cases:
         assert bot.choose_play(position, dice) in position.legal_plays(dice)
     for variant in ("backgammon", "dave"):
-        for seed in range(4 if level == "world-class" else 12):
+        for seed in range(3 if deep else 12):
             position, dice = random_position(variant, seed=seed, turns=5 + 3 * seed)
             plays = position.legal_plays(dice)
             chosen = bot.choose_play(position, dice)
@@ -111,8 +116,19 @@ def test_ranking_goes_deeper_on_the_best_only() -> None:
     deep = rank_plays(position, dice, plies=3)
     three_ply = engine.deep(before, [board_of(deep[0].play.position)], CUBELESS, plies=3)[0]
     assert deep[0].equity == pytest.approx(three_ply)
-    spent = rank_plays(position, dice, plies=3, deadline=0.0)  # no time for 3-ply: the 2-ply ranking
-    assert spent == rank_plays(position, dice, plies=2)
+    assert rank_plays(position, dice, plies=3, deadline=time.perf_counter() + 60) == deep
+    spent = rank_plays(position, dice, plies=3, deadline=0.0)  # no time for any deeper ply: the 1-ply ranking
+    assert spent == shallow
+
+
+def test_world_class_looks_four_plies_ahead_on_the_best_two() -> None:
+    position, dice = Position.start("backgammon"), (5, 2)
+    deepest = rank_plays(position, dice, plies=4)
+    assert [r.plies for r in deepest[:2]] == [4, 4] and all(r.plies < 4 for r in deepest[2:])
+    four_ply = sage_module.engine().deep(board_of(position), [board_of(deepest[0].play.position)], CUBELESS, plies=4)
+    assert deepest[0].equity == pytest.approx(four_ply[0])
+    with pytest.raises(ValueError, match="1 to 4 plies"):
+        rank_plays(position, dice, plies=5)
 
 
 def test_cubeful_rating_follows_the_cube_and_the_score() -> None:
@@ -186,7 +202,7 @@ def test_the_expert_does_not_double_from_the_bar_21_pips_behind() -> None:
         Game.new("backgammon", options=GameOptions(cube=True), first_player=0), position=behind, turns_played=6,
     )
     assert game.can_double(0)
-    for level in ("advanced", "expert"):
+    for level in ("advanced", "expert", "world-class"):  # world-class's cube looks 3 plies ahead, as the expert's
         assert make_bot(level, variant="backgammon").wants_to_double(game, 0) is False
 
 
