@@ -136,11 +136,14 @@ class GnubgPlayer:
 
 
 def make_player(spec: str, variant: str) -> Player:
-    """``level:<name>``, ``ours:<plies>[~<noise>][@<weights file>]``, ``pubeval``, ``heuristic``, ``random``, ``gnubg:<plies>``.
+    """``level:<name>``, ``ours:<plies>[~<noise>][+race][@<weights file>]``, ``pubeval``, ``heuristic``, ``random``,
+    ``gnubg:<plies>``.
 
     ``level:<name>`` is the computer player a table of that level gets
     (``nardy.bots.make_bot``: bgsage on the short board, our networks in long
-    nardy), its noise seeded; ``ours`` is our own network at any depth.
+    nardy, bear-off races from the database), its noise seeded; ``ours`` is
+    our own network alone at any depth, ``+race`` with the bear-off races
+    answered by the database as the levels do.
     """
     kind, _, arg = spec.partition(":")
     if kind == "level":
@@ -167,9 +170,14 @@ def make_player(spec: str, variant: str) -> Player:
                 evaluator = default_evaluator(variant)
         except (OSError, KeyError, ValueError) as error:
             raise Unavailable(f"no trained weights for {variant}: {error}") from None
+        arg, race, _ = arg.partition("+race")
         depth, _, noise = arg.partition("~")
         plies = int(depth or 0)
-        name = f"ours {plies}-ply" + (f" noise {noise}" if noise else "")
+        name = f"ours {plies}-ply" + (f" noise {noise}" if noise else "") + (" with the bear-off database" if race else "")
+        if race:
+            from nardy.bots.race import RaceEvaluator
+
+            return NeuralBot(RaceEvaluator(evaluator), plies=plies, noise=float(noise or 0), seed=0, name=name)
         return NeuralBot(evaluator, plies=plies, noise=float(noise or 0), seed=0, name=name)
     if kind == "pubeval":
         from nardy.bots.pubeval import PubevalBot

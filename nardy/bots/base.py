@@ -3,7 +3,8 @@
 The short board (backgammon, dave, Georgian nardy) is played by bgsage
 (:mod:`nardy.bots.sage`); long nardy by our own networks
 (:mod:`nardy.bots.neural`), which are the only long-nardy networks there
-are. ``world-class`` exists on the short board only.
+are, with the bear-off races answered exactly by the one-sided database
+(:mod:`nardy.bots.race`). ``world-class`` exists on the short board only.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Final, Protocol
 
 from nardy.bots.neural import LEVELS, NeuralBot, default_evaluator
+from nardy.bots.race import RaceEvaluator
 from nardy.bots.random_bot import RandomBot
 from nardy.bots.sage import SAGE_LEVELS, SHORT_VARIANTS, SageBot, check_available
 from nardy.rules import Game, Play, Position, find_variant
@@ -58,7 +60,7 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
         return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
     chosen = LEVELS[level]
     return NeuralBot(
-        default_evaluator(variant),
+        RaceEvaluator(default_evaluator(variant)),
         plies=chosen.plies,
         noise=chosen.noise,
         time_budget=chosen.time_budget,

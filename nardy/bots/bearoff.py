@@ -60,6 +60,8 @@ OFF_REACHED: Final = -1
 _OPPONENT_HOME: Final = slice(12, 18)
 """Our points 13..18 are the opponent's 1..6 (``LongTopology.opponent_point``)."""
 _FILE: Final = "long_bearoff.npz"
+_KEY_WEIGHTS: Final = np.array([16**point for point in range(HOME_POINTS)], dtype=np.int64)
+"""A home's key for the vectorised lookup: its counts (at most 15 each) as base-16 digits."""
 
 Home = tuple[int, ...]
 
@@ -176,10 +178,33 @@ class Bearoff:
         """``first_rolls[i, k]`` for the full homes (index ``i - full_start``): rolls until the first checker is off."""
         self.full_start = len(self.homes) - len(first_successors)
         self.means: FloatArray = self.rolls @ np.arange(self.rolls.shape[1])
+        self._survival = np.clip(1.0 - np.cumsum(self.rolls, axis=1) + self.rolls, 0.0, 1.0)
+        """``_survival[i, k]``: the probability that home ``i`` needs ``k`` rolls or more."""
+        keys = np.array(self.homes, dtype=np.int64) @ _KEY_WEIGHTS
+        self._key_order = np.argsort(keys)
+        self._sorted_keys = keys[self._key_order]
 
     def index(self, home: Sequence[int]) -> int:
         """The row of ``home`` (checker counts on points 1..6); KeyError when it is not in the database."""
         return self._index[tuple(home)]
+
+    def indices(self, homes: IndexArray) -> IndexArray:
+        """The rows of many homes at once (shape ``(n, 6)``); KeyError when one is not in the database."""
+        keys = homes.astype(np.int64) @ _KEY_WEIGHTS
+        found = np.minimum(np.searchsorted(self._sorted_keys, keys), len(self._sorted_keys) - 1)
+        if not np.array_equal(self._sorted_keys[found], keys):
+            raise KeyError("a home not in the database")
+        rows: IndexArray = self._key_order[found]
+        return rows
+
+    def races(self, rollers: IndexArray, others: IndexArray) -> FloatArray:
+        """:meth:`race` of many pairs of homes at once (each shape ``(n, 6)``), shape ``(n, 5)``."""
+        mine, theirs = self.indices(rollers), self.indices(others)
+        result = np.zeros((len(mine), OUTPUTS))
+        result[:, WIN] = np.clip(np.einsum("ij,ij->i", self.rolls[mine], self._survival[theirs]), 0.0, 1.0)
+        for row in np.flatnonzero((rollers.sum(axis=1) == CHECKERS) | (others.sum(axis=1) == CHECKERS)):
+            result[row] = self.race(rollers[row], others[row])
+        return result
 
     def expected_rolls(self, home: Sequence[int]) -> float:
         """The expected number of rolls to bear off every checker of ``home``."""

@@ -5,8 +5,9 @@ and :meth:`nardy.bots.bearoff.Bearoff.race` gives the outcome probabilities
 from the two one-sided roll distributions. :class:`RaceEvaluator` wraps any
 :class:`~nardy.bots.evaluator.Evaluator` (normally our network) and replaces
 its answer for exactly those positions; everything else is passed through.
-Rollouts use it so that a truncated trial that ends in such a race is scored
-exactly. The shipped bots do not use it (see docs/strength.md).
+Every long-nardy level plays with it (:func:`nardy.bots.make_bot`), and
+rollouts use it so that a truncated trial that ends in such a race is scored
+exactly.
 
 >>> from nardy.bots.neural import default_evaluator
 >>> from nardy.rules import Position
@@ -87,10 +88,11 @@ class RaceEvaluator:
 
     def _exact(self, raw: IntArray, result: FloatArray, *, after: bool) -> None:
         """Overwrite ``result``'s race rows; ``after``: the opponent of the row's first side rolls next."""
-        for index in np.flatnonzero(race_rows(raw)):
-            mine = tuple(int(c) for c in raw[index, :HOME_POINTS])
-            theirs = tuple(int(-c) for c in raw[index, _THEIR_HOME])
-            if after:
-                result[index] = invert(self.database.race(theirs, mine))
-            else:
-                result[index] = self.database.race(mine, theirs)
+        rows = np.flatnonzero(race_rows(raw))
+        if not len(rows):
+            return
+        mine, theirs = raw[rows, :HOME_POINTS], -raw[rows][:, _THEIR_HOME]
+        if after:
+            result[rows] = invert(self.database.races(theirs, mine))
+        else:
+            result[rows] = self.database.races(mine, theirs)

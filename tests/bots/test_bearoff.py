@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy.bots.bearoff import HOME_POINTS, Bearoff, bearoff_position, build, build_database, default_bearoff, homes, pips
-from nardy.bots.evaluator import LOSE_DOUBLE, WIN, WIN_DOUBLE, invert
+from nardy.bots import make_bot
+from nardy.bots.evaluator import LOSE_DOUBLE, WIN, WIN_DOUBLE, after_play_probabilities, equity, invert
 from nardy.bots.neural import default_evaluator
 from nardy.bots.race import RaceEvaluator
 from nardy.rules import DICE_ROLLS, Position
@@ -221,3 +222,49 @@ def test_a_real_race_has_the_plays_of_the_database_board(mine: Home, theirs: Hom
     reached = {tuple(row[:HOME_POINTS]) for row in real.legal_rows(roll)}
     expected = {tuple(row[:HOME_POINTS]) for row in bearoff_position(real.variant, mine).legal_rows(roll)}
     assert reached == expected
+
+
+def _race_cases(count: int) -> list[tuple[Position, tuple[int, int]]]:
+    """Seeded bear-off races, both sides all home, with a choice of plays."""
+    rng = np.random.default_rng(19)
+    cases: list[tuple[Position, tuple[int, int]]] = []
+    while len(cases) < count:
+        mine, theirs = (tuple(int(c) for c in rng.multinomial(int(n), [1 / 6] * 6)) for n in rng.integers(3, 13, 2))
+        points = list(mine) + [0] * 6 + [-c for c in theirs] + [0] * 6
+        position = Position("long-traditional", tuple(points), (0, 0), (15 - sum(mine), 15 - sum(theirs)))
+        roll = DICE_ROLLS[int(rng.integers(len(DICE_ROLLS)))]
+        if len(position.legal_plays(roll)) > 1:
+            cases.append((position, roll))
+    return cases
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_the_long_levels_play_the_databases_choice_in_races(level: str) -> None:
+    """Every long-nardy level rates bear-off races by the database: its choice is the database's best, noise aside."""
+    bot = make_bot(level, variant="long-traditional", seed=1)
+    assert isinstance(bot.evaluator, RaceEvaluator)
+    if level != "expert":
+        return
+    database, network, disagreed = default_bearoff(), default_evaluator("long-traditional"), 0
+    for position, roll in _race_cases(60):
+        plays = position.legal_plays(roll)
+        exact = equity(invert(np.array([  # the opponent rolls next: its chances, turned into ours
+            database.race(tuple(-c for c in p.position.points[12:18]), p.position.points[:HOME_POINTS])
+            for p in plays
+        ])))
+        chosen = bot.choose_play(position, roll)
+        assert chosen is not None and exact[plays.index(chosen)] == pytest.approx(exact.max())
+        network_choice = int(np.argmax(equity(after_play_probabilities(network, [p.position for p in plays]))))
+        disagreed += exact[network_choice] < exact.max() - 1e-9
+    assert disagreed > 0, "no race where the network alone chooses differently: the test shows nothing"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(home_strategy(most=15), home_strategy(most=15)), min_size=1, max_size=6))
+def test_many_races_at_once_are_each_race(pairs: list[tuple[Home, Home]]) -> None:
+    database = default_bearoff()
+    rollers, others = (np.array([pair[side] for pair in pairs]) for side in (0, 1))
+    expected = np.array([database.race(mine, theirs) for mine, theirs in pairs])
+    assert np.allclose(database.races(rollers, others), expected)
+    with pytest.raises(KeyError):
+        database.indices(np.array([[8, 8, 0, 0, 0, 0]]))  # 16 checkers
