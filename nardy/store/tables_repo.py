@@ -77,6 +77,7 @@ def append(
     seeds: Sequence[GameSeed] = (),
     finished: Sequence[FinishedGame] = (),
     extra_rows: Sequence[object] = (),
+    commit: bool = True,
 ) -> None:
     """Append ``events`` after ``expected_version`` in one transaction, with the table's summary columns.
 
@@ -87,21 +88,15 @@ def append(
     ratings and history, 004).
 
     Raises :class:`VersionConflict` if another writer got there first; nothing is written then.
+    With ``commit`` False the caller's transaction is left open, neither
+    committed nor rolled back: the table's UPDATE comes first, so a conflict
+    has written nothing (a grouped append, :mod:`nardy.server.services.group_commit`).
     """
+    if not commit:
+        _write(db, table_id, expected_version, events, summary, owner, [*seeds, *finished, *extra_rows])
+        return
     try:
-        moved = db.execute(_advance(frozenset(summary)), {
-            "at_id": table_id, "at_version": expected_version, "new_version": expected_version + len(events),
-            "new_owner": owner, "new_active_at": events[-1].at, **{f"new_{key}": value for key, value in summary.items()},
-        })
-        if moved.rowcount != 1:  # type: ignore[attr-defined]
-            raise VersionConflict(table_id)
-        db.execute(_INSERT_EVENTS, [
-            {"table_id": table_id, "version": e.version, "kind": e.kind, "seat": e.seat, "action_id": e.action_id,
-             "payload": e.payload, "created_at": e.at}
-            for e in events
-        ])
-        if seeds or finished or extra_rows:
-            db.add_all([*seeds, *finished, *extra_rows])
+        _write(db, table_id, expected_version, events, summary, owner, [*seeds, *finished, *extra_rows])
         db.commit()
     except IntegrityError:
         db.rollback()
@@ -109,6 +104,25 @@ def append(
     except VersionConflict:
         db.rollback()
         raise
+
+
+def _write(
+    db: Session, table_id: str, expected_version: int, events: Sequence[StoredEvent], summary: dict[str, Any],
+    owner: str, rows: Sequence[object],
+) -> None:
+    moved = db.execute(_advance(frozenset(summary)), {
+        "at_id": table_id, "at_version": expected_version, "new_version": expected_version + len(events),
+        "new_owner": owner, "new_active_at": events[-1].at, **{f"new_{key}": value for key, value in summary.items()},
+    })
+    if moved.rowcount != 1:  # type: ignore[attr-defined]
+        raise VersionConflict(table_id)
+    db.execute(_INSERT_EVENTS, [
+        {"table_id": table_id, "version": e.version, "kind": e.kind, "seat": e.seat, "action_id": e.action_id,
+         "payload": e.payload, "created_at": e.at}
+        for e in events
+    ])
+    if rows:
+        db.add_all(rows)
 
 
 _TABLES, _TABLE_EVENTS = GameTable.metadata.tables["tables"], TableEvent.metadata.tables["table_events"]

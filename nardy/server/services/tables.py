@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, Protocol
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from nardy.bots import Bot, make_bot
@@ -64,7 +65,7 @@ from nardy.server.services.timers import DeadlineTimers
 from nardy.server.settings import DEFAULT_BANK_CLOCK
 from nardy.store import tables_repo
 from nardy.store.models import FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
-from nardy.store.tables_repo import VersionConflict
+from nardy.store.tables_repo import StoredEvent, VersionConflict
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,9 @@ LiveTable = LiveLog[TableState]
 
 COMPUTER_IDLE_SECONDS = 3600.0
 """A game against the computer whose human has not acted for this long is ended: the human forfeits it."""
+
+_SEATING = frozenset({"seated", "left"})
+"""Events that may move coins (:func:`~nardy.server.services.coins.write_table_coins`): never grouped."""
 
 
 def spec_from_row(row: GameTable) -> TableSpec:
@@ -442,21 +446,36 @@ class TableService(EventLogService[TableState]):
 
         summary = _summary_changes(start, state, now)
 
-        def write(db: Session) -> None:
-            write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
-            ratings = _rating_rows(db, state, now) if ended else []
-            tables_repo.append(
-                db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
-                summary=summary, seeds=new_seeds, finished=finished, extra_rows=ratings,
-            )
+        if new_seeds or finished or ended or any(e.kind in _SEATING for e in stored):
+            def write(db: Session) -> None:
+                write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
+                ratings = _rating_rows(db, state, now) if ended else []
+                tables_repo.append(
+                    db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
+                    summary=summary, seeds=new_seeds, finished=finished, extra_rows=ratings,
+                )
 
-        await self._db.run(write)
+            await self._db.run(write)
+        else:
+            await self._append_grouped(state.id, start.version, stored, summary)
         live.state = state
         live.seeds = seeds
         if action_id is not None:
             live.acted[action_id] = state.version
         await self._publish(state, stored)
         self._after_commit(live)
+
+    async def _append_grouped(
+        self, table_id: str, version: int, stored: list[StoredEvent], summary: dict[str, Any],
+    ) -> None:
+        """A plain append (no coins, seeds, finished games or ratings ride with it), in a grouped transaction."""
+        try:
+            await self._db.grouped(table_id, partial(
+                tables_repo.append, table_id=table_id, expected_version=version, events=stored,
+                owner=self.process_id, summary=summary, commit=False,
+            ))
+        except IntegrityError:  # it ran alone and lost a race on the events' keys
+            raise VersionConflict(table_id) from None
 
     def _follow_up(self, state: TableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
         """The next event the server adds by itself, if any.

@@ -1,0 +1,138 @@
+"""Group commit: the appends of many tables written in one transaction.
+
+Every accepted action is one committed transaction on its table's row, and
+at a few hundred actions a second the per-transaction work (a session, the
+BEGIN and COMMIT, on PostgreSQL the write-ahead-log flush) costs more than
+the rows themselves. One writer thread takes whatever appends are waiting,
+runs them in one session and commits once; each caller's await returns
+only after that commit, so "commit before publish" holds for every action
+in the batch. With one action waiting the batch is that action alone: a
+quiet server pays nothing for batching, a busy one pays one commit for
+many actions.
+
+A grouped job must be all-or-nothing on its own: it either writes its rows
+or raises :class:`~nardy.store.tables_repo.VersionConflict` *before* writing
+anything (the table's conditional UPDATE comes first), and it never commits
+or rolls back. That conflict fails its job alone. Any other error rolls the
+whole batch back, and then every job of it runs again in a transaction of
+its own, so only the job at fault sees its error.
+
+A batch runs its jobs in the order of their keys (the table ids), so two
+processes' batches lock the rows they share in the same order and cannot
+deadlock each other on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.store.tables_repo import VersionConflict
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 64
+"""The most appends one transaction takes (a bound on how long its commit keeps the others waiting)."""
+
+
+@dataclass(slots=True)
+class _Job:
+    key: str
+    work: Callable[[Session], None]
+    loop: asyncio.AbstractEventLoop
+    done: asyncio.Future[None] = field(repr=False)
+
+
+class GroupCommit:
+    """One writer thread committing the waiting appends together (see the module's docstring)."""
+
+    def __init__(self, sessions: sessionmaker[Session], *, max_batch: int = MAX_BATCH) -> None:
+        self._sessions = sessions
+        self._max_batch = max_batch
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._serve, name="nardy-db-group", daemon=True)
+        self._thread.start()
+
+    async def write(self, key: str, work: Callable[[Session], None]) -> None:
+        """Run ``work`` (writing the rows of ``key``) in the next grouped transaction; return once it is committed.
+
+        Raises what ``work`` raised (nothing of it is written then), or the
+        commit's error. Like :meth:`DatabaseThreads.run`, a cancelled caller
+        still waits for its transaction to end.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._jobs.put(_Job(key, work, loop, done))
+        try:
+            await asyncio.shield(done)
+        except asyncio.CancelledError:
+            await asyncio.wait([done])
+            raise
+
+    def close(self) -> None:
+        """Commit what is waiting and stop the writer."""
+        self._jobs.put(None)
+        self._thread.join()
+
+    def _serve(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._jobs.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < self._max_batch:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stopping = True
+                    break
+                batch.append(job)
+            batch.sort(key=lambda job: job.key)
+            self._commit(batch)
+
+    def _commit(self, batch: list[_Job]) -> None:
+        outcomes: list[BaseException | None] = []
+        try:
+            with self._sessions() as db:
+                for job in batch:
+                    try:
+                        job.work(db)
+                        outcomes.append(None)
+                    except VersionConflict as conflict:
+                        outcomes.append(conflict)
+                db.commit()
+        except Exception:
+            log.debug("a grouped transaction of %d failed; each job runs alone", len(batch), exc_info=True)
+            outcomes = [self._alone(job) for job in batch]
+        for job, outcome in zip(batch, outcomes):
+            try:
+                job.loop.call_soon_threadsafe(_settle, job.done, outcome)
+            except RuntimeError:  # its loop has closed: nobody awaits it any more
+                log.debug("a grouped append finished after its event loop closed")
+
+    def _alone(self, job: _Job) -> BaseException | None:
+        try:
+            with self._sessions() as db:
+                job.work(db)
+                db.commit()
+        except Exception as error:
+            return error
+        return None
+
+
+def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
+    if done.cancelled():
+        return
+    if outcome is None:
+        done.set_result(None)
+    else:
+        done.set_exception(outcome)

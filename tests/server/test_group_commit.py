@@ -1,0 +1,161 @@
+"""Group commit: waiting appends share one transaction, and one table's failure is its own."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from nardy.server.services.group_commit import GroupCommit
+from nardy.store import tables_repo
+from nardy.store.db import make_engine, make_sessionmaker
+from nardy.store.migrate import upgrade
+from nardy.store.models import GameTable, TableEvent
+from nardy.store.tables_repo import StoredEvent, VersionConflict
+
+NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+TABLES = ("t-a", "t-b", "t-c", "t-d")
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> sessionmaker[Session]:
+    engine = make_engine(f"sqlite:///{tmp_path / 'group.db'}")
+    upgrade(engine)
+    made = make_sessionmaker(engine)
+    with made() as db:
+        for table_id in TABLES:
+            tables_repo.add_table(db, GameTable(
+                id=table_id, variant="backgammon", match_length=1, options={}, created_at=NOW, status="playing",
+            ))
+        db.commit()
+    return made
+
+
+Job = tuple[str, Callable[[Session], None]]
+
+
+def _append(table_id: str, version: int) -> Job:
+    """A grouped append of one event after ``version``, with its key."""
+    stored = [StoredEvent(version + 1, "rolled", 0, {"dice": [3, 1]}, NOW, None)]
+    return table_id, partial(
+        tables_repo.append, table_id=table_id, expected_version=version, events=stored, summary={}, owner="p",
+        commit=False,
+    )
+
+
+def _versions(sessions: sessionmaker[Session]) -> dict[str, int]:
+    with sessions() as db:
+        return {table_id: tables_repo.table_version(db, table_id) or 0 for table_id in TABLES}
+
+
+def _events(sessions: sessionmaker[Session], table_id: str) -> list[int]:
+    with sessions() as db:
+        return list(db.scalars(select(TableEvent.version).where(TableEvent.table_id == table_id)))
+
+
+def _commits(sessions: sessionmaker[Session]) -> list[int]:
+    """A list that grows by one at every commit of ``sessions``' engine."""
+    seen: list[int] = []
+    event.listen(sessions.kw["bind"], "commit", lambda _connection: seen.append(1))
+    return seen
+
+
+async def _batched(group: GroupCommit, *jobs: Job) -> list[BaseException | None]:
+    """Run ``jobs`` as one batch: the writer is held busy until all of them wait."""
+    started, release = threading.Event(), threading.Event()
+
+    def hold(_db: Session) -> None:
+        started.set()
+        release.wait(5)
+
+    holding = asyncio.create_task(group.write("", hold))
+    await asyncio.to_thread(started.wait, 5)
+    waiting = [asyncio.create_task(group.write(*job)) for job in jobs]
+    await asyncio.sleep(0.05)
+    release.set()
+    await holding
+    return list(await asyncio.gather(*waiting, return_exceptions=True))
+
+
+def test_waiting_appends_are_committed_in_one_transaction(sessions: sessionmaker[Session]) -> None:
+    group = GroupCommit(sessions)
+    commits = _commits(sessions)
+    try:
+        outcomes = asyncio.run(_batched(group, *(_append(t, 0) for t in TABLES)))
+    finally:
+        group.close()
+    assert outcomes == [None] * len(TABLES)
+    assert _versions(sessions) == dict.fromkeys(TABLES, 1)
+    assert len(commits) == 1  # the holding job wrote nothing; the four appends are one transaction
+
+
+def test_a_conflict_fails_its_own_append_only(sessions: sessionmaker[Session]) -> None:
+    group = GroupCommit(sessions)
+    try:
+        outcomes = asyncio.run(_batched(group, _append("t-a", 0), _append("t-b", 7), _append("t-c", 0)))
+    finally:
+        group.close()
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], VersionConflict)
+    assert _versions(sessions) == {"t-a": 1, "t-b": 0, "t-c": 1, "t-d": 0}
+    assert _events(sessions, "t-b") == []
+
+
+def test_any_other_error_rolls_the_batch_back_and_each_append_runs_alone(sessions: sessionmaker[Session]) -> None:
+    with sessions() as db:  # t-b already has an event at version 1 but its row says 0: its insert will collide
+        db.add(TableEvent(table_id="t-b", version=1, kind="rolled", seat=0, payload={}, created_at=NOW))
+        db.commit()
+    group = GroupCommit(sessions)
+    commits = _commits(sessions)
+    try:
+        outcomes = asyncio.run(_batched(group, _append("t-a", 0), _append("t-b", 0), _append("t-c", 0)))
+    finally:
+        group.close()
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], IntegrityError)
+    assert _versions(sessions) == {"t-a": 1, "t-b": 0, "t-c": 1, "t-d": 0}  # t-b's UPDATE was rolled back too
+    assert _events(sessions, "t-a") == [1] and _events(sessions, "t-c") == [1]
+    assert len(commits) == 2  # the batch was rolled back; t-a and t-c committed alone
+
+
+def test_an_append_is_committed_when_its_await_returns(sessions: sessionmaker[Session]) -> None:
+    group = GroupCommit(sessions)
+
+    async def one() -> dict[str, int]:
+        await group.write(*_append("t-d", 0))
+        return _versions(sessions)
+
+    try:
+        assert asyncio.run(one())["t-d"] == 1
+    finally:
+        group.close()
+
+
+def test_a_batch_runs_in_the_order_of_its_keys(sessions: sessionmaker[Session]) -> None:
+    """So that two processes' batches lock shared table rows in one order (no deadlock on PostgreSQL)."""
+    ran: list[str] = []
+
+    def recording(table_id: str) -> Job:
+        key, append = _append(table_id, 0)
+
+        def write(db: Session) -> None:
+            ran.append(key)
+            append(db)
+
+        return key, write
+
+    group = GroupCommit(sessions)
+    try:
+        outcomes = asyncio.run(_batched(group, recording("t-c"), recording("t-a"), recording("t-d"), recording("t-b")))
+    finally:
+        group.close()
+    assert outcomes == [None] * 4
+    assert ran == ["t-a", "t-b", "t-c", "t-d"]
