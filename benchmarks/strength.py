@@ -411,10 +411,10 @@ class Speed:
 
 SPEED_PLAYERS: Final = {
     "backgammon": ("level:advanced", "level:expert", "level:world-class"),
-    "long": ("ours:0", "ours:2"),
+    "long": ("level:intermediate", "level:advanced", "level:expert"),
 }
-"""Whose decisions are timed: the short board's levels of distinct cost (beginner and intermediate cost what
-advanced does), and our long-nardy network at 0 and 2 plies."""
+"""Whose decisions are timed: the levels of distinct cost (on the short board beginner and intermediate cost what
+advanced does; in long nardy beginner costs what intermediate does)."""
 
 
 def speed_variants(variants: Sequence[str]) -> list[str]:
@@ -518,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-gnubg", action="store_true", help="skip the matchups against GNU Backgammon")
     parser.add_argument("--no-speed", action="store_true", help="skip the decision-time measurement")
     parser.add_argument("--speed-decisions", type=int, default=200,
-                        help="decisions timed per 1-ply level and at 0-ply (200; 2-ply a quarter, world-class an eighth)")
+                        help="decisions timed per shallow level (200; expert a quarter, world-class an eighth)")
     parser.add_argument("--matchup", action="append", metavar="A,B",
                         help="play only these pairings in each variant, e.g. 'pubeval,gnubg:0' (repeatable; "
                              "players: level:<name>, ours:<plies>, pubeval, heuristic, random, gnubg:<plies>)")
@@ -548,7 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for variant in speed_variants(variants):
             players = SPEED_PLAYERS["long" if variant.startswith("long-") else "backgammon"]
             for spec in players:
-                deep = spec.endswith((":2", "expert", "world-class"))
+                deep = spec.endswith(("expert", "world-class"))
                 count = max(args.speed_decisions // (8 if spec.endswith("world-class") else 4), 10) if deep \
                     else args.speed_decisions
                 try:
