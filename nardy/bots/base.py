@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Final, Protocol
 
-from nardy.bots.neural import LEVELS, NeuralBot, default_evaluator
-from nardy.bots.race import RaceEvaluator
+from nardy.bots.neural import LEVELS, NeuralBot
+from nardy.bots.race import long_evaluator
 from nardy.bots.random_bot import RandomBot
 from nardy.bots.sage import SAGE_LEVELS, SHORT_VARIANTS, SageBot, check_available
 from nardy.rules import Game, Play, Position, find_variant
@@ -60,7 +60,7 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
         return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
     chosen = LEVELS[level]
     return NeuralBot(
-        RaceEvaluator(default_evaluator(variant)),
+        long_evaluator(variant),
         plies=chosen.plies,
         noise=chosen.noise,
         time_budget=chosen.time_budget,

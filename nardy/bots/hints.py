@@ -17,7 +17,7 @@ from typing import Final
 import numpy as np
 
 from nardy.bots.evaluator import after_play_probabilities, equity
-from nardy.bots.neural import default_evaluator
+from nardy.bots.race import long_evaluator
 from nardy.bots.sage import CUBELESS, SHORT_VARIANTS, CubeAdvice, CubeContext, board_of, engine, rank_plays
 from nardy.bots.search import choose
 from nardy.rules import Play, Position
@@ -53,7 +53,7 @@ def top_plays(
     plays = position.legal_plays(dice)
     if not plays:
         return []
-    evaluator = default_evaluator(position.variant.name)
+    evaluator = long_evaluator(position.variant.name)
     shallow = equity(after_play_probabilities(evaluator, [p.position for p in plays]))
     searched = choose(evaluator, [p.position for p in plays], plies=LONG_PLIES[level]).equities
     deep = np.isfinite(searched)

@@ -5,9 +5,9 @@ and :meth:`nardy.bots.bearoff.Bearoff.race` gives the outcome probabilities
 from the two one-sided roll distributions. :class:`RaceEvaluator` wraps any
 :class:`~nardy.bots.evaluator.Evaluator` (normally our network) and replaces
 its answer for exactly those positions; everything else is passed through.
-Every long-nardy level plays with it (:func:`nardy.bots.make_bot`), and
-rollouts use it so that a truncated trial that ends in such a race is scored
-exactly.
+Long nardy's bots, hints and analysis all rate with :func:`long_evaluator`
+(the shipped network so wrapped), and rollouts use it so that a truncated
+trial that ends in such a race is scored exactly.
 
 >>> from nardy.bots.neural import default_evaluator
 >>> from nardy.rules import Position
@@ -34,6 +34,7 @@ from nardy.bots.evaluator import (
     after_play_row_probabilities,
     invert,
 )
+from nardy.bots.neural import default_evaluator
 from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant
 from nardy.rules.position import Row
 
@@ -56,6 +57,11 @@ def race_rows(raw: IntArray) -> npt.NDArray[np.bool_]:
         & (their_count > 0)
     )
     return mask
+
+
+def long_evaluator(variant: str) -> RaceEvaluator:
+    """What long nardy is rated with everywhere: the variant's shipped network, and the database in bear-off races."""
+    return RaceEvaluator(default_evaluator(variant))
 
 
 class RaceEvaluator:

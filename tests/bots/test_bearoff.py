@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from nardy.bots.bearoff import HOME_POINTS, Bearoff, bearoff_position, build, build_database, default_bearoff, homes, pips
 from nardy.bots import make_bot
 from nardy.bots.evaluator import LOSE_DOUBLE, WIN, WIN_DOUBLE, after_play_probabilities, equity, invert
+from nardy.bots.hints import top_plays
 from nardy.bots.neural import default_evaluator
 from nardy.bots.race import RaceEvaluator
 from nardy.rules import DICE_ROLLS, Position
@@ -240,7 +241,9 @@ def _race_cases(count: int) -> list[tuple[Position, tuple[int, int]]]:
 
 @pytest.mark.parametrize("level", ["beginner", "expert"])
 def test_the_long_levels_play_the_databases_choice_in_races(level: str) -> None:
-    """Every long-nardy level rates bear-off races by the database: its choice is the database's best, noise aside."""
+    """Every long-nardy level rates bear-off races by the database: its choice is the database's best, noise aside.
+
+    Issue 19: "a one-sided bear-off database ... used by the bots in the race"."""
     bot = make_bot(level, variant="long-traditional", seed=1)
     assert isinstance(bot.evaluator, RaceEvaluator)
     if level != "expert":
@@ -254,6 +257,8 @@ def test_the_long_levels_play_the_databases_choice_in_races(level: str) -> None:
         ])))
         chosen = bot.choose_play(position, roll)
         assert chosen is not None and exact[plays.index(chosen)] == pytest.approx(exact.max())
+        hinted = top_plays(position, roll, level="advanced", count=1)[0].play
+        assert exact[plays.index(hinted)] == pytest.approx(exact.max())  # hints and analysis rate races so too
         network_choice = int(np.argmax(equity(after_play_probabilities(network, [p.position for p in plays]))))
         disagreed += exact[network_choice] < exact.max() - 1e-9
     assert disagreed > 0, "no race where the network alone chooses differently: the test shows nothing"
