@@ -87,7 +87,11 @@ class NeuralEvaluator:
         """:meth:`probabilities_after` of positions given as rows (:meth:`Position.legal_rows`)."""
         if not rows:
             return np.zeros((0, 5))
-        return self._after(raw_rows(rows), variant, lambda index: Position.from_row(variant, rows[index]))
+        return self.probabilities_after_raw(variant, raw_rows(rows), rows)
+
+    def probabilities_after_raw(self, variant: Variant, raw: IntArray, rows: Sequence[Row]) -> FloatArray:
+        """:meth:`probabilities_after_rows` for a caller that already holds the rows' raw boards (``raw_rows``)."""
+        return self._after(raw, variant, lambda index: Position.from_row(variant, rows[index]))
 
     def _after(self, raw: IntArray, variant: Variant, position_at: Callable[[int], Position]) -> FloatArray:
         result = invert(self._rate(turn_raw(raw, self.family), variant))

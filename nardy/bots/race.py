@@ -86,11 +86,17 @@ class RaceEvaluator:
         return result
 
     def probabilities_after_rows(self, variant: Variant, rows: Sequence[Row]) -> FloatArray:
-        """:meth:`probabilities_after` of positions given as rows."""
-        result = after_play_row_probabilities(self.inner, variant, rows)
-        if rows:
-            self._exact(raw_rows(rows), result, after=True)
-        return result
+        """:meth:`probabilities_after` of positions given as rows (their raw boards made once, for both answers)."""
+        shared = getattr(self.inner, "probabilities_after_raw", None)
+        if not rows or shared is None:
+            result = after_play_row_probabilities(self.inner, variant, rows)
+            if rows:
+                self._exact(raw_rows(rows), result, after=True)
+            return result
+        raw = raw_rows(rows)
+        answer: FloatArray = shared(variant, raw, rows)
+        self._exact(raw, answer, after=True)
+        return answer
 
     def _exact(self, raw: IntArray, result: FloatArray, *, after: bool) -> None:
         """Overwrite ``result``'s race rows; ``after``: the opponent of the row's first side rolls next."""
