@@ -42,7 +42,7 @@ from nardy.bots.evaluator import (
     invert,
     terminal_probabilities,
 )
-from nardy.rules import DICE_ROLLS, Position
+from nardy.rules import DICE_ROLLS, Position, Variant
 from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
@@ -61,6 +61,10 @@ class MoveFilter:
 
 DEFAULT_FILTERS: Final = (MoveFilter(8, 0.16), MoveFilter(2, 0.04), MoveFilter(2, 0.02))
 """The filter applied before searching at 1, 2 and 3 plies."""
+
+
+RATING_CHUNK: Final = 4096
+"""Replies rated in one batch when a search has a deadline (large enough that batching stays efficient)."""
 
 
 class OutOfTime(Exception):
@@ -115,7 +119,7 @@ def after_values(
             else:
                 replies.append(turned.row())  # a pass: the turn comes straight back
             spans.append((start, len(replies)))
-    reply_probabilities = after_play_row_probabilities(evaluator, variant, replies)
+    reply_probabilities = _rate_replies(evaluator, variant, replies, deadline)
     scores = equity(reply_probabilities)
     best = [start + int(np.argmax(scores[start:end])) for start, end in spans]
     if depth == 1:
@@ -125,6 +129,22 @@ def after_values(
     mine = invert(theirs).reshape(len(live), len(DICE_ROLLS), OUTPUTS)
     result[live] = np.einsum("r,nrk->nk", ROLL_WEIGHTS, mine)
     return result
+
+
+def _rate_replies(evaluator: Evaluator, variant: Variant, replies: list[Row], deadline: Deadline | None) -> FloatArray:
+    """The replies' probabilities, rated in chunks of :data:`RATING_CHUNK` with the deadline checked between them.
+
+    A deep search rates tens of thousands of replies at once; rated in one
+    batch, that would overrun a time budget by the batch's whole time.
+    """
+    if deadline is None or len(replies) <= RATING_CHUNK:
+        return after_play_row_probabilities(evaluator, variant, replies)
+    parts = []
+    for start in range(0, len(replies), RATING_CHUNK):
+        deadline.check()
+        parts.append(after_play_row_probabilities(evaluator, variant, replies[start:start + RATING_CHUNK]))
+    rated: FloatArray = np.concatenate(parts)
+    return rated
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from nardy.bots import levels_for, make_bot
 from nardy.bots.evaluator import after_play_probabilities, equity, invert, terminal_probabilities
 from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator, default_network
 from nardy.bots.random_bot import RandomBot
-from nardy.bots.search import ROLL_WEIGHTS, Deadline, after_values, choose
+from nardy.bots.search import ROLL_WEIGHTS, Deadline, OutOfTime, after_values, choose
 from nardy.bots.training import duel
 from nardy.rules import CHECKERS, DICE_ROLLS, VARIANTS, Position, find_variant
 
@@ -219,3 +219,31 @@ def test_neural_evaluator_checks_the_input_size() -> None:
 
     with pytest.raises(ValueError, match="inputs"):
         NeuralEvaluator(Network.initial(inputs=3, hidden=4, seed=1, family="long"), "long")
+
+
+def test_a_deadline_stops_the_rating_of_many_replies_between_chunks() -> None:
+    """The expert's 1 s budget was checked only while replies were generated: one batch of 35,000 overran it."""
+    evaluator = default_evaluator("long-traditional")
+    position, dice = random_position("long-traditional", seed=4, turns=20)
+    candidates = [play.position for play in position.legal_plays(dice)[:2]]
+    assert len(candidates) == 2
+
+    def counting(seconds: float) -> tuple[Deadline, list[int]]:
+        """A deadline whose clock advances one second at every look: it expires after ``seconds`` checks."""
+        looks = [0]
+
+        def clock() -> float:
+            looks[0] += 1
+            return float(looks[0] - 1)
+
+        return Deadline(seconds, clock=clock), looks
+
+    lenient, looks = counting(1e9)
+    deep = after_values(evaluator, candidates, 2, lenient)
+    assert np.allclose(deep, after_values(evaluator, candidates, 2))  # chunked or not, the same ratings
+    checks = looks[0] - 1
+    generated = len(candidates) * len(DICE_ROLLS) * (1 + len(DICE_ROLLS))  # a check per roll generated, both plies
+    assert checks - generated >= 2  # the last checks guard the chunks of RATING_CHUNK of the second ply's replies
+    after_values(evaluator, candidates, 2, counting(checks)[0])
+    with pytest.raises(OutOfTime):  # expiring after the replies were all generated, before the last chunk
+        after_values(evaluator, candidates, 2, counting(checks - 1)[0])
