@@ -8,7 +8,8 @@ Run::
 
 Players: ``level:<name>`` is the computer player a table of that level gets
 (bgsage on the short board, :mod:`nardy.bots.sage`; our networks in long
-nardy), ``ours:<plies>[~<noise>]`` our own network (long nardy), ``pubeval``
+nardy), ``ours:<plies>[~<noise>][+race]`` our own network (long nardy; ``+race`` with
+the bear-off database), ``pubeval``
 (:mod:`nardy.bots.pubeval`), ``heuristic`` (:mod:`nardy.bots.heuristic`),
 ``random``, and ``gnubg:<plies>`` (GNU Backgammon through
 benchmarks/gnubg_player.py, a separate GPL process).
@@ -521,7 +522,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="decisions timed per shallow level (200; expert a quarter, world-class an eighth)")
     parser.add_argument("--matchup", action="append", metavar="A,B",
                         help="play only these pairings in each variant, e.g. 'pubeval,gnubg:0' (repeatable; "
-                             "players: level:<name>, ours:<plies>, pubeval, heuristic, random, gnubg:<plies>)")
+                             "players: level:<name>, ours:<plies>[+race], pubeval, heuristic, random, gnubg:<plies>)")
     parser.add_argument("--weights", type=Path,
                         help="a network file for our bot instead of the shipped weights (e.g. a training checkpoint)")
     parser.add_argument("--first-pair", type=int, default=0,
