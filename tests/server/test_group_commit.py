@@ -85,24 +85,25 @@ async def _batched(group: GroupCommit, *jobs: Job) -> list[BaseException | None]
     return list(await asyncio.gather(*waiting, return_exceptions=True))
 
 
-def test_waiting_appends_are_committed_in_one_transaction(sessions: sessionmaker[Session]) -> None:
+def _one_batch(sessions: sessionmaker[Session], *jobs: Job) -> list[BaseException | None]:
+    """The outcome of each of ``jobs``, run as one batch by a fresh group committer."""
     group = GroupCommit(sessions)
-    commits = _commits(sessions)
     try:
-        outcomes = asyncio.run(_batched(group, *(_append(t, 0) for t in TABLES)))
+        return asyncio.run(_batched(group, *jobs))
     finally:
         group.close()
+
+
+def test_waiting_appends_are_committed_in_one_transaction(sessions: sessionmaker[Session]) -> None:
+    commits = _commits(sessions)
+    outcomes = _one_batch(sessions, *(_append(t, 0) for t in TABLES))
     assert outcomes == [None] * len(TABLES)
     assert _versions(sessions) == dict.fromkeys(TABLES, 1)
     assert len(commits) == 1  # the holding job wrote nothing; the four appends are one transaction
 
 
 def test_a_conflict_fails_its_own_append_only(sessions: sessionmaker[Session]) -> None:
-    group = GroupCommit(sessions)
-    try:
-        outcomes = asyncio.run(_batched(group, _append("t-a", 0), _append("t-b", 7), _append("t-c", 0)))
-    finally:
-        group.close()
+    outcomes = _one_batch(sessions, _append("t-a", 0), _append("t-b", 7), _append("t-c", 0))
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], VersionConflict)
     assert _versions(sessions) == {"t-a": 1, "t-b": 0, "t-c": 1, "t-d": 0}
@@ -113,12 +114,8 @@ def test_any_other_error_rolls_the_batch_back_and_each_append_runs_alone(session
     with sessions() as db:  # t-b already has an event at version 1 but its row says 0: its insert will collide
         db.add(TableEvent(table_id="t-b", version=1, kind="rolled", seat=0, payload={}, created_at=NOW))
         db.commit()
-    group = GroupCommit(sessions)
     commits = _commits(sessions)
-    try:
-        outcomes = asyncio.run(_batched(group, _append("t-a", 0), _append("t-b", 0), _append("t-c", 0)))
-    finally:
-        group.close()
+    outcomes = _one_batch(sessions, _append("t-a", 0), _append("t-b", 0), _append("t-c", 0))
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], IntegrityError)
     assert _versions(sessions) == {"t-a": 1, "t-b": 0, "t-c": 1, "t-d": 0}  # t-b's UPDATE was rolled back too
@@ -152,10 +149,6 @@ def test_a_batch_runs_in_the_order_of_its_keys(sessions: sessionmaker[Session]) 
 
         return key, write
 
-    group = GroupCommit(sessions)
-    try:
-        outcomes = asyncio.run(_batched(group, recording("t-c"), recording("t-a"), recording("t-d"), recording("t-b")))
-    finally:
-        group.close()
+    outcomes = _one_batch(sessions, recording("t-c"), recording("t-a"), recording("t-d"), recording("t-b"))
     assert outcomes == [None] * 4
     assert ran == ["t-a", "t-b", "t-c", "t-d"]
