@@ -174,7 +174,8 @@ def make_player(spec: str, variant: str) -> Player:
         arg, race, _ = arg.partition("+race")
         depth, _, noise = arg.partition("~")
         plies = int(depth or 0)
-        name = f"ours {plies}-ply" + (f" noise {noise}" if noise else "") + (" with the bear-off database" if race else "")
+        name = f"ours {plies}-ply" + (f" noise {noise}" if noise else "")
+        name += " with the bear-off database" if race else ""
         if race:
             from nardy.bots.race import RaceEvaluator
 

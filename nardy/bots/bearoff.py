@@ -168,7 +168,6 @@ class Bearoff:
     def __init__(self, successors: IndexArray, first_successors: IndexArray, *, max_checkers: int = CHECKERS) -> None:
         self.homes = homes(max_checkers)
         self.max_checkers = max_checkers
-        self._index = {home: i for i, home in enumerate(self.homes)}
         self.successors = successors
         self.first_successors = first_successors
         done = np.array([not any(home) for home in self.homes])
@@ -178,15 +177,13 @@ class Bearoff:
         """``first_rolls[i, k]`` for the full homes (index ``i - full_start``): rolls until the first checker is off."""
         self.full_start = len(self.homes) - len(first_successors)
         self.means: FloatArray = self.rolls @ np.arange(self.rolls.shape[1])
-        self._survival = np.clip(1.0 - np.cumsum(self.rolls, axis=1) + self.rolls, 0.0, 1.0)
-        """``_survival[i, k]``: the probability that home ``i`` needs ``k`` rolls or more."""
         keys = np.array(self.homes, dtype=np.int64) @ _KEY_WEIGHTS
         self._key_order = np.argsort(keys)
         self._sorted_keys = keys[self._key_order]
 
     def index(self, home: Sequence[int]) -> int:
         """The row of ``home`` (checker counts on points 1..6); KeyError when it is not in the database."""
-        return self._index[tuple(home)]
+        return int(self.indices(np.array([home]))[0])
 
     def indices(self, homes: IndexArray) -> IndexArray:
         """The rows of many homes at once (shape ``(n, 6)``); KeyError when one is not in the database."""
@@ -196,15 +193,6 @@ class Bearoff:
             raise KeyError("a home not in the database")
         rows: IndexArray = self._key_order[found]
         return rows
-
-    def races(self, rollers: IndexArray, others: IndexArray) -> FloatArray:
-        """:meth:`race` of many pairs of homes at once (each shape ``(n, 6)``), shape ``(n, 5)``."""
-        mine, theirs = self.indices(rollers), self.indices(others)
-        result = np.zeros((len(mine), OUTPUTS))
-        result[:, WIN] = np.clip(np.einsum("ij,ij->i", self.rolls[mine], self._survival[theirs]), 0.0, 1.0)
-        for row in np.flatnonzero((rollers.sum(axis=1) == CHECKERS) | (others.sum(axis=1) == CHECKERS)):
-            result[row] = self.race(rollers[row], others[row])
-        return result
 
     def expected_rolls(self, home: Sequence[int]) -> float:
         """The expected number of rolls to bear off every checker of ``home``."""
@@ -217,17 +205,24 @@ class Bearoff:
         side whose home holds all 15 checkers has borne off none and can be
         marsed. The roller wins when it needs no more rolls than the other side.
         """
-        mine, theirs = self.index(roller), self.index(other)
-        result = np.zeros(OUTPUTS)
+        result: FloatArray = self.races(np.array([roller]), np.array([other]))[0]
+        return result
+
+    def races(self, rollers: IndexArray, others: IndexArray) -> FloatArray:
+        """:meth:`race` of many pairs of homes at once (each shape ``(n, 6)``), shape ``(n, 5)``."""
+        mine, theirs = self.indices(rollers), self.indices(others)
         mine_rolls, their_rolls = self.rolls[mine], self.rolls[theirs]
-        result[WIN] = float(mine_rolls @ _at_least(their_rolls, len(mine_rolls)))
-        if sum(other) == CHECKERS:
-            first = self.first_rolls[theirs - self.full_start]
-            result[WIN_DOUBLE] = min(float(mine_rolls @ _at_least(first, len(mine_rolls))), result[WIN])
-        if sum(roller) == CHECKERS:
-            first = self.first_rolls[mine - self.full_start]
-            later = _at_least(first, len(their_rolls) + 1)[1:]
-            result[LOSE_DOUBLE] = min(float(their_rolls @ later), 1.0 - result[WIN])
+        width = self.rolls.shape[1]
+        result = np.zeros((len(mine), OUTPUTS))
+        their_survival = np.clip(1.0 - np.cumsum(their_rolls, axis=1) + their_rolls, 0.0, 1.0)  # P(rolls >= k)
+        result[:, WIN] = np.einsum("ij,ij->i", mine_rolls, their_survival)
+        for row in np.flatnonzero(others.sum(axis=1) == CHECKERS):
+            first = self.first_rolls[theirs[row] - self.full_start]
+            result[row, WIN_DOUBLE] = min(float(mine_rolls[row] @ _at_least(first, width)), result[row, WIN])
+        for row in np.flatnonzero(rollers.sum(axis=1) == CHECKERS):
+            first = self.first_rolls[mine[row] - self.full_start]
+            later = _at_least(first, width + 1)[1:]
+            result[row, LOSE_DOUBLE] = min(float(their_rolls[row] @ later), 1.0 - result[row, WIN])
         return result
 
     def save(self, path: Path | str | IO[bytes]) -> None:

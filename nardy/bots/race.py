@@ -87,16 +87,16 @@ class RaceEvaluator:
 
     def probabilities_after_rows(self, variant: Variant, rows: Sequence[Row]) -> FloatArray:
         """:meth:`probabilities_after` of positions given as rows (their raw boards made once, for both answers)."""
-        shared = getattr(self.inner, "probabilities_after_raw", None)
-        if not rows or shared is None:
-            result = after_play_row_probabilities(self.inner, variant, rows)
-            if rows:
-                self._exact(raw_rows(rows), result, after=True)
-            return result
+        if not rows:
+            return after_play_row_probabilities(self.inner, variant, rows)
         raw = raw_rows(rows)
-        answer: FloatArray = shared(variant, raw, rows)
-        self._exact(raw, answer, after=True)
-        return answer
+        rate_raw = getattr(self.inner, "probabilities_after_raw", None)
+        if rate_raw is not None:
+            result: FloatArray = rate_raw(variant, raw, rows)
+        else:
+            result = after_play_row_probabilities(self.inner, variant, rows)
+        self._exact(raw, result, after=True)
+        return result
 
     def _exact(self, raw: IntArray, result: FloatArray, *, after: bool) -> None:
         """Overwrite ``result``'s race rows; ``after``: the opponent of the row's first side rolls next."""

@@ -65,9 +65,10 @@ class Stage:
     """One deeper ply of :func:`rank_plays`: which plays it rates and what it costs.
 
     The plays within ``window`` of the best of the stage before (at most
-    ``keep``) are rated at ``plies``. ``cost`` is about how many times one
-    play's rating at the ply before takes one play's rating here (measured on
-    our 2 CPUs; the time budget uses it to skip a stage that would overrun).
+    ``keep``) are rated at ``plies``. ``cost`` is how many times one play's
+    rating at the ply before one play's rating here takes (the median over
+    backgammon positions from pubeval's games, on our 2 CPUs; the time budget
+    uses it to skip a stage that would overrun).
     """
 
     plies: int
@@ -77,14 +78,15 @@ class Stage:
 
 
 DEEPER_STAGES: Final = (
-    Stage(plies=2, window=FIRST_WINDOW, keep=FIRST_KEEP, cost=40.0),
-    Stage(plies=3, window=0.04, keep=3, cost=12.0),
-    Stage(plies=4, window=0.02, keep=2, cost=17.0),
+    Stage(plies=2, window=FIRST_WINDOW, keep=FIRST_KEEP, cost=160.0),
+    Stage(plies=3, window=0.04, keep=3, cost=9.0),
+    Stage(plies=4, window=0.02, keep=2, cost=20.0),
 )
 """The filter from 1-ply to the deepest search, gnubg-style (the 4-ply step is bgsage's own 4-ply filter)."""
 MAX_PLIES: Final = DEEPER_STAGES[-1].plies
 MAX_CUBE_PLIES: Final = 3
-"""The deepest cube analysis: one a turn, and bgsage's 3-ply cube matches its truncated rollouts (its MODEL_BENCHMARKS)."""
+"""The deepest cube analysis: one a turn, and bgsage's 3-ply cube matches its truncated rollouts
+(its MODEL_BENCHMARKS.md)."""
 SEARCH_THREADS: Final = min(8, os.cpu_count() or 1)
 """Threads rating plays in bgsage's cube-aware tree at once (it releases the GIL there)."""
 

@@ -92,11 +92,12 @@ def append(
     committed nor rolled back: the table's UPDATE comes first, so a conflict
     has written nothing (a grouped append, :mod:`nardy.server.services.group_commit`).
     """
+    rows = [*seeds, *finished, *extra_rows]
     if not commit:
-        _write(db, table_id, expected_version, events, summary, owner, [*seeds, *finished, *extra_rows])
+        _write(db, table_id, expected_version, events, summary, owner, rows)
         return
     try:
-        _write(db, table_id, expected_version, events, summary, owner, [*seeds, *finished, *extra_rows])
+        _write(db, table_id, expected_version, events, summary, owner, rows)
         db.commit()
     except IntegrityError:
         db.rollback()

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Final
 
 from sqlalchemy.orm import Session
 
@@ -38,6 +39,8 @@ from nardy.store import coins_repo
 from nardy.store.coins_repo import Balance
 from nardy.store.tables_repo import StoredEvent
 
+COIN_EVENTS: Final = frozenset({"seated", "left", "match_ended"})
+"""The event kinds whose append may move coins (:func:`write_table_coins`); no other append touches them."""
 STARTING_GRANT = 1000
 """Coins every account starts with (``NARDY_COINS_STARTING_GRANT``)."""
 DAILY_TOP_UP = 100

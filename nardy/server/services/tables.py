@@ -32,7 +32,7 @@ from nardy.bots import Bot, make_bot
 from nardy.rules import GameOptions, Phase
 from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
-from nardy.server.services.coins import CoinPolicy, refuse_guest, sit_down, write_table_coins
+from nardy.server.services.coins import COIN_EVENTS, CoinPolicy, refuse_guest, sit_down, write_table_coins
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.dice import DiceSource, commitment
 from nardy.server.services.eventlog import (
@@ -80,8 +80,6 @@ LiveTable = LiveLog[TableState]
 COMPUTER_IDLE_SECONDS = 3600.0
 """A game against the computer whose human has not acted for this long is ended: the human forfeits it."""
 
-_SEATING = frozenset({"seated", "left"})
-"""Events that may move coins (:func:`~nardy.server.services.coins.write_table_coins`): never grouped."""
 
 
 def spec_from_row(row: GameTable) -> TableSpec:
@@ -446,7 +444,7 @@ class TableService(EventLogService[TableState]):
 
         summary = _summary_changes(start, state, now)
 
-        if new_seeds or finished or ended or any(e.kind in _SEATING for e in stored):
+        if new_seeds or finished or ended or any(e.kind in COIN_EVENTS for e in stored):
             def write(db: Session) -> None:
                 write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
                 ratings = _rating_rows(db, state, now) if ended else []
