@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
+from nardy.server.services.eventlog import table_channel
+from nardy.server.wire import encode
+
 
 MOVE_31 = [{"source": 8, "target": 5, "die": 3}, {"source": 6, "target": 5, "die": 1}]
 MOVE_65 = [{"source": 13, "target": 7, "die": 6}, {"source": 13, "target": 8, "die": 5}]
@@ -122,3 +127,33 @@ def test_an_event_has_the_same_time_live_and_in_the_record(server):
     stored = server.record(table)["events"][live["version"] - 1]
     assert stored["version"] == live["version"]
     assert stored["at"] == live["at"]
+
+
+def test_what_is_published_while_a_subscription_is_answered_follows_the_reply(server, monkeypatch):
+    """A batch committed between watching a table and reading its state comes after the sync, and only once.
+
+    The hub forwards a table's messages from the moment the connection watches
+    it; the sync is read just after. What was published in between is either
+    already in the sync (dropped) or newer (sent after it), never before it.
+    """
+    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
+    service = server.app.state.tables
+    pubsub = server.app.state.pubsub
+    snapshot = service.snapshot
+
+    async def snapshot_while_others_publish(table_id):
+        version, state = await snapshot(table_id)
+        stale = {"t": "events", "table": table_id, "from_version": version, "version": version, "events": [],
+                 "state": state}
+        newer = stale | {"from_version": version + 1, "version": version + 1}
+        for message in (stale, {"t": "chat", "table": table_id, "messages": []}, newer):
+            await pubsub.publish(table_channel(table_id), encode(message))
+        await asyncio.sleep(0.05)  # the hub's feed forwards them meanwhile
+        return version, state
+
+    monkeypatch.setattr(service, "snapshot", snapshot_while_others_publish)
+    watcher = server.player(sign_up=False)
+    reply = watcher.subscribe(table)
+    assert reply["t"] == "sync"
+    following = [(m["t"], m.get("version")) for m in watcher.drain() if m.get("table") == table]
+    assert following == [("chat", None), ("events", reply["version"] + 1)]

@@ -251,18 +251,23 @@ class Connection:
             await self.send({"t": "error", "code": error.code, "message": str(error), "table": message.table})
             return
         self._tables.add(message.table)
-        await self._hub.watch(message.table, self._watcher)
-        version, state = await service.snapshot(message.table)
-        since = message.since
-        limit = self._settings.resync_event_limit
-        if since is not None and since < version and version - since <= limit:
-            events = await service.events_since(message.table, since)
-            await self.send({
-                "t": "events", "table": message.table, "from_version": since + 1, "version": version,
-                "events": events, "state": state,
-            })
-        else:
-            await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
+        self._watcher.hold(message.table)  # what is published meanwhile follows the reply, less what it covers
+        version: int | None = None
+        try:
+            await self._hub.watch(message.table, self._watcher)
+            version, state = await service.snapshot(message.table)
+            since = message.since
+            limit = self._settings.resync_event_limit
+            if since is not None and since < version and version - since <= limit:
+                events = await service.events_since(message.table, since)
+                await self.send({
+                    "t": "events", "table": message.table, "from_version": since + 1, "version": version,
+                    "events": events, "state": state,
+                })
+            else:
+                await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
+        finally:
+            self._watcher.release(message.table, version)
         chat = await self._directory.chat_history(message.table, self._user_id)
         if chat:  # the chat is no part of the versions: what the subscriber may read of it comes after the reply
             await self.send({"t": "chat", "table": message.table, "messages": chat})

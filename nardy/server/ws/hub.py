@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
@@ -24,22 +25,46 @@ QUEUE_LIMIT = 256
 
 
 class Watcher:
-    """One connection's outgoing queue; ``closed`` is set when it fell too far behind.
+    """One connection's outgoing queue; ``overflowed`` is set when it fell too far behind.
 
     ``user_id`` is the user the connection is signed in as (None for a visitor).
+    While a table's subscription is answered its published messages are held
+    back (:meth:`hold`), so that the answer comes first and nothing it already
+    covers is sent after it.
     """
 
     def __init__(self, user_id: int | None = None) -> None:
         self.user_id = user_id
         self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = asyncio.Event()
+        self._held: dict[str, list[str]] = {}
 
-    def deliver(self, message: str) -> None:
-        """Queue a message, or mark the watcher as overflowed."""
+    def deliver(self, table_id: str, message: str) -> None:
+        """Queue a message about ``table_id`` (or hold it back), or mark the watcher as overflowed."""
+        held = self._held.get(table_id)
+        if held is not None:
+            held.append(message)
+            return
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.overflowed.set()
+
+    def hold(self, table_id: str) -> None:
+        """Keep ``table_id``'s messages back until :meth:`release`."""
+        self._held.setdefault(table_id, [])
+
+    def release(self, table_id: str, version: int | None) -> None:
+        """Queue what was held of ``table_id``, less the events up to ``version`` the subscriber already has."""
+        for message in self._held.pop(table_id, []):
+            if version is None or not _covered(message, version):
+                self.deliver(table_id, message)
+
+
+def _covered(message: str, version: int) -> bool:
+    """Whether a published message only carries events up to ``version`` (a chat message carries none)."""
+    published = json.loads(message).get("version")
+    return isinstance(published, int) and published <= version
 
 
 class Hub:
@@ -113,12 +138,12 @@ class Hub:
         limited = parse_addressed(message)
         if limited is None:
             for watcher in watchers:
-                watcher.deliver(message)
+                watcher.deliver(table_id, message)
             return
         audience, text = limited
         for watcher in watchers:
             if watcher.user_id is not None and watcher.user_id in audience:
-                watcher.deliver(text)
+                watcher.deliver(table_id, text)
 
     def _resync_all(self, table_id: str) -> None:
         """Messages were lost: make every watcher of the table reconnect and resync."""
