@@ -112,6 +112,11 @@ class Subscription:
         self._closed = False
         self._missed = False
 
+    @property
+    def opened(self) -> bool:
+        """Whether it receives what is published from now on (with Redis: once Redis confirmed, or gave up)."""
+        return self._opened
+
     async def open(self) -> None:
         """Start receiving; ``async with`` and the first iteration do it, and doing it again is harmless."""
         if self._closed:
