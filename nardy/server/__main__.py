@@ -32,7 +32,8 @@ def main() -> None:
                 # sockets that never finish a request, or stop answering pings, are closed (docs/protocol.md, Limits)
                 http=header_timeout_protocol(settings.request_header_timeout),
                 timeout_keep_alive=settings.keep_alive_timeout, limit_concurrency=settings.max_connections,
-                ws_ping_interval=settings.ws_ping_interval, ws_ping_timeout=settings.ws_ping_timeout)
+                ws_ping_interval=settings.ws_ping_interval, ws_ping_timeout=settings.ws_ping_timeout,
+                ws_per_message_deflate=settings.ws_compression)
 
 
 if __name__ == "__main__":

@@ -72,6 +72,11 @@ class Settings(BaseSettings):
     ws_ping_timeout: float = Field(
         default=20.0, gt=0, description="seconds a WebSocket has to answer a ping before it is closed",
     )
+    ws_compression: bool = Field(
+        default=True,
+        description="accept permessage-deflate on WebSockets: about a fifth of the bytes for some 5 % of the "
+                    "server's CPU per action (benchmarks/RESULTS.md)",
+    )
     max_connections: int = Field(
         default=2048, ge=1, description="connections or requests in progress beyond which HTTP requests get 503",
     )
