@@ -51,6 +51,14 @@ Per level:
    Also the server's CPU per accepted action (what bounds a single process),
    its garbage collections in the window and the objects its collector tracks.
 
+Against the computer: ``--computer 0.3`` has that share of the game slots
+played by one simulated person against the server's computer player at
+``--computer-level`` (``intermediate`` by default); the server then waits the
+think time before each computer action, so such a game offers about the same
+actions a second, of which only the person's are timed and counted as
+accepted. For a soak, a long ``--duration`` with ``--rss-every 60`` reports the
+server's RSS every minute and its trend over the window's second half.
+
 Tables: ``--variants``, by default 50 % backgammon, 20 % georgian and 30 %
 long-traditional (long nardy), match length 1. The client offers
 permessage-deflate, as browsers do (``--no-compression`` to turn it off).
@@ -84,7 +92,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from http.cookies import SimpleCookie
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_VARIANTS = "backgammon=0.5,georgian=0.2,long-traditional=0.3"
@@ -103,7 +111,8 @@ MAX_ERRORS_PER_PLAYER = 20
 
 
 # Runs the server in this interpreter after installing a gc callback that logs every
-# collection (wall-clock start, seconds, generation) as a line of a file (uvicorn
+# collection (wall-clock start, seconds, the thread's CPU seconds, generation) as a line of
+# a file: a pause longer than its CPU time is the collector descheduled on a busy machine (uvicorn
 # re-raises SIGTERM after shutting down, so nothing can be written at exit). On SIGUSR1
 # (after the window) it logs the objects the collector tracks per generation and frozen,
 # then unfreezes and collects everything once and logs how many unreachable objects that
@@ -115,9 +124,10 @@ del sys.argv[1:2]
 started = {}
 def on_gc(phase, info):
     if phase == "start":
-        started["t"], started["c"] = time.time(), time.perf_counter()
+        started["t"], started["c"], started["u"] = time.time(), time.perf_counter(), time.thread_time()
     elif "t" in started:
-        out.write(f"{started['t']:.6f} {time.perf_counter() - started['c']:.6f} {info['generation']}\\n")
+        wall, cpu = time.perf_counter() - started["c"], time.thread_time() - started["u"]
+        out.write(f"{started['t']:.6f} {wall:.6f} {cpu:.6f} {info['generation']}\\n")
 gc.callbacks.append(on_gc)
 def count_objects(_signum, _frame):
     counts = [len(gc.get_objects(generation)) for generation in range(3)]
@@ -178,6 +188,16 @@ def machine_cpu() -> tuple[float, float]:
     idle = values[3] + values[4]
     total = sum(values[:8])
     return total - idle, total
+
+
+class Pause(NamedTuple):
+    """One garbage collection in the server: when it began (epoch seconds), how long it stopped the
+    server, the CPU time it used meanwhile, and the generation collected."""
+
+    start: float
+    seconds: float
+    cpu_seconds: float
+    generation: int
 
 
 class Server:
@@ -274,11 +294,11 @@ class Server:
                 process.wait(timeout=10)
         self._process = None
 
-    def gc_pauses(self, start: float, end: float) -> list[tuple[float, float, int]]:
-        """The server's garbage collections (start, seconds, generation) that began in [start, end)."""
+    def gc_pauses(self, start: float, end: float) -> list[Pause]:
+        """The server's garbage collections that began in [start, end)."""
         with contextlib.suppress(OSError, ValueError):
             rows = [line.split() for line in self.gc_path.read_text().splitlines()]
-            return [(float(t), float(d), int(g)) for t, d, g in (r for r in rows if len(r) == 3)
+            return [Pause(float(t), float(wall), float(cpu), int(g)) for t, wall, cpu, g in (r for r in rows if len(r) == 4)
                     if start <= float(t) < end]
         return []
 
@@ -443,7 +463,7 @@ class Cluster:
         counts = [server.tracked_objects() for server in self.servers]
         return tuple(sum(c) for c in zip(*counts, strict=False)) if all(counts) else ()
 
-    def gc_pauses(self, start: float, end: float) -> list[tuple[float, float, int]]:
+    def gc_pauses(self, start: float, end: float) -> list[Pause]:
         return sorted(pause for server in self.servers for pause in server.gc_pauses(start, end))
 
     def errors_logged(self) -> list[str]:
@@ -477,6 +497,8 @@ class ClientConfig:
     index: int
     url: str
     variants: list[str]
+    opponents: list[str | None]
+    """Per game slot: the computer's level when the slot plays the computer, else None (two simulated people)."""
     think: float
     seed: int
     compression: bool
@@ -521,11 +543,12 @@ class Player:
 
 
 class Slot:
-    """One game slot: two players and the table they are playing now."""
+    """One game slot: two players, or one against the computer at level ``computer``, and their table now."""
 
-    def __init__(self, index: int, variant: str) -> None:
+    def __init__(self, index: int, variant: str, computer: str | None = None) -> None:
         self.index = index
         self.variant = variant
+        self.computer = computer
         self.table_id = ""
         self.players: list[Player] = []
         self.renewing = False
@@ -539,7 +562,7 @@ class Client:
         self.config = config
         self.rng = random.Random(f"load:{config.seed}:{config.index}")
         self.result = ClientResult()
-        self.slots = [Slot(i, v) for i, v in enumerate(config.variants)]
+        self.slots = [Slot(i, v, c) for i, (v, c) in enumerate(zip(config.variants, config.opponents, strict=True))]
         self.pending: dict[str, tuple[float, Player]] = {}
         self.sequence = 0
         self.playing = False
@@ -578,11 +601,14 @@ class Client:
         return Player(slot, index, f"nardy_session={session}; nardy_csrf={csrf}", csrf)
 
     async def open_table(self, slot: Slot) -> str:
-        creator, joiner = slot.players
-        data, _ = await self.post("/api/tables", {"variant": slot.variant, "match_length": 1, "opponent": "human"},
-                                  creator)
+        creator = slot.players[0]
+        body: dict[str, Any] = {"variant": slot.variant, "match_length": 1, "opponent": "human"}
+        if slot.computer is not None:
+            body |= {"opponent": "computer", "bot_level": slot.computer}
+        data, _ = await self.post("/api/tables", body, creator)
         table_id: str = data["table"]["table"]
-        await self.post(f"/api/tables/{table_id}/join", {}, joiner)
+        for joiner in slot.players[1:]:
+            await self.post(f"/api/tables/{table_id}/join", {}, joiner)
         return table_id
 
     # ----- WebSocket
@@ -709,7 +735,7 @@ class Client:
             await self.send(player, action)
 
     async def renew(self, slot: Slot) -> None:
-        """The match ended: the same two players open and join a new table."""
+        """The match ended: the same players open (and join) a new table."""
         self.result.games_finished += 1
         try:
             table_id = await self.open_table(slot)
@@ -740,7 +766,8 @@ class Client:
 
         async def prepare(slot: Slot) -> None:
             async with limit:
-                slot.players = [await self.new_guest(slot, 0), await self.new_guest(slot, 1)]
+                people = 1 if slot.computer is not None else 2
+                slot.players = [await self.new_guest(slot, index) for index in range(people)]
                 slot.table_id = await self.open_table(slot)
                 for player in slot.players:
                     await self.connect(player)
@@ -853,6 +880,8 @@ class Level:
     rss_start: float = 0.0
     rss_end: float = 0.0
     rss_max: float = 0.0
+    rss_series: list[tuple[float, float]] = field(default_factory=list)
+    """(seconds into the window, server RSS MiB), every ``--rss-every`` seconds."""
     rss_after_setup: float = 0.0
     client_cpu_pct: list[float] = field(default_factory=list)
     machine_cpu_pct: float = 0.0
@@ -865,17 +894,24 @@ class Level:
     failed: str | None = None
     messages_in: int = 0
     bytes_in: int = 0
-    gc: list[tuple[float, float, int]] = field(default_factory=list)
+    gc: list[Pause] = field(default_factory=list)
     tracked: tuple[int, ...] = ()
 
     def gc_summary(self) -> str:
-        by_generation: dict[int, list[float]] = {}
-        for _, seconds, generation in self.gc:
-            by_generation.setdefault(generation, []).append(seconds * 1000)
-        total = sum(sum(v) for v in by_generation.values())
-        parts = [f"gen{g}: {len(v)} × {statistics.mean(v):.1f} ms (max {max(v):.0f})"
+        by_generation: dict[int, list[Pause]] = {}
+        for pause in self.gc:
+            by_generation.setdefault(pause.generation, []).append(pause)
+        total = sum(pause.seconds for pause in self.gc) * 1000
+        parts = [f"gen{g}: {len(v)} × {statistics.mean(p.seconds for p in v) * 1000:.1f} ms "
+                 f"(max {max(p.seconds for p in v) * 1000:.0f}; CPU max {max(p.cpu_seconds for p in v) * 1000:.0f})"
                  for g, v in sorted(by_generation.items())]
         return f"{total / self.duration / 10:.1f} % of the window; " + "; ".join(parts) if parts else "none"
+
+    @property
+    def longest_gc_ms(self) -> tuple[float, float]:
+        """The longest collection's wall time, and the most CPU time one collection took, in ms."""
+        return (max((p.seconds * 1000 for p in self.gc), default=0.0),
+                max((p.cpu_seconds * 1000 for p in self.gc), default=0.0))
 
     @property
     def rate(self) -> float:
@@ -914,6 +950,13 @@ def pick_variants(weights: list[tuple[str, float]], games: int, seed: int) -> li
     return chosen
 
 
+def pick_opponents(games: int, share: float, level: str, seed: int) -> list[str | None]:
+    """Per game slot, ``level`` for the ``share`` of slots (rounded) that play the computer, else None."""
+    chosen = [level if i < round(games * share) else None for i in range(games)]
+    random.Random(f"opponents:{seed}:{games}").shuffle(chosen)
+    return chosen
+
+
 @dataclass(frozen=True)
 class ServerSpec:
     """Which checkout a level's server runs from, under what name, with which extra settings."""
@@ -938,10 +981,11 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
     try:
         server.start()
         variants = pick_variants(weights, games, args.seed)
-        shares = [variants[i:: args.clients] for i in range(args.clients)]
-        for index, share in enumerate(shares):
+        opponents = pick_opponents(games, args.computer, args.computer_level, args.seed)
+        for index in range(args.clients):
             parent_end, child_end = context.Pipe()
-            config = ClientConfig(index=index, url=server.url, variants=share, think=args.think, seed=args.seed,
+            config = ClientConfig(index=index, url=server.url, variants=variants[index:: args.clients],
+                                  opponents=opponents[index:: args.clients], think=args.think, seed=args.seed,
                                   compression=not args.no_compression, setup_timeout=setup_timeout)
             spawned = context.Process(target=client_main, args=(child_end, config), daemon=True)
             spawned.start()
@@ -970,6 +1014,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         services0 = {name: named_cpu_seconds(name) for name in SERVICES}
         cpu0, busy0 = sum(split0), machine_cpu()
         level.rss_start = level.rss_max = server.rss_mib()
+        level.rss_series.append((0.0, level.rss_start))
         previous, previous_at = cpu0, time.monotonic()
         while time.time() < window_end:
             time.sleep(min(1.0, max(0.0, window_end - time.time())))
@@ -977,7 +1022,11 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
             if at - previous_at > 0.5:
                 level.server_cpu_max_1s = max(level.server_cpu_max_1s, (cpu - previous) / (at - previous_at) * 100)
             previous, previous_at = cpu, at
-            level.rss_max = max(level.rss_max, server.rss_mib())
+            rss = server.rss_mib()
+            level.rss_max = max(level.rss_max, rss)
+            into = time.time() - window_start
+            if into >= level.rss_series[-1][0] + args.rss_every:
+                level.rss_series.append((into, rss))
         split1 = server.cpu_split()
         level.proxy_cpu_pct = (server.proxy_cpu_seconds() - proxy0) / args.duration * 100
         level.services_cpu_pct = {name: (named_cpu_seconds(name) - services0[name]) / args.duration * 100
@@ -985,6 +1034,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         cpu1, busy1 = sum(split1), machine_cpu()
         level.server_sys_share = (split1[1] - split0[1]) / max(1e-9, cpu1 - cpu0) * 100
         level.rss_end = server.rss_mib()
+        level.rss_series.append((args.duration, level.rss_end))
         server.count_objects()  # after the window, so that it costs the window nothing
         level.load = (load_start, os.getloadavg()[0])
         level.server_cpu_pct = (cpu1 - cpu0) / args.duration * 100
@@ -1053,6 +1103,16 @@ def machine_info() -> list[str]:
     ]
 
 
+def rss_trend(series: list[tuple[float, float]]) -> str:
+    """The slope of RSS over the second half of the window, in MiB per 10 minutes (start-up growth left out)."""
+    half = series[-1][0] / 2 if series else 0.0
+    late = [(t, m) for t, m in series if t >= half]
+    if len(late) < 3:
+        return "too few samples (a longer window, or a smaller --rss-every)"
+    slope = statistics.linear_regression([t for t, _ in late], [m for _, m in late]).slope
+    return f"{slope * 600:+.1f} MiB per 10 min ({len(late)} samples)"
+
+
 def print_level(level: Level) -> None:
     n = level.games
     print(f"\n### {n} concurrent games\n")
@@ -1073,6 +1133,8 @@ def print_level(level: Level) -> None:
          f"{level.cpu_ms_per_action:.2f} ({level.server_sys_share:.0f} %)"),
         ("server RSS MiB (after setup / start / end / max)",
          f"{level.rss_after_setup:.0f} / {level.rss_start:.0f} / {level.rss_end:.0f} / {level.rss_max:.0f}"),
+        ("server RSS MiB over the window (s: MiB)", ", ".join(f"{t:.0f}: {m:.0f}" for t, m in level.rss_series)),
+        ("server RSS trend over the window's second half (least squares)", rss_trend(level.rss_series)),
         ("client CPU % per process", ", ".join(f"{c:.0f}" for c in level.client_cpu_pct)),
         ("proxy CPU %", f"{level.proxy_cpu_pct:.0f}"),
         ("PostgreSQL / Redis CPU % (every process of the machine's services; ms per action)", " / ".join(
@@ -1102,16 +1164,16 @@ def print_level(level: Level) -> None:
 def print_summary(levels: list[Level]) -> None:
     print("\n### Summary\n")
     print("| server | games | accepted actions/s | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU % "
-          "| server CPU ms/action | longest gc ms | server RSS MiB | client CPU % | machine CPU % |")
+          "| server CPU ms/action | longest gc ms (its CPU ms) | server RSS MiB | client CPU % | machine CPU % |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for level in levels:
         if level.failed is not None:
             print(f"| {level.server} | {level.games} | failed | | | | | | | | | | | |")
             continue
-        longest = max((seconds * 1000 for _, seconds, _ in level.gc), default=0.0)
+        longest, longest_cpu = level.longest_gc_ms
         print(f"| {level.server} | {level.games} | {level.rate:,.1f} | {level.percentile(50):,.1f} | {level.percentile(95):,.1f} | "
               f"{level.percentile(99):,.1f} | {max(level.latencies_ms, default=float('nan')):,.1f} | {level.error_count} | "
-              f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | {longest:.0f} | {level.rss_max:.0f} | "
+              f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | {longest:.0f} ({longest_cpu:.0f}) | {level.rss_max:.0f} | "
               f"{', '.join(f'{c:.0f}' for c in level.client_cpu_pct)} | {level.machine_cpu_pct:.0f} |")
     for label in dict.fromkeys(level.server for level in levels):
         mine = [level for level in levels if level.server == label and level.failed is None]
@@ -1213,6 +1275,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variants", default=DEFAULT_VARIANTS, help="variant=weight,... of the tables")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
+    parser.add_argument("--computer", type=float, default=0.0,
+                        help="share of the games played against the computer (0 to 1); the server then waits "
+                             "--think seconds before each computer action (NARDY_BOT_DELAY_SECONDS), as people do")
+    parser.add_argument("--computer-level", default="intermediate", help="the computer's level in those games")
+    parser.add_argument("--rss-every", type=float, default=60.0,
+                        help="seconds between the samples of the server's RSS reported over the window (a soak)")
     parser.add_argument("--profile", type=Path, default=None, help="profile the server with py-spy during the window; write to DIR")
     parser.add_argument("--profile-native", action="store_true",
                         help="with --profile: include C frames (py-spy pauses the server for each sample)")
@@ -1233,7 +1301,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
     args = parser.parse_args(argv)
     weights = parse_variants(args.variants)
-    specs = [replace(spec, processes=args.processes, redis_url=args.redis_url,
+    if not 0 <= args.computer <= 1:
+        parser.error("--computer is a share of the games, from 0 to 1")
+    bot_delay = {"NARDY_BOT_DELAY_SECONDS": str(args.think)} if args.computer else {}
+    specs = [replace(spec, processes=args.processes, redis_url=args.redis_url, env={**bot_delay, **spec.env},
                      database_url=args.postgres_url if args.database == "postgresql" else None)
              for spec in parse_servers(args.server, args.server_env)]
     if args.profile is not None:
@@ -1278,6 +1349,8 @@ def main(argv: list[str] | None = None) -> int:
             "max_ms": max(lv.latencies_ms, default=None), "errors": dict(lv.errors),
             "server_cpu_pct": lv.server_cpu_pct, "server_cpu_ms_per_action": lv.cpu_ms_per_action,
             "server_sys_share_pct": lv.server_sys_share, "server_rss_max_mib": lv.rss_max,
+            "server_rss_series_mib": lv.rss_series,
+            "longest_gc_ms": lv.longest_gc_ms[0], "longest_gc_cpu_ms": lv.longest_gc_ms[1],
             "client_cpu_pct": lv.client_cpu_pct, "machine_cpu_pct": lv.machine_cpu_pct, "load": lv.load,
         } for lv in levels], indent=2))
     return 0 if levels and all(level.failed is None for level in levels) else 1

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import ROOT, parse_servers
+from benchmarks.load import ROOT, parse_servers, pick_opponents, rss_trend
 
 
 def test_without_servers_the_benchmark_runs_this_checkout() -> None:
@@ -24,3 +24,18 @@ def test_servers_are_compared_in_the_order_given_with_their_own_settings(tmp_pat
 def test_a_setting_for_an_unknown_server_is_refused() -> None:
     with pytest.raises(SystemExit):
         parse_servers(["after=."], ["before:NARDY_X=1"])
+
+
+def test_the_computer_plays_its_share_of_the_games_the_same_ones_each_run() -> None:
+    opponents = pick_opponents(10, 0.3, "intermediate", seed=1)
+    assert opponents.count("intermediate") == 3 and opponents.count(None) == 7
+    assert pick_opponents(10, 0.3, "intermediate", seed=1) == opponents
+    assert pick_opponents(4, 0.0, "expert", seed=1) == [None] * 4
+
+
+def test_the_memory_trend_leaves_out_the_first_half_of_the_window() -> None:
+    growing_then_flat = [(0.0, 100.0), (60.0, 200.0), (120.0, 300.0), (180.0, 300.0), (240.0, 300.0)]
+    assert rss_trend(growing_then_flat) == "+0.0 MiB per 10 min (3 samples)"
+    leaking = [(60.0 * i, 100.0 + i) for i in range(7)]
+    assert rss_trend(leaking) == "+10.0 MiB per 10 min (4 samples)"
+    assert rss_trend([(0.0, 1.0), (30.0, 1.0)]).startswith("too few samples")
