@@ -1,6 +1,7 @@
 """End-to-end helpers: a real ``python -m nardy.server`` process and clients that speak to it.
 
-:class:`LiveServer` starts the server as a subprocess with ``NARDY_*``
+:class:`LiveServer` starts the server as its own process (forked from one
+that has it imported: :mod:`server_process`) with ``NARDY_*``
 environment variables (testing mode, a free port, a data directory, and
 optionally a database URL and a Redis URL), waits until ``GET /api/tables``
 answers, and stops it gracefully (SIGINT) or kills it (SIGKILL). Its log is
@@ -34,7 +35,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -49,6 +49,7 @@ import psycopg
 import redis
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
+from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -94,7 +95,7 @@ class LiveServer:
         self.database_url = database_url
         self.redis_url = redis_url
         self.extra_env = env or {}
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: ServerProcess | None = None
         self.starts = 0
         self.log_path = data_dir / f"server-{self.port}.log"
 
@@ -135,10 +136,7 @@ class LiveServer:
         with open(self.log_path, "ab") as log:
             log.write(f"\n===== start {self.starts} =====\n".encode())
             log.flush()
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "nardy.server"], cwd=REPO_ROOT, env=self.environment(),
-                stdout=log, stderr=subprocess.STDOUT,
-            )
+        self.process = start_server(self.environment(), REPO_ROOT, self.log_path)
         if self.starts == 1:
             atexit.register(self.kill)  # never leave a server behind, whatever happens to the test
 

@@ -1,6 +1,6 @@
 """Helpers for the browser tests: a real server process with scripted dice, and a WebSocket driver.
 
-:class:`WebServer` runs ``python -m nardy.server`` in testing mode with
+:class:`WebServer` runs ``python -m nardy.server`` (:mod:`server_process`) in testing mode with
 ``NARDY_SCRIPTED_DICE=1`` on a free port and a temporary data folder, so the
 tests can queue dice with ``POST /api/testing/dice``.
 
@@ -18,7 +18,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 
 from nardy.notation import position_from_dict
@@ -47,7 +47,7 @@ class WebServer:
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
         self.port = free_port()
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: ServerProcess | None = None
         self.log_path = data_dir / "server.log"
 
     @property
@@ -72,10 +72,7 @@ class WebServer:
             "NARDY_MESSAGE_BURST": "1000",
             "PYTHONUNBUFFERED": "1",
         })
-        with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "nardy.server"], cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-            )
+        self.process = start_server(env, REPO_ROOT, self.log_path)
         return self
 
     def wait_ready(self, timeout: float = 60.0) -> WebServer:
