@@ -492,6 +492,31 @@ def test_auto_confirm_waits_then_confirms(client: MakeClient, server: WebServer)
     assert waited >= 2000, f"confirmed after {waited} ms, not after the 2.5 s pause"
 
 
+def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(client: MakeClient, server: WebServer) -> None:
+    """When the rematch is refused, "play again" opens a new table like the last one: its clock too, a bank included."""
+    person = client()
+    person.goto("#/")
+    server.dice((3, 1), (3, 1))  # each table's opening roll, the person's to play
+    first, again = person.page.evaluate("""async () => {
+        const { ensureUser } = await import("./js/session.js");
+        const { post } = await import("./js/api.js");
+        const { tableLikeThis } = await import("./js/game.js");
+        await ensureUser();
+        const first = await post("/api/tables", {
+            variant: "backgammon", match_length: 3, opponent: "computer", bot_level: "advanced",
+            delay_seconds: 12, bank_seconds_per_point: 60,
+        });
+        const again = await post("/api/tables", tableLikeThis(first.table));
+        return [first.table, again.table];
+    }""")
+    assert again["table"] != first["table"]
+    for key in ("variant", "match_length", "options", "move_seconds", "delay_seconds", "bank_seconds_per_point",
+                "rated"):
+        assert again[key] == first[key], key
+    assert (again["delay_seconds"], again["bank_seconds_per_point"]) == (12, 60)
+    assert [seat and seat["bot"] for seat in again["seats"]][1] == "advanced"
+
+
 # ----- accounts and the profile page
 
 

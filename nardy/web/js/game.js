@@ -25,6 +25,21 @@ export const AUTO_CONFIRM_MS = 2500;
 const AUTO_ACT_MS = 600; // the pause before an automatic roll or forced play, to see what happened
 const MESSAGE_MS = 5000;
 
+/** The body of ``POST /api/tables`` for a new table against the same computer like the one of view ``s``:
+ * variant, match length, options and clock (per move, correspondence or bank). */
+export function tableLikeThis(s) {
+  const body = {
+    variant: s.variant, match_length: s.match_length, options: s.options, rated: false, private: false,
+    opponent: "computer", bot_level: s.seats.find((x) => x && x.bot)?.bot || "random",
+  };
+  if (s.bank_seconds_per_point) {
+    body.delay_seconds = s.delay_seconds;
+    body.bank_seconds_per_point = s.bank_seconds_per_point;
+  } else if (s.move_seconds && s.move_seconds % 86400 === 0) body.correspondence_days = s.move_seconds / 86400;
+  else if (s.move_seconds) body.move_seconds = s.move_seconds;
+  return body;
+}
+
 export function mountGame(view, tableId, context) {
   const page = new GamePage(view, tableId, context);
   return () => page.destroy();
@@ -466,16 +481,9 @@ class GamePage {
     this.rematchAsked = true;
     if (await this.act("rematch")) return;
     this.rematchAsked = false;
-    const s = this.state;
-    const body = {
-      variant: s.variant, match_length: s.match_length, options: s.options, rated: false, private: false,
-      opponent: "computer", bot_level: s.seats.find((x) => x && x.bot)?.bot || "random",
-    };
-    if (s.move_seconds && s.move_seconds % 86400 === 0) body.correspondence_days = s.move_seconds / 86400;
-    else if (s.move_seconds) body.move_seconds = s.move_seconds;
     try {
       await ensureUser();
-      const created = await post("/api/tables", body);
+      const created = await post("/api/tables", tableLikeThis(this.state));
       this.navigate(`#/table/${created.table.table}`);
     } catch (error) {
       this.toast(errorText(error), "error");
