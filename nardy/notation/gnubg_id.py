@@ -15,9 +15,11 @@ roll second; IDs that gnubg prints follow the code, e.g. after the opening
 This module follows gnubg's behaviour, so its IDs paste into gnubg.
 Our :class:`Position` is seen from the side to move, gnubg's player on roll.
 
-**Match ID** (66-bit key, 12 characters): cube, cube owner, player on roll,
+**Match ID** (67-bit key, 12 characters): cube, cube owner, player on roll,
 Crawford flag, game state, turn, double offered, resignation, dice, match
-length and score, fields written least significant bit first.
+length and score, fields written least significant bit first: the 66 bits
+the gnubg manual describes, and a 67th that gnubg sets when the Jacoby rule
+is off (always in match play), which the manual does not mention.
 
 >>> from nardy.rules import Position
 >>> position_id(Position.start("backgammon"))
@@ -83,6 +85,7 @@ _MATCH_LAYOUT: Final = (
     ("match_length", 15),
     ("score0", 15),
     ("score1", 15),
+    ("no_jacoby", 1),
 )
 
 
@@ -175,7 +178,8 @@ class MatchIdFields:
     double or a resignation). ``resigned``: the resignation on offer.
     ``dice``: ``(0, 0)`` before the roll, else two numbers 1..6.
     ``match_length``: 0 for money play. ``score``: (player 0, player 1).
-    The defaults describe a money game in play, cube centred, player 0 to roll.
+    ``jacoby``: the Jacoby rule is in effect (gnubg says it is not, in match play).
+    The defaults describe a money game in play with the Jacoby rule, cube centred, player 0 to roll.
     """
 
     cube_value: int = 1
@@ -189,6 +193,7 @@ class MatchIdFields:
     dice: tuple[int, int] = (0, 0)
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
+    jacoby: bool = True
 
     def __post_init__(self) -> None:
         try:
@@ -240,6 +245,7 @@ def match_id(fields: MatchIdFields) -> str:
         "match_length": fields.match_length,
         "score0": fields.score[0],
         "score1": fields.score[1],
+        "no_jacoby": int(not fields.jacoby),
     }
     key = 0
     bit = 0
@@ -258,7 +264,7 @@ def match_from_id(mid: str) -> MatchIdFields:
         values[name] = (key >> bit) & ((1 << width) - 1)
         bit += width
     if key >> bit:
-        raise NotationError(f"Match ID {mid!r} sets bits beyond the 66 of the match key")
+        raise NotationError(f"Match ID {mid!r} sets bits beyond the 67 of the match key")
     owners = {bits: owner for owner, bits in _OWNER_BITS.items()}
     if values["cube_owner"] not in owners:
         raise NotationError(f"Match ID {mid!r} has cube owner bits 10, which gnubg does not use")
@@ -276,6 +282,7 @@ def match_from_id(mid: str) -> MatchIdFields:
         dice=(values["die1"], values["die2"]),
         match_length=values["match_length"],
         score=(values["score0"], values["score1"]),
+        jacoby=not values["no_jacoby"],
     )
 
 

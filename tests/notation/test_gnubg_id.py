@@ -190,6 +190,7 @@ FIELD_BITS = [
     (replace(ZERO, match_length=32767), 22, 32767),
     (replace(ZERO, score=(32767, 0)), 37, 32767),
     (replace(ZERO, score=(0, 32767)), 52, 32767),
+    (replace(ZERO, jacoby=False), 67, 1),  # not in the manual: gnubg's matchid.c, and gnubg itself (below)
 ]
 
 
@@ -209,6 +210,18 @@ def test_centred_cube_is_binary_11() -> None:
     assert key == 0b11 << 4
 
 
+@pytest.mark.parametrize(("mid", "match_length", "jacoby"), [
+    ("cIkJAAAAAAAA", 0, True),  # set jacoby on, new session
+    ("cAkTAAAAAAAE", 0, False),  # set jacoby off, new session
+    ("cAmzAAAAAAAE", 5, False),  # new match 5: gnubg never applies the Jacoby rule in a match
+])
+def test_match_ids_gnubg_prints_carry_the_jacoby_bit(mid: str, match_length: int, jacoby: bool) -> None:
+    """What GNU Backgammon 1.07 printed (``show matchid``) after the commands beside each."""
+    fields = match_from_id(mid)
+    assert (fields.match_length, fields.jacoby) == (match_length, jacoby)
+    assert match_id(fields) == mid
+
+
 match_fields = st.builds(
     MatchIdFields,
     cube_value=st.sampled_from([2**n for n in range(16)]),
@@ -222,6 +235,7 @@ match_fields = st.builds(
     dice=st.one_of(st.just((0, 0)), st.tuples(st.integers(1, 6), st.integers(1, 6))),
     match_length=st.integers(0, 32767),
     score=st.tuples(st.integers(0, 32767), st.integers(0, 32767)),
+    jacoby=st.booleans(),
 )
 
 
@@ -266,7 +280,7 @@ def _match_id_of_key(key: int) -> str:
         ("QYkqASAAIA.A", "not Base64"),
         (_match_id_of_key(0b10 << 4), "cube owner bits 10"),
         (_match_id_of_key(0b101 << 8), "unknown game state 5"),
-        (_match_id_of_key(1 << 66), "beyond the 66"),
+        (_match_id_of_key(1 << 67), "beyond the 67"),
         (_match_id_of_key(7 << 15), "dice are"),
     ],
 )
