@@ -74,8 +74,8 @@ class Settings(BaseSettings):
     )
     ws_compression: bool = Field(
         default=True,
-        description="accept permessage-deflate on WebSockets: about a fifth of the bytes for some 5 % of the "
-                    "server's CPU per action (benchmarks/RESULTS.md)",
+        description="accept permessage-deflate on WebSockets: fewer bytes to each client for some 8-16 % more "
+                    "server CPU per action and about 50 KiB of memory per connection (benchmarks/RESULTS.md)",
     )
     max_connections: int = Field(
         default=2048, ge=1, description="connections or requests in progress beyond which HTTP requests get 503",
