@@ -253,16 +253,9 @@ class Game:
         position as it stands (RULES.md §6): always in Georgian and long nardy,
         and in dave when no kind is named.
         """
-        _check_player(player)
-        if self.phase in (Phase.FINISHED, Phase.RESIGNATION):
-            raise IllegalActionError(f"cannot resign while the game is {self.phase.value}")
-        if kind is not None and not self.variant.resignation_offers:
-            raise IllegalActionError(f"{self.variant.name} resignations are scored from the position")
-        offered = kind if kind is not None else self.variant.resignation_default
+        offered = self._offered_kind(player, kind)
         if offered is None:
             return self._resigned(player, self._kind_as_it_stands(player))
-        if offered not in self.variant.kinds:
-            raise IllegalActionError(f"a resignation offers one of {[k.value for k in self.variant.kinds]}")
         return replace(
             self,
             pending_resignation=(player, offered, self.phase),
@@ -278,11 +271,8 @@ class Game:
         >>> Game.new("long-traditional").opening_roll((5, 2)).resignation_result(0)
         GameResult(winner=1, kind=<WinKind.MARS: 'mars'>, points=2, reason='resigned')
         """
-        resigned = self.resign(player, kind)
-        if resigned.phase is Phase.RESIGNATION:
-            resigned = resigned.accept_resignation(1 - player)
-        assert resigned.result is not None
-        return resigned.result
+        offered = self._offered_kind(player, kind)
+        return self._resignation(player, offered if offered is not None else self._kind_as_it_stands(player))
 
     def resignation_choices(self, player: int) -> list[GameResult]:
         """What ``player`` may resign for now, each as :meth:`resignation_result` scores it: every
@@ -341,14 +331,30 @@ class Game:
         winner_view = self.board_for(1 - resigner)
         return self.variant.win_kind(winner_view.points, winner_view.bar[1], winner_view.off[1])
 
+    def _offered_kind(self, player: int, kind: WinKind | None) -> WinKind | None:
+        """The kind ``player``'s resignation offers now, or None when it is scored from the position;
+        raises when ``player`` may not resign so."""
+        _check_player(player)
+        if self.phase in (Phase.FINISHED, Phase.RESIGNATION):
+            raise IllegalActionError(f"cannot resign while the game is {self.phase.value}")
+        if kind is not None and not self.variant.resignation_offers:
+            raise IllegalActionError(f"{self.variant.name} resignations are scored from the position")
+        offered = kind if kind is not None else self.variant.resignation_default
+        if offered is not None and offered not in self.variant.kinds:
+            raise IllegalActionError(f"a resignation offers one of {[k.value for k in self.variant.kinds]}")
+        return offered
+
+    def _resignation(self, resigner: int, kind: WinKind) -> GameResult:
+        """The result of ``resigner`` giving up the game for ``kind``, at the cube as it stands."""
+        return GameResult(1 - resigner, kind, self._points(kind), "resigned")
+
     def _resigned(self, resigner: int, kind: WinKind) -> Game:
-        result = GameResult(1 - resigner, kind, self._points(kind), "resigned")
         return replace(
             self,
             phase=Phase.FINISHED,
             dice=None,
             pending_resignation=None,
-            result=result,
+            result=self._resignation(resigner, kind),
             history=(*self.history, Resigned(resigner, kind)),
         )
 

@@ -4,6 +4,7 @@ scoring at the end of a game and resignation (seeds 000–004, RULES.md §1, §3
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -656,6 +657,33 @@ def test_resignation_result_says_what_resigning_now_costs(
     assert game.phase is not Phase.FINISHED
     with pytest.raises(IllegalActionError):
         game.resign(resigner).resignation_result(1 - resigner)
+
+
+@pytest.mark.parametrize("variant", SHORT + LONG)
+def test_resignation_result_is_what_resigning_gives_all_game_long(variant: str) -> None:
+    """The cost shown is the result :meth:`Game.resign` (and, for an offer, its acceptance) gives,
+    at every decision of a whole game: the view reckons it without playing the resignation out."""
+    rng = random.Random(variant)
+    options = CUBE if variant in ("backgammon", "dave") else None
+    game = new(variant, options=options).opening_roll((6, 1) if variant in SHORT else (6, 2))
+    checked = 0
+    while game.phase is not Phase.FINISHED:
+        for player in (0, 1):
+            kinds = game.variant.kinds if game.variant.resignation_offers else (None,)
+            for kind in kinds:
+                resigned = game.resign(player, kind)
+                if resigned.phase is Phase.RESIGNATION:
+                    resigned = resigned.accept_resignation(1 - player)
+                assert game.resignation_result(player, kind) == resigned.result
+                checked += 1
+        if game.phase is Phase.ROLLING:
+            if game.turns_played % 7 == 3 and game.can_double(game.turn):
+                game = game.double(game.turn).take(1 - game.turn)
+            game = game.roll(game.turn, (rng.randint(1, 6), rng.randint(1, 6)))
+        else:
+            plays = game.legal_plays()
+            game = game.move(game.turn, rng.choice(plays).steps if plays else ())
+    assert checked > 50
 
 
 # ----- resignation: Georgian and long nardy, scored from the position
