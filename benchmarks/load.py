@@ -844,6 +844,7 @@ def client_main(conn: multiprocessing.connection.Connection, config: ClientConfi
             loop.add_reader(conn.fileno(), ready.set)
             await asyncio.wait_for(ready.wait(), 600)
             loop.remove_reader(conn.fileno())
+            os.set_blocking(conn.fileno(), True)  # uvloop left it non-blocking: a long run's results outgrow the pipe
             command, go_at, window_start, window_end = conn.recv()
             if command != "go":
                 return
