@@ -868,6 +868,8 @@ class Level:
     games: int
     duration: float
     think: float
+    computer: float = 0.0
+    """The share of the games played against the computer."""
     server: str = ""
     accepted: int = 0
     proxy_cpu_pct: float = 0.0
@@ -972,7 +974,7 @@ class ServerSpec:
 
 
 def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, float]], spec: ServerSpec) -> Level:
-    level = Level(games=games, duration=args.duration, think=args.think, server=spec.label,
+    level = Level(games=games, duration=args.duration, think=args.think, server=spec.label, computer=args.computer,
                   machine_cpus=os.cpu_count() or 1)
     server = Cluster(spec, args.profile, f"{spec.label}-{games}", native=args.profile_native)
     contexts: list[tuple[multiprocessing.process.BaseProcess, multiprocessing.connection.Connection]] = []
@@ -1122,7 +1124,8 @@ def print_level(level: Level) -> None:
         for line in level.server_log_errors[:10]:
             print(f"  server log: {line[:300]}")
         return
-    offered = n / level.think if level.think > 0 else float("nan")
+    # a game against the computer offers half as many actions to acknowledge: only the person's
+    offered = n * (1 - level.computer / 2) / level.think if level.think > 0 else float("nan")
     rows = [
         ("accepted actions/s", f"{level.rate:,.1f} (offered ≈ {offered:,.0f})"),
         ("round trip p50 / p95 / p99 / max (ms)",
