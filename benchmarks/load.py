@@ -94,6 +94,8 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from nardy.server.view_changes import apply_changes
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_VARIANTS = "backgammon=0.5,georgian=0.2,long-traditional=0.3"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -670,8 +672,15 @@ class Client:
             version = int(message["version"])
             if version <= player.version:
                 return
+            changes = message.get("changes")
+            if changes is not None:
+                if message["from_version"] != player.version + 1 or player.state is None:
+                    self.error("changes_without_base", json.dumps(message)[:300])
+                    return
+                player.state = apply_changes(player.state, changes)
+            else:
+                player.state = message["state"]
             player.version = version
-            player.state = message["state"]
             player.synced.set()
             player.changed.set()
         elif kind == "error":

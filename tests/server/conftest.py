@@ -46,6 +46,7 @@ from nardy.rules import Play, Position
 from nardy.server.app import create_app
 from nardy.server.services.dice import DiceSource, ScriptedDice
 from nardy.server.settings import Settings
+from nardy.server.view_changes import apply_changes
 
 PASSWORD = "correct horse battery"
 TIMEOUT = 5.0
@@ -103,7 +104,7 @@ class Player:
         self.versions: dict[str, int] = {}
         self.events: dict[str, list[dict[str, Any]]] = {}
         """Per table, the events received in order since the first sync (no duplicates)."""
-        self.gaps: list[tuple[str, int, int]] = []
+        self.gaps: list[tuple[str, int | None, int]] = []
         """(table, expected from_version, received from_version) for every gap seen."""
         self.other: list[Message] = []
         """Messages that are neither table updates nor replies to an action (pong, subscribe errors)."""
@@ -172,13 +173,20 @@ class Player:
                 self.events.setdefault(table, [])
         elif kind == "events":
             known = self.versions.get(table)
+            if "changes" in message and known != message["from_version"] - 1:
+                if known is None or message["version"] > known:  # changes to a view this client lacks
+                    self.gaps.append((table, None if known is None else known + 1, message["from_version"]))
+                return
             if known is not None and message["from_version"] > known + 1:
                 self.gaps.append((table, known + 1, message["from_version"]))
             fresh = [e for e in message["events"] if known is None or e["version"] > known]
             self.events.setdefault(table, []).extend(fresh)
             if known is None or message["version"] > known:
                 self.versions[table] = message["version"]
-                self.states[table] = message["state"]
+                self.states[table] = (
+                    apply_changes(self.states[table], message["changes"]) if "changes" in message
+                    else message["state"]
+                )
         elif kind not in ("ack", "error") or "action_id" not in message:
             self.other.append(message)
 

@@ -54,6 +54,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from nardy.notation import position_from_dict
+from nardy.server.view_changes import apply_changes
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery"
@@ -362,14 +363,15 @@ class WsClient:
         first, last = message["from_version"], message["version"]
         if last <= feed.version:
             return  # a duplicate: already seen
-        if first > feed.version + 1:
+        changes = message.get("changes")
+        if first > feed.version + 1 or (changes is not None and (first != feed.version + 1 or feed.state is None)):
             feed.gaps.append((feed.version, first))
             return  # a correct client resubscribes with since=feed.version
         for event in message["events"]:
             if event["version"] > feed.version:
                 feed.events[event["version"]] = event
         feed.version = last
-        feed.state = message["state"]
+        feed.state = message["state"] if changes is None else apply_changes(feed.state, changes)
 
     # protocol
 

@@ -29,6 +29,7 @@ from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 
 from nardy.notation import position_from_dict
+from nardy.server.view_changes import apply_changes
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 Json = dict[str, Any]
@@ -185,9 +186,14 @@ class Driver:
             if message["version"] >= self.version:
                 self.version, self.state = message["version"], message["state"]
         elif message.get("t") == "events" and message.get("table") == self.table:
+            changes = message.get("changes")
+            if changes is not None and message["from_version"] != self.version + 1:
+                raise AssertionError(f"changes to version {message['from_version'] - 1}, but the driver has "
+                                     f"{self.version}")
             self.events.extend(e for e in message["events"] if e["version"] > self.version)
             if message["version"] > self.version:
-                self.version, self.state = message["version"], message["state"]
+                state = message["state"] if changes is None else apply_changes(self.state, changes)
+                self.version, self.state = message["version"], state
         return message
 
     def _wait(self, condition: Callable[[], bool], timeout: float = 20.0) -> None:

@@ -219,7 +219,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
         live.seeds = seeds
         if action_id is not None:
             live.acted[action_id] = state.version
-        await self._publish(state, stored)
+        await self._publish(live, stored)
         self._after_commit(live)
 
     def _follow_up(self, state: ChouetteTableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:

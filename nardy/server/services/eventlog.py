@@ -31,6 +31,7 @@ from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.table_state import ActionError, NewEvent
+from nardy.server.view_changes import ShownView, show
 from nardy.server.wire import encode
 from nardy.store import tables_repo
 from nardy.store.models import GameTable
@@ -111,6 +112,8 @@ class LiveLog(Generic[S]):
     """When the table was last loaded or used (the service's clock)."""
     pins: int = 0
     """Callers and tasks holding this table across an ``await`` (an action, a bot's move): it stays in memory."""
+    shown: ShownView | None = None
+    """The view this process published last, so that the next goes as its changes."""
 
     @property
     def busy(self) -> bool:
@@ -276,17 +279,31 @@ def fold_batch(
     return state, stored
 
 
-async def publish(pubsub: PubSub, table_id: str, stored: list[StoredEvent], version: int, view: dict[str, Any]) -> None:
-    """Send a committed batch (its events and the view after them) to the table's watchers."""
-    message = {
+async def publish(
+    pubsub: PubSub, table_id: str, stored: list[StoredEvent], version: int, view: dict[str, Any],
+    shown: ShownView | None = None,
+) -> ShownView:
+    """Send a committed batch (its events and the view after them) to the table's watchers; returns the view
+    as shown, for the next batch.
+
+    The view goes as the changes since ``shown`` when ``shown`` is the version just before the batch and the
+    view kept its top-level keys (:mod:`~nardy.server.view_changes`), else whole.
+    """
+    following = shown if shown is not None and shown.version == stored[0].version - 1 else None
+    shown, changes = show(view, version, following)
+    message: dict[str, Any] = {
         "t": "events",
         "table": table_id,
         "from_version": stored[0].version,
         "version": version,
         "events": [event_message(e) for e in stored],
-        "state": view,
     }
+    if changes is None:
+        message["state"] = view
+    else:
+        message["changes"] = changes
     await pubsub.publish(table_channel(table_id), encode(message))
+    return shown
 
 
 class EventLogService(Generic[S]):
@@ -464,5 +481,7 @@ class EventLogService(Generic[S]):
         loaded.used_at = self._clock.now()
         return self._live.setdefault(table_id, loaded)
 
-    async def _publish(self, state: S, stored: list[StoredEvent]) -> None:
-        await publish(self._pubsub, state.id, stored, state.version, self.view_of(state))
+    async def _publish(self, live: LiveLog[S], stored: list[StoredEvent]) -> None:
+        """Send the batch just committed to ``live``'s watchers, its view as changes where they can follow them."""
+        state = live.state
+        live.shown = await publish(self._pubsub, state.id, stored, state.version, self.view_of(state), live.shown)

@@ -460,7 +460,7 @@ class TableService(EventLogService[TableState]):
         live.seeds = seeds
         if action_id is not None:
             live.acted[action_id] = state.version
-        await self._publish(state, stored)
+        await self._publish(live, stored)
         self._after_commit(live)
 
     async def _append_grouped(

@@ -3,8 +3,9 @@
 // For each watched table we keep the last version and state (docs/protocol.md,
 // "Versions, events and resync"). A `sync` replaces them; an `events` message is
 // applied when it starts at the next version we expect (if it overlaps what we
-// have, only its newer events are applied); a duplicate is ignored; a message
-// that starts further on is a gap, and we resubscribe with since=<known version>
+// have, only its newer events are applied); one that brings the view as the
+// changes since from_version - 1 is applied only on that version; a duplicate is
+// ignored; a message that starts further on is a gap, and we resubscribe with since=<known version>
 // so the server sends what we missed. Events that arrive before the first answer
 // to a subscribe are held until it comes. The connection reconnects with backoff
 // and resubscribes the same way, so a page never misses an event or applies one twice.
@@ -20,6 +21,20 @@ const PING_MS = 20000;
 const ACTION_TIMEOUT_MS = 15000;
 const SIGNED_OUT = 4001;
 const SIGNED_OUT_CALM_MS = 10000;
+
+/**
+ * The view `state` after an `events` message's `changes` (docs/protocol.md, "Versions, events and
+ * resync"): each change is [key, value] or [key, sub, value]. A new object; `state` stays as it was,
+ * so listeners may compare the view before and after.
+ */
+export function applyChanges(state, changes) {
+  const result = { ...state };
+  for (const change of changes) {
+    if (change.length === 2) result[change[0]] = change[1];
+    else result[change[0]] = { ...result[change[0]], [change[1]]: change[2] };
+  }
+  return result;
+}
 
 export class ActionRefused extends Error {
   constructor(code, message) {
@@ -180,11 +195,20 @@ export class Socket {
         this.subscribe(message.table); // a gap: ask for what we missed
         return;
       }
+      let state = message.state;
+      if (message.changes) {
+        // the parts of the view that changed since from_version - 1: only that view can take them
+        if (message.from_version !== entry.version + 1) {
+          this.subscribe(message.table);
+          return;
+        }
+        state = applyChanges(entry.state, message.changes);
+      }
       // from_version is the next version we expect (or overlaps what we have: keep only the new events)
       const fresh = message.events.filter((e) => e.version > entry.version);
       entry.version = message.version;
-      entry.state = message.state;
-      this.notify(entry, { kind: "events", state: message.state, events: fresh });
+      entry.state = state;
+      this.notify(entry, { kind: "events", state, events: fresh });
     } else if (kind === "error") {
       this.notify(entry, { kind: "error", state: entry.state, events: [], message });
     } else if (kind === "team") {
