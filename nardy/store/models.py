@@ -166,7 +166,6 @@ class TableEvent(Base):
     __table_args__ = (
         UniqueConstraint("table_id", "version", name="uq_table_event_version"),
         UniqueConstraint("table_id", "action_id", name="uq_table_event_action"),
-        Index("ix_table_events_table_version", "table_id", "version"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
