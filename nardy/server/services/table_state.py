@@ -442,13 +442,23 @@ def next_step(game: Game, pending: Sequence[Step], source: int, die: int) -> Ste
 
 
 def whole_play(game: Game, steps: Sequence[dict[str, Any]]) -> tuple[Step, ...]:
-    """The legal sequence matching the ``move`` action's ``steps`` (hits filled in by the rules), or ActionError."""
-    assert game.dice is not None
-    bare = [(s["source"], s["target"], s["die"]) for s in steps]
-    for sequence in game.position.legal_sequences(game.dice):
-        if [(s.source, s.target, s.die) for s in sequence] == bare:
-            return sequence
-    raise ActionError("illegal", "that is not a legal play of the dice")
+    """The legal sequence matching the ``move`` action's ``steps`` (hits filled in by the rules), or ActionError.
+
+    Found step by step among the turn's next steps, the same answers a player
+    stepping would get, rather than by turning every legal sequence into steps.
+    """
+    made: list[Step] = []
+    for wanted in steps:
+        found = [
+            step for step in game.next_steps(made)
+            if step.source == wanted["source"] and step.target == wanted["target"] and step.die == wanted["die"]
+        ]
+        if not found:
+            raise ActionError("illegal", "that is not a legal play of the dice")
+        made.append(found[0])
+    if not made or game.next_steps(made):
+        raise ActionError("illegal", "that is not a legal play of the dice")
+    return tuple(made)
 
 
 def random_play(game: Game, pending: tuple[Step, ...], pick: random.Random) -> tuple[Step, ...]:
