@@ -72,6 +72,8 @@ def test_a_finished_match_leaves_memory_and_still_reads_subscribes_and_replays(s
     assert _evict(server, service, idle=3600) == []  # used just now: within the finished grace
     assert table in _evict(server, service, idle=3600, finished=0)
     assert not service.is_loaded(table)
+    directory = server.app.state.directory  # nor does the routing of tables keep anything of it
+    assert [name for name, kept in vars(directory).items() if isinstance(kept, dict | set) and table in kept] == []
 
     after = server.view(table)
     _same_view(before, after)

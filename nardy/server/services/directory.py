@@ -3,8 +3,8 @@
 The WebSocket endpoint asks the directory and stays the same for both kinds:
 subscribe, resync and actions look alike; only ``team_say`` is a chouette's
 alone, and the chat (``say``, ``chat_spectators``) a two-seat table's. A
-table's kind never changes, so it is looked up once per process (in the
-database threads, off the event loop).
+table in memory is served by the service holding it; the kind of any other
+is read from the database (in the database threads, off the event loop).
 """
 
 from __future__ import annotations
@@ -45,16 +45,21 @@ class TableDirectory:
         self.tables = tables
         self.chouettes = chouettes
         self.chat = chat
-        self._kinds: dict[str, str] = {}
 
     async def kind_of(self, table_id: str) -> str:
-        """``match`` or ``chouette``; ``no_such_table`` otherwise."""
-        kind = self._kinds.get(table_id)
+        """``match`` or ``chouette``; ``no_such_table`` otherwise.
+
+        A table held in memory is of its service's kind; any other is looked up
+        in the database. Nothing is remembered per table: a process serves
+        thousands of tables an hour, and an entry kept for each (as there was)
+        grew the server's memory for as long as it ran.
+        """
+        for service in (self.tables, self.chouettes):
+            if service.is_loaded(table_id):
+                return service.kind
+        kind = await self._db.run(lambda session: tables_repo.table_kind(session, table_id))
         if kind is None:
-            kind = await self._db.run(lambda session: tables_repo.table_kind(session, table_id))
-            if kind is None:
-                raise ActionError("no_such_table", f"there is no table {table_id!r}")
-            self._kinds[table_id] = kind
+            raise ActionError("no_such_table", f"there is no table {table_id!r}")
         return kind
 
     async def service_for(self, table_id: str) -> TableLike:
