@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         if config.redis_url:
             await _wait_for_redis(pubsub, config.redis_url, config.redis_start_timeout)
         idle, finished = config.table_idle_seconds, config.finished_table_seconds
-        db = app.state.db_threads = DatabaseThreads(app.state.db, threads=config.database_threads)
+        db = app.state.db_threads = DatabaseThreads(app.state.db, engine, threads=config.database_threads)
         process_id = new_process_id()
         service = TableService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,

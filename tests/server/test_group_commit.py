@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import Connection, event, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -39,15 +39,15 @@ def sessions(tmp_path: Path) -> sessionmaker[Session]:
     return made
 
 
-Job = tuple[str, Callable[[Session], None]]
+Job = tuple[str, Callable[[Connection], None]]
 
 
 def _append(table_id: str, version: int) -> Job:
     """A grouped append of one event after ``version``, with its key."""
     stored = [StoredEvent(version + 1, "rolled", 0, {"dice": [3, 1]}, NOW, None)]
     return table_id, partial(
-        tables_repo.append, table_id=table_id, expected_version=version, events=stored, summary={}, owner="p",
-        commit=False,
+        tables_repo.append_uncommitted, table_id=table_id, expected_version=version, events=stored, summary={},
+        owner="p",
     )
 
 
@@ -72,7 +72,7 @@ async def _batched(group: GroupCommit, *jobs: Job) -> list[BaseException | None]
     """Run ``jobs`` as one batch: the writer is held busy until all of them wait."""
     started, release = threading.Event(), threading.Event()
 
-    def hold(_db: Session) -> None:
+    def hold(_connection: Connection) -> None:
         started.set()
         release.wait(5)
 
@@ -87,7 +87,7 @@ async def _batched(group: GroupCommit, *jobs: Job) -> list[BaseException | None]
 
 def _one_batch(sessions: sessionmaker[Session], *jobs: Job) -> list[BaseException | None]:
     """The outcome of each of ``jobs``, run as one batch by a fresh group committer."""
-    group = GroupCommit(sessions)
+    group = GroupCommit(sessions.kw["bind"])
     try:
         return asyncio.run(_batched(group, *jobs))
     finally:
@@ -124,7 +124,7 @@ def test_any_other_error_rolls_the_batch_back_and_each_append_runs_alone(session
 
 
 def test_an_append_is_committed_when_its_await_returns(sessions: sessionmaker[Session]) -> None:
-    group = GroupCommit(sessions)
+    group = GroupCommit(sessions.kw["bind"])
 
     async def one() -> dict[str, int]:
         await group.write(*_append("t-d", 0))

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from sqlalchemy import Connection, Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from nardy.server.services.group_commit import GroupCommit
@@ -35,10 +36,10 @@ class DatabaseThreads:
     :meth:`grouped` instead (:mod:`nardy.server.services.group_commit`).
     """
 
-    def __init__(self, sessions: sessionmaker[Session], *, threads: int = DEFAULT_THREADS) -> None:
+    def __init__(self, sessions: sessionmaker[Session], engine: Engine, *, threads: int = DEFAULT_THREADS) -> None:
         self._sessions = sessions
         self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="nardy-db")
-        self._group = GroupCommit(sessions)
+        self._group = GroupCommit(engine)
 
     async def run(self, work: Callable[[Session], T]) -> T:
         """``work`` in a fresh session, off the event loop; what it returns or raises.
@@ -54,7 +55,7 @@ class DatabaseThreads:
             await asyncio.wait([future])
             raise
 
-    async def grouped(self, key: str, work: Callable[[Session], None]) -> None:
+    async def grouped(self, key: str, work: Callable[[Connection], None]) -> None:
         """``work`` (writing the rows of ``key``, a table id) in the next grouped transaction, committed when this
         returns (the rules of a grouped job: :class:`~nardy.server.services.group_commit.GroupCommit`)."""
         await self._group.write(key, work)

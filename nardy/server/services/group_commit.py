@@ -4,7 +4,7 @@ Every accepted action is one committed transaction on its table's row, and
 at a few hundred actions a second the per-transaction work (a session, the
 BEGIN and COMMIT, on PostgreSQL the write-ahead-log flush) costs more than
 the rows themselves. One writer thread takes whatever appends are waiting,
-runs them in one session and commits once; each caller's await returns
+runs them in one transaction on one connection and commits once; each caller's await returns
 only after that commit, so "commit before publish" holds for every action
 in the batch. With one action waiting the batch is that action alone: a
 quiet server pays nothing for batching, a busy one pays one commit for
@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy import Connection, Engine
 
 from nardy.store.tables_repo import VersionConflict
 
@@ -44,7 +44,7 @@ MAX_BATCH = 64
 @dataclass(slots=True)
 class _Job:
     key: str
-    work: Callable[[Session], None]
+    work: Callable[[Connection], None]
     loop: asyncio.AbstractEventLoop
     done: asyncio.Future[None] = field(repr=False)
 
@@ -52,14 +52,14 @@ class _Job:
 class GroupCommit:
     """One writer thread committing the waiting appends together (see the module's docstring)."""
 
-    def __init__(self, sessions: sessionmaker[Session], *, max_batch: int = MAX_BATCH) -> None:
-        self._sessions = sessions
+    def __init__(self, engine: Engine, *, max_batch: int = MAX_BATCH) -> None:
+        self._engine = engine
         self._max_batch = max_batch
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._serve, name="nardy-db-group", daemon=True)
         self._thread.start()
 
-    async def write(self, key: str, work: Callable[[Session], None]) -> None:
+    async def write(self, key: str, work: Callable[[Connection], None]) -> None:
         """Run ``work`` (writing the rows of ``key``) in the next grouped transaction; return once it is committed.
 
         Raises what ``work`` raised (nothing of it is written then), or the
@@ -102,14 +102,14 @@ class GroupCommit:
     def _commit(self, batch: list[_Job]) -> None:
         outcomes: list[BaseException | None] = []
         try:
-            with self._sessions() as db:
+            with self._engine.connect() as connection:  # it begins at the first statement: no empty transactions
                 for job in batch:
                     try:
-                        job.work(db)
+                        job.work(connection)
                         outcomes.append(None)
                     except VersionConflict as conflict:
                         outcomes.append(conflict)
-                db.commit()
+                connection.commit()
         except Exception:
             log.debug("a grouped transaction of %d failed; each job runs alone", len(batch), exc_info=True)
             outcomes = [self._alone(job) for job in batch]
@@ -121,9 +121,9 @@ class GroupCommit:
 
     def _alone(self, job: _Job) -> BaseException | None:
         try:
-            with self._sessions() as db:
-                job.work(db)
-                db.commit()
+            with self._engine.connect() as connection:
+                job.work(connection)
+                connection.commit()
         except Exception as error:
             return error
         return None

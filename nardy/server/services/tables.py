@@ -469,8 +469,8 @@ class TableService(EventLogService[TableState]):
         """A plain append (no coins, seeds, finished games or ratings ride with it), in a grouped transaction."""
         try:
             await self._db.grouped(table_id, partial(
-                tables_repo.append, table_id=table_id, expected_version=version, events=stored,
-                owner=self.process_id, summary=summary, commit=False,
+                tables_repo.append_uncommitted, table_id=table_id, expected_version=version, events=stored,
+                owner=self.process_id, summary=summary,
             ))
         except IntegrityError:  # it ran alone and lost a race on the events' keys
             raise VersionConflict(table_id) from None
