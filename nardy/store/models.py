@@ -159,6 +159,16 @@ Index("ix_tables_attention", GameTable.status, GameTable.owner, sqlite_where=ATT
 same; the status leads so that SQLite's planner prefers it to ``ix_tables_status``)."""
 
 
+class ChouettePlayer(Base):
+    """Someone who has sat at a chouette: its players are in no seat column, and this is how a player finds the
+    chouettes they play in (their own list of games). Written once, when they first sit down."""
+
+    __tablename__ = "chouette_players"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+
+
 class TableEvent(Base):
     """One accepted action or server decision, numbered per table from 1 without gaps."""
 

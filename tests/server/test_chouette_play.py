@@ -294,3 +294,21 @@ def test_a_restarted_server_folds_the_chouette_back_identically(make_server) -> 
         assert player.ok("drop", table, action_id="drop-1")["version"] == player.version(table)
     final = again.client.get(f"/api/chouettes/{table}").json()
     assert final["game"]["phase"] == "rolling" and final["version"] == before["version"] + len(rest)
+
+
+def test_my_games_lists_the_chouettes_i_play_in_until_i_leave(server) -> None:
+    ann, ben, cat = server.guest(), server.guest(), server.guest()
+    chouette = ann.post("/api/chouettes", {"max_players": 4}).json()["table"]
+    assert ben.post(f"/api/chouettes/{chouette}/join").status_code == 200
+    match = server.create(ben, "backgammon")["table"]
+
+    def mine(player: Any) -> dict[str, str]:
+        return {row["table"]: row["kind"] for row in player.client.get("/api/me/tables").json()["tables"]}
+
+    assert mine(ann) == {chouette: "chouette"}
+    assert mine(ben) == {chouette: "chouette", match: "match"}
+    assert mine(cat) == {}
+    ben.subscribe(chouette)
+    ben.ok("leave", chouette)
+    assert mine(ben) == {match: "match"}
+    assert mine(ann) == {chouette: "chouette"}

@@ -222,3 +222,30 @@ def test_tables_stored_with_several_automatic_doubles_load_with_one(engine: Engi
         stored = dict(connection.execute(select(tables.c.id, tables.c.options)).all())
     assert stored["many"]["automatic_doubles"] == 1 and stored["one"]["automatic_doubles"] == 1
     assert stored["none"] == {"cube": False}
+
+
+def test_chouettes_stored_before_0014_get_their_present_players(engine: Engine) -> None:
+    """A player's own list finds their chouettes through ``chouette_players``; stored ones are filled from their
+    summaries."""
+    with engine.begin() as connection:
+        command.upgrade(alembic_config(connection=connection), "0013")
+    tables, users = Base.metadata.tables["tables"], Base.metadata.tables["users"]
+    now = datetime.now(UTC)
+    with engine.begin() as connection:
+        connection.execute(users.insert(), [
+            {"id": n, "username": name, "password_hash": "x", "created_at": now}
+            for n, name in ((1, "ann"), (2, "ben"), (3, "cat"))
+        ])
+        row = {"variant": "backgammon", "match_length": 0, "options": {}, "rated": False, "private": False,
+               "created_at": now, "version": 3}
+        connection.execute(tables.insert(), [
+            {**row, "id": "ch", "kind": "chouette", "status": "playing",
+             "score": {"players": [{"user_id": 1, "name": "ann"}, {"user_id": 3, "name": "cat"}], "games": 0}},
+            {**row, "id": "empty", "kind": "chouette", "status": "closed", "score": {"players": []}},
+            {**row, "id": "m", "kind": "match", "status": "playing", "score": None, "player0_id": 2},
+        ])
+    upgrade(engine)
+    players = Base.metadata.tables["chouette_players"]
+    with engine.connect() as connection:
+        stored = sorted(connection.execute(select(players.c.table_id, players.c.user_id)).all())
+    assert stored == [("ch", 1), ("ch", 3)]

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from browser_client import Client
 from test_browser import quick_play, winning_dice
+from test_chouette_browser import create_from_lobby
 from web_driver import Driver, Http, WebServer
 
 MakeClient = Callable[..., Client]
@@ -170,6 +171,11 @@ def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, s
     person.page.click(f'[data-resume="{mine}"]')
     person.page.wait_for_selector(".game-page[data-status=playing]")
     assert person.table_id() == mine
+
+    chouette = create_from_lobby(person, 4)  # a chouette of theirs is there too, and leads to its own page
+    person.goto("#/")
+    person.page.click(f'#my-games [data-resume="{chouette}"]')
+    person.page.wait_for_url(re.compile(f"#/chouette/{chouette}$"))
 
 
 def test_the_create_form_offers_final_moves_with_the_variants_default(client: MakeClient, server: WebServer) -> None:

@@ -59,7 +59,7 @@ from nardy.server.services.eventlog import (
 from nardy.server.services.table_state import NewEvent, Roller
 from nardy.server.services.timers import DeadlineTimers
 from nardy.store import tables_repo
-from nardy.store.models import GameSeed, GameTable, User
+from nardy.store.models import ChouettePlayer, GameSeed, GameTable, User
 from nardy.store.tables_repo import VersionConflict
 
 log = logging.getLogger(__name__)
@@ -211,9 +211,10 @@ class ChouetteService(EventLogService[ChouetteTableState]):
         state, stored = fold_batch(
             start, events, now, apply_event, lambda s: self._follow_up(s, seeds, new_seeds), action_id,
         )
+        newcomers = [ChouettePlayer(table_id=state.id, user_id=user) for user in state.names if user not in start.names]
         await self._db.run(lambda db: tables_repo.append(
             db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
-            summary=_summary(state), seeds=new_seeds,
+            summary=_summary(state), seeds=new_seeds, extra_rows=newcomers,
         ))
         live.state = state
         live.seeds = seeds

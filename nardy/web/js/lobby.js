@@ -118,7 +118,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
     ] : null);
   }
 
-  // My games: the tables I sit at that are not over, to go back to (a guest's too).
+  // My games: the tables and chouettes I play at that are not over, to go back to (a guest's too).
   async function refreshMine() {
     if (!currentUser()) { myCard.hidden = true; return; }
     try {
@@ -139,7 +139,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
       row.stake ? h("span", { class: "badge", "data-stake": String(row.stake), title: t("coins.note") }, stakeText(row)) : null,
       h("span", { class: "players" }, row.players.map(playerName).join(" – ")),
       score ? h("span", { class: "score" }, score) : null,
-      h("a", { href: `#/table/${row.table}`, class: "button primary", "data-resume": row.table },
+      h("a", { href: `#/${row.kind === "chouette" ? "chouette" : "table"}/${row.table}`, class: "button primary", "data-resume": row.table },
         row.status === "waiting" ? t("lobby.open") : t("lobby.resume")));
   }
 
