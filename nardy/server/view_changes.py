@@ -27,10 +27,15 @@ import orjson
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
 _JOIN = b"\x00"
-"""Joins the encoded parts of a view (JSON text never holds a raw NUL) and a key to its object's key."""
+"""Joins the encoded parts of a view: JSON text never holds a raw NUL."""
+_SUB = "\x00"
+"""Joins a top-level key and a key of its object into a part's name (objects whose keys hold one stay whole)."""
 
 Change = list[Any]
 """``[key, value]`` or ``[key, sub, value]``: one replaced part of a view."""
+
+Grouped = dict[str, bytes | dict[str, bytes]]
+"""A view's parts per top-level key: its JSON, or its object's keys' JSON."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +43,7 @@ class ShownView:
     """The view last published for a table: its version, its parts' names and their JSON.
 
     A name is a top-level key, or ``key NUL sub`` for each key of a non-empty
-    object with string keys. The parts are kept joined in one bytes object,
+    object whose keys are non-empty strings. The parts are kept joined in one bytes object,
     not one object each: thousands of small objects that outlive the many
     made and freed around them keep the allocator's arenas from being given
     back, and the server's memory grew with them.
@@ -56,9 +61,9 @@ def show(view: dict[str, Any], version: int, since: ShownView | None) -> tuple[S
     names: list[str] = []
     values: list[bytes] = []
     for key, value in view.items():
-        if type(value) is dict and value and all(type(sub) is str for sub in value):
+        if type(value) is dict and value and all(type(sub) is str and sub and _SUB not in sub for sub in value):
             for sub, inner in value.items():
-                names.append(key + "\x00" + sub)
+                names.append(key + _SUB + sub)
                 values.append(orjson.dumps(inner, option=_OPTIONS))
         else:
             names.append(key)
@@ -72,17 +77,17 @@ def show(view: dict[str, Any], version: int, since: ShownView | None) -> tuple[S
     before = since.encoded.split(_JOIN)
     if since.names is shape:
         return shown, [
-            [*name.split("\x00"), orjson.Fragment(now)]
+            [*name.split(_SUB), orjson.Fragment(now)]
             for name, then, now in zip(shape, before, values) if then != now
         ]
     return shown, _reshaped(_grouped(since.names, before), _grouped(shape, values))
 
 
-def _grouped(names: tuple[str, ...], values: list[bytes]) -> dict[str, bytes | dict[str, bytes]]:
-    """The parts per top-level key: its JSON, or its object's keys' JSON."""
-    grouped: dict[str, bytes | dict[str, bytes]] = {}
+def _grouped(names: tuple[str, ...], values: list[bytes]) -> Grouped:
+    """The parts per top-level key."""
+    grouped: Grouped = {}
     for name, value in zip(names, values):
-        key, _, sub = name.partition("\x00")
+        key, _, sub = name.partition(_SUB)
         if sub:
             inner = grouped.setdefault(key, {})
             assert isinstance(inner, dict)
@@ -92,7 +97,7 @@ def _grouped(names: tuple[str, ...], values: list[bytes]) -> dict[str, bytes | d
     return grouped
 
 
-def _reshaped(before: dict[str, bytes | dict[str, bytes]], after: dict[str, bytes | dict[str, bytes]]) -> list[Change] | None:
+def _reshaped(before: Grouped, after: Grouped) -> list[Change] | None:
     """The changes between two views whose parts are named differently: an object that appeared, went or changed
     its keys is replaced whole; None when the top-level keys changed."""
     if before.keys() != after.keys():
