@@ -1,8 +1,8 @@
 """Messages to clients as JSON text.
 
-Encoded with orjson: the table's whole view goes out after every action,
-and the standard library's encoder was about a twentieth of the server's
-time per action under load (benchmarks/RESULTS.md).
+Encoded with orjson: a table's view (or its changes) goes out after every
+action, and the standard library's encoder was about a twentieth of the
+server's time per action under load (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
