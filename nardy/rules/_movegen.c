@@ -332,7 +332,9 @@ static void filter_results(walk_t *walk, const uint8_t *moves, int move_count)
     walk->result_count = kept;
 }
 
-enum { ANSWER_SEQUENCES = 0, ANSWER_BOARDS = 1, ANSWER_ROWS = 2 };
+enum { ANSWER_SEQUENCES = 0, ANSWER_BOARDS = 1, ANSWER_ROWS = 2, ANSWER_CODES = 3 };
+
+#define STEP_BITS 14 /* movegen.STEP_BITS: one step packed as movegen.step_code packs it */
 
 static PyObject *int_tuple(const int8_t *values, int count, const int *extra, int extra_count)
 {
@@ -346,8 +348,23 @@ static PyObject *int_tuple(const int8_t *values, int count, const int *extra, in
     return tuple;
 }
 
+/* A sequence packed into one int as movegen.sequence_code packs it: the first step in the lowest bits. */
+static PyObject *sequence_code(const result_t *result)
+{
+    unsigned long long code = 0;
+    for (int i = 0; i < result->length; i++) {
+        const step_t *step = &result->steps[i];
+        unsigned long long packed = (((unsigned long long)step->source << 5 | step->target) << 3 | step->die) << 1
+                                    | step->hit;
+        code |= packed << (STEP_BITS * i);
+    }
+    return PyLong_FromUnsignedLongLong(code);
+}
+
 static PyObject *answer_of(const result_t *result, int answer, int opponent_off)
 {
+    if (answer == ANSWER_CODES)
+        return sequence_code(result);
     if (answer == ANSWER_BOARDS)
         return int_tuple(result->cells, CELLS, NULL, 0);
     if (answer == ANSWER_ROWS) {
@@ -391,7 +408,8 @@ PyDoc_STRVAR(walk_doc,
     "--\n\n"
     "movegen._walk's search on a 27-int working board, with the rule parameters movegen computed.\n"
     "answer 0: (raw steps, board) per play or sequence; 1: the boards of plays with steps;\n"
-    "2: their Position rows, with opponent_off as the last number.");
+    "2: their Position rows, with opponent_off as the last number; 3: the step sequences of plays with steps,\n"
+    "each packed into one int (movegen.sequence_code).");
 
 static PyObject *walk(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {

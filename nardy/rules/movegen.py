@@ -68,8 +68,9 @@ _ROUTE_BIT = tuple(1 << _LONG_ROUTE.index(i) if 1 <= i <= NUM_POINTS else 0 for 
 _ROUTE_POSITIONS = bytes(_LONG_ROUTE.index(i) if 1 <= i <= NUM_POINTS else 255 for i in range(BAR + 2))
 """:data:`_ROUTE_BIT` as the compiled walk takes it: per working-board index, its bit's number (255: none)."""
 
-_SEQUENCES, _BOARDS, _ROWS = 0, 1, 2
-"""What the compiled walk answers: :func:`_walk`'s triples, :func:`result_boards` or :func:`result_rows`."""
+_SEQUENCES, _BOARDS, _ROWS, _CODES = 0, 1, 2, 3
+"""What the compiled walk answers: :func:`_walk`'s triples, :func:`result_boards`, :func:`result_rows` or
+:func:`sequence_codes`."""
 
 
 _OPPONENT_BAR = BAR + 1
@@ -137,8 +138,6 @@ _STEPS: dict[RawStep, Step] = {
 }
 """Every step a walk can make, shared (steps are immutable)."""
 
-RAW_STEPS: tuple[RawStep, ...] = tuple(_STEPS)
-"""Every raw step a walk can make, for callers that pack steps themselves."""
 
 
 def _steps(raw: tuple[RawStep, ...]) -> tuple[Step, ...]:
@@ -184,6 +183,37 @@ def step_sequences(
     object per sequence: a double in backgammon has hundreds of orders.
     """
     return [steps for steps, _ in _walk(variant, points, bar, off, dice, True)]
+
+
+STEP_BITS = 14
+"""The bits of one step in a packed sequence (:func:`step_code`)."""
+
+
+def step_code(source: int, target: int, die: int, hit: bool) -> int:
+    """A step packed into :data:`STEP_BITS` bits: never 0, since a die is at least 1."""
+    return ((source << 5 | target) << 3 | die) << 1 | hit
+
+
+def sequence_code(steps: tuple[RawStep, ...]) -> int:
+    """A sequence of steps packed into one int, the first step in the lowest bits."""
+    code = 0
+    for index, (source, target, die, hit) in enumerate(steps):
+        code |= step_code(source, target, die, hit) << (STEP_BITS * index)
+    return code
+
+
+def sequence_codes(
+    variant: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], dice: tuple[int, int],
+) -> list[int]:
+    """Every legal order of steps of ``dice`` (:func:`step_sequences`), each packed by :func:`sequence_code`;
+    empty when the roll cannot be played.
+
+    What a turn's highlighting and move checks keep: a double has hundreds of
+    orders, and the compiled walk packs them without making a tuple of each.
+    """
+    if _compiled is not None:
+        return _compiled_walk(variant, points, bar, off, dice, True, _CODES)
+    return [sequence_code(steps) for steps in step_sequences(variant, points, bar, off, dice) if steps]
 
 
 def result_boards(

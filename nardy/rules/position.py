@@ -273,7 +273,7 @@ def _describe(steps: tuple[Step, ...]) -> str:
 
 # ----- legal sequences packed into ints (see Position._sequence_codes)
 
-_STEP_BITS = 14
+_STEP_BITS = movegen.STEP_BITS
 _STEP_MASK = (1 << _STEP_BITS) - 1
 
 
@@ -284,7 +284,7 @@ def _step_code(source: int, target: int, die: int, hit: bool) -> int | None:
         and 0 <= source <= BAR and 0 <= target <= BAR and 1 <= die <= 6 and (hit is True or hit is False)
     ):
         return None
-    return ((source << 5 | target) << 3 | die) << 1 | hit
+    return movegen.step_code(source, target, die, hit)
 
 
 def _encode(steps: Iterable[Step]) -> int | None:
@@ -310,10 +310,6 @@ _STEPS: dict[int, Step] = {
 }
 """Every step a search can make, by its code (steps are immutable, so one of each is shared)."""
 
-_RAW_CODES: dict[movegen.RawStep, int] = {raw: code for raw in movegen.RAW_STEPS if (code := _step_code(*raw)) is not None}
-"""The code of every raw step a search can make."""
-
-
 def _step(code: int) -> Step:
     step = _STEPS.get(code)
     if step is None:
@@ -332,11 +328,4 @@ def _decode(code: int) -> tuple[Step, ...]:
 def _search_codes(
     variant: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], dice: tuple[int, int],
 ) -> tuple[int, ...]:
-    codes = []
-    for steps in movegen.step_sequences(variant, points, bar, off, dice):
-        if steps:
-            code = 0
-            for index, raw in enumerate(steps):
-                code |= _RAW_CODES[raw] << (_STEP_BITS * index)
-            codes.append(code)
-    return tuple(codes)
+    return tuple(movegen.sequence_codes(variant, points, bar, off, dice))

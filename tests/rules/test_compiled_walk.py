@@ -5,7 +5,7 @@
 independent generator, and these tests check, on positions reached by random
 play, on long nardy's six-block positions and next to Georgian hits in our
 home, every roll and every kind of answer (the plays with their steps, every
-sequence, the boards, the rows) of the compiled walk against the Python one,
+sequence, the boards, the rows, the packed sequences) of the compiled walk against the Python one,
 in the same order.
 """
 
@@ -40,6 +40,7 @@ def answers(position: Position, dice: tuple[int, int]) -> tuple[object, ...]:
         movegen._walk(*args, True),
         movegen.result_boards(*args),
         movegen.result_rows(*args),
+        movegen.sequence_codes(*args),
     )
 
 
