@@ -498,7 +498,7 @@ class RedisPubSub(_FanOut):
                 self._reader.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._reader
-            await self._redis_pubsub.aclose()  # type: ignore[no-untyped-call]  # unannotated in redis-py
+            await self._redis_pubsub.aclose()
             await self._subscriber.aclose()
             await self._publisher.aclose()
 
