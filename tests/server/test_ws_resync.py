@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 from nardy.server.services.eventlog import table_channel
 from nardy.server.wire import encode
@@ -157,3 +158,31 @@ def test_what_is_published_while_a_subscription_is_answered_follows_the_reply(se
     assert reply["t"] == "sync"
     following = [(m["t"], m.get("version")) for m in watcher.drain() if m.get("table") == table]
     assert following == [("chat", None), ("events", reply["version"] + 1)]
+
+
+def test_a_chat_message_written_while_a_subscription_is_answered_comes_once(server, monkeypatch) -> None:
+    """Live chat published while the subscriber's chat history is read is held back and not sent again."""
+    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
+    directory = server.app.state.directory
+    history = directory.chat_history
+    said = []
+
+    async def history_after_a_message(table_id, user_id):
+        if not said:  # alice writes while carol's subscription is being answered
+            said.append(await directory.chat.say(table, user_id=alice.user["id"], action={"t": "say", "text": "hi"},
+                                                 action_id="while"))
+        return await history(table_id, user_id)
+
+    monkeypatch.setattr(directory, "chat_history", history_after_a_message)
+    carol = server.player()  # signed in: a spectator the players' chat reaches, live and in the history
+    assert carol.subscribe(table)["t"] == "sync"
+    alice.ok("say", text="after")
+    bob.catch_up(alice.version())
+    lines = []
+    deadline = time.monotonic() + 5
+    while [line["text"] for line in lines][-1:] != ["after"]:
+        assert time.monotonic() < deadline, lines
+        message = carol.recv(deadline - time.monotonic())
+        if message["t"] == "chat":
+            lines.extend(message["messages"])
+    assert [line["text"] for line in lines] == ["hi", "after"]

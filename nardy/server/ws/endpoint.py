@@ -251,8 +251,10 @@ class Connection:
             await self.send({"t": "error", "code": error.code, "message": str(error), "table": message.table})
             return
         self._tables.add(message.table)
-        self._watcher.hold(message.table)  # what is published meanwhile follows the reply, less what it covers
+        # what is published meanwhile follows the reply and the chat history, less what they hold already
+        self._watcher.hold(message.table)
         version: int | None = None
+        last_chat: int | None = None
         try:
             await self._hub.watch(message.table, self._watcher)
             version, state = await service.snapshot(message.table)
@@ -266,11 +268,12 @@ class Connection:
                 })
             else:
                 await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
+            chat = await self._directory.chat_history(message.table, self._user_id)
+            if chat:  # the chat is no part of the versions: what the subscriber may read of it comes after the reply
+                await self.send({"t": "chat", "table": message.table, "messages": chat})
+                last_chat = max(line["id"] for line in chat)
         finally:
-            self._watcher.release(message.table, version)
-        chat = await self._directory.chat_history(message.table, self._user_id)
-        if chat:  # the chat is no part of the versions: what the subscriber may read of it comes after the reply
-            await self.send({"t": "chat", "table": message.table, "messages": chat})
+            self._watcher.release(message.table, version, last_chat)
 
     def _session_user(self) -> tuple[int, str] | None:
         """The id and name the connection's cookie signs in, or ``None``; a database call, for a worker thread.

@@ -29,8 +29,8 @@ class Watcher:
 
     ``user_id`` is the user the connection is signed in as (None for a visitor).
     While a table's subscription is answered its published messages are held
-    back (:meth:`hold`), so that the answer comes first and nothing it already
-    covers is sent after it.
+    back (:meth:`hold`), so that the answer and the chat history come first and
+    nothing they already hold is sent after them.
     """
 
     def __init__(self, user_id: int | None = None) -> None:
@@ -54,17 +54,22 @@ class Watcher:
         """Keep ``table_id``'s messages back until :meth:`release`."""
         self._held.setdefault(table_id, [])
 
-    def release(self, table_id: str, version: int | None) -> None:
-        """Queue what was held of ``table_id``, less the events up to ``version`` the subscriber already has."""
+    def release(self, table_id: str, version: int | None, last_chat: int | None = None) -> None:
+        """Queue what was held of ``table_id``, less what the subscriber already has: the events up to
+        ``version`` and the chat messages up to id ``last_chat`` (the history it was sent)."""
         for message in self._held.pop(table_id, []):
-            if version is None or not _covered(message, version):
+            if not _covered(message, version, last_chat):
                 self.deliver(table_id, message)
 
 
-def _covered(message: str, version: int) -> bool:
-    """Whether a published message only carries events up to ``version`` (a chat message carries none)."""
-    published = json.loads(message).get("version")
-    return isinstance(published, int) and published <= version
+def _covered(message: str, version: int | None, last_chat: int | None) -> bool:
+    """Whether a published message only carries events up to ``version``, or chat messages up to ``last_chat``."""
+    published = json.loads(message)
+    if published.get("t") == "chat":
+        ids = [line.get("id") for line in published.get("messages", [])]
+        return last_chat is not None and all(isinstance(i, int) and i <= last_chat for i in ids)
+    shown = published.get("version")
+    return version is not None and isinstance(shown, int) and shown <= version
 
 
 class Hub:
