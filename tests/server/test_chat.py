@@ -26,8 +26,10 @@ BANK_CLOCK = {"delay_seconds": 12, "bank_seconds_per_point": 90}
 
 
 def chat_lines(player: Any) -> list[dict[str, Any]]:
-    """Every chat message ``player`` has received so far, in order (history and live alike)."""
-    return [line for message in player.other if message.get("t") == "chat" for line in message["messages"]]
+    """Every chat message ``player`` has received so far, kept by id as a client keeps them (history and live
+    alike: one written just as the player subscribed may come in both), in the order of their ids."""
+    kept = {line["id"]: line for message in player.other if message.get("t") == "chat" for line in message["messages"]}
+    return [kept[key] for key in sorted(kept)]
 
 
 def wait_chat(player: Any, count: int) -> list[dict[str, Any]]:
@@ -196,7 +198,7 @@ def test_a_rated_chat_is_the_players_own_until_both_allow_spectators(server) -> 
     assert [line["text"] for line in public] == ["hello, everyone"]
     assert [line["text"] for line in wait_chat(carol, 1)] == ["hello, everyone"]
     newcomer.subscribe(table)  # again: the reply is followed by the whole history now
-    history = wait_chat(newcomer, 3)[1:]
+    history = wait_chat(newcomer, 2)
     assert [line["text"] for line in history] == ["between us", "hello, everyone"]
     assert chat_replies(newcomer)[-1]["messages"] == history
 
