@@ -7,7 +7,7 @@ import asyncio
 import gc
 import weakref
 
-from nardy.server.collector import Collector, full_collection
+from nardy.server.collector import YOUNG_SECONDS, Collector, full_collection
 
 
 class Node:
@@ -64,6 +64,24 @@ def test_off_only_start_up_objects_are_frozen() -> None:
             gc.collect(1)
             assert gc.get_freeze_count() == frozen
             assert any(survivor is o for o in gc.get_objects(2))
+        finally:
+            await collector.stop()
+
+    asyncio.run(scenario())
+
+
+def test_the_young_generations_are_collected_by_the_clock_not_only_by_allocations() -> None:
+    """A survivor leaves the collector's sight within about YOUNG_SECONDS, though nothing else is allocated."""
+    async def scenario() -> None:
+        collector = Collector(freeze_survivors=True, full_seconds=0)
+        collector.start()
+        try:
+            survivor = Node()
+            young = gc.get_objects(0) + gc.get_objects(1)
+            assert any(survivor is o for o in young)
+            del young
+            await asyncio.sleep(YOUNG_SECONDS * 3)
+            assert all(survivor is not o for o in gc.get_objects(0) + gc.get_objects(1) + gc.get_objects(2))
         finally:
             await collector.stop()
 
