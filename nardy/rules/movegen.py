@@ -139,7 +139,6 @@ _STEPS: dict[RawStep, Step] = {
 """Every step a walk can make, shared (steps are immutable)."""
 
 
-
 def _steps(raw: tuple[RawStep, ...]) -> tuple[Step, ...]:
     return tuple(map(_STEPS.__getitem__, raw))
 

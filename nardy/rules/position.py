@@ -310,6 +310,7 @@ _STEPS: dict[int, Step] = {
 }
 """Every step a search can make, by its code (steps are immutable, so one of each is shared)."""
 
+
 def _step(code: int) -> Step:
     step = _STEPS.get(code)
     if step is None:

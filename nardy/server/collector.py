@@ -39,7 +39,7 @@ CPython starts a collection when allocations outnumber deallocations by 700,
 and every old object freed counts against the new ones: a server that
 replaces each table's state at every action frees about as much as it
 allocates, so its young generations filled with survivors between rare
-collections, each of which then took 15 to 30 ms at 400 and 1,000 games.
+collections, the longest of which then took 19 to 30 ms at 400 and 1,000 games.
 Collected four times a second, they hold a quarter second's survivors."""
 
 

@@ -247,26 +247,19 @@ def lobby(db: Session, *, kind: str | None = None, offset: int = 0, limit: int =
     return LobbyPage(list(waiting), list(playing), total)
 
 
-CHOUETTE_UNDER_WAY = ("waiting", "forming", "playing", "paused")
-"""The statuses of a chouette that is not over (``closed``: everybody left)."""
-
-
 def unfinished_tables_of(db: Session, user_id: int, *, limit: int = 50) -> list[GameTable]:
-    """The tables ``user_id`` plays at that are waiting or being played, private ones too, newest first: the
-    two-seat tables they sit at and the chouettes they are a player of now."""
+    """The tables ``user_id`` plays at that are waiting or being played (the lobby's statuses), private ones
+    too, newest first: the two-seat tables they sit at and the chouettes they are a player of now."""
     seated = or_(GameTable.player0_id == user_id, GameTable.player1_id == user_id)
     sat_at_chouette = GameTable.id.in_(select(ChouettePlayer.table_id).where(ChouettePlayer.user_id == user_id))
     rows = db.scalars(
-        select(GameTable).where(or_(
-            seated & GameTable.status.in_(("waiting", "playing")),
-            sat_at_chouette & GameTable.status.in_(CHOUETTE_UNDER_WAY),
-        ))
+        select(GameTable).where(or_(seated, sat_at_chouette), GameTable.status.in_((*LOBBY_WAITING, *LOBBY_PLAYING)))
         .order_by(GameTable.created_at.desc()).limit(limit)
     )
-    return [row for row in rows if row.kind != "chouette" or user_id in chouette_players(row)]
+    return [row for row in rows if row.kind != "chouette" or user_id in _chouette_players(row)]
 
 
-def chouette_players(row: GameTable) -> list[int]:
+def _chouette_players(row: GameTable) -> list[int]:
     """The users playing at a chouette now, from its summary."""
     return [player["user_id"] for player in (row.score or {}).get("players", [])]
 

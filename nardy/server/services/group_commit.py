@@ -4,9 +4,9 @@ Every accepted action is one committed transaction on its table's row, and
 at a few hundred actions a second the per-transaction work (a session, the
 BEGIN and COMMIT, on PostgreSQL the write-ahead-log flush) costs more than
 the rows themselves. One writer thread takes whatever appends are waiting,
-runs them in one transaction on one connection and commits once; each caller's await returns
-only after that commit, so "commit before publish" holds for every action
-in the batch. With one action waiting the batch is that action alone: a
+runs them in one transaction on one connection and commits once; each
+caller's await returns only after that commit, so "commit before publish"
+holds for every action in the batch. With one action waiting the batch is that action alone: a
 quiet server pays nothing for batching, a busy one pays one commit for
 many actions.
 
