@@ -18,7 +18,6 @@ player of :func:`benchmarks.strength.make_player` (``ours:1``, ``ours:0@file.npz
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ import numpy as np
 from benchmarks.long_positions import DEFAULT_OUT
 from benchmarks.strength import make_player
 from nardy.bots.neural import LEVELS
+from nardy.bots.supervised import read_labelled
 from nardy.notation import position_from_dict
 from nardy.rules import Position
 
@@ -90,9 +90,9 @@ def _loss(entry: dict[str, Any], reached: Position) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", action="append", required=True, help="a level name or a strength.py player spec")
-    parser.add_argument("--file", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--file", type=Path, default=DEFAULT_OUT, help="a labelled file (.gz allowed)")
     args = parser.parse_args(argv)
-    document = json.loads(args.file.read_text(encoding="utf-8"))
+    document = read_labelled(args.file)
     entries = document["entries"]
     print("python -m benchmarks.long_benchmark " + " ".join(argv if argv is not None else sys.argv[1:]))
     print(f"positions: {args.file} ({len(entries)}), labelled by: {document['command']}")

@@ -21,6 +21,9 @@ for 10,000 positions or more; the generator takes any ``--positions`` and
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import functools
+import gzip
 import json
 import random
 import sys
@@ -33,14 +36,16 @@ from typing import Any, Final
 import numpy as np
 
 from nardy.bots.evaluator import after_play_probabilities, equity, invert
-from nardy.bots.neural import WEIGHTS, NeuralBot, default_evaluator
+from nardy.bots.encoding import family_of
+from nardy.bots.network import Network
+from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator, default_network
 from nardy.bots.race import RaceEvaluator
 from nardy.bots.rollout import rollout_outcomes
 from nardy.notation import format_steps, position_to_dict
-from nardy.rules import Play, Position
+from nardy.rules import Play, Position, find_variant
 
 FORMAT: Final = 1
-DEFAULT_OUT: Final = Path("benchmarks/data/long-positions.json")
+DEFAULT_OUT: Final = Path("benchmarks/data/long-positions.json.gz")
 
 
 @dataclass(frozen=True)
@@ -52,10 +57,27 @@ class Sample:
     ply: int
 
 
-def self_play_samples(variant: str, count: int, *, seed: int, rate: float = 0.12, noise: float = 0.05) -> Iterator[Sample]:
+def network_evaluator(variant: str, weights: str | None) -> NeuralEvaluator:
+    """The evaluator of the network in ``weights`` (a .npz file), or the shipped one when ``None``."""
+    if weights is None:
+        return default_evaluator(variant)
+    return _loaded_evaluator(variant, weights)
+
+
+@functools.cache
+def _loaded_evaluator(variant: str, weights: str) -> NeuralEvaluator:
+    return NeuralEvaluator(Network.load(weights), family_of(find_variant(variant)))
+
+
+def _network(weights: str | None, variant: str) -> Network:
+    return Network.load(weights) if weights is not None else default_network(WEIGHTS[variant])
+
+
+def self_play_samples(variant: str, count: int, *, seed: int, rate: float = 0.12, noise: float = 0.05,
+                      weights: str | None = None) -> Iterator[Sample]:
     """``count`` decisions with two or more legal plays, each kept with probability ``rate``, from seeded games."""
     rng = random.Random(f"long-positions:{variant}:{seed}")
-    bot = NeuralBot(default_evaluator(variant), noise=noise, seed=seed)
+    bot = NeuralBot(network_evaluator(variant, weights), noise=noise, seed=seed)
     found = 0
     while True:
         position = Position.start(variant)
@@ -73,21 +95,21 @@ def self_play_samples(variant: str, count: int, *, seed: int, rate: float = 0.12
             position = (play.position if play is not None else position).turned()
 
 
-def candidates(position: Position, dice: tuple[int, int], top: int) -> list[tuple[Play, float]]:
+def candidates(position: Position, dice: tuple[int, int], top: int, weights: str | None = None) -> list[tuple[Play, float]]:
     """The ``top`` best plays at 0-ply with their 0-ply equities, best first."""
     plays = position.legal_plays(dice)
-    values = equity(after_play_probabilities(default_evaluator(position.variant.name), [p.position for p in plays]))
+    values = equity(after_play_probabilities(network_evaluator(position.variant.name, weights), [p.position for p in plays]))
     order = np.argsort(-values, kind="stable")[:top]
     return [(plays[i], float(values[i])) for i in order]
 
 
-def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: int, workers: int) -> dict[str, Any]:
+def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: int,
+          weights: str | None = None) -> dict[str, Any]:
     """One benchmark entry: the position, the roll and its candidates' rollout results."""
-    chosen = candidates(sample.position, sample.dice, top)
-    evaluator = RaceEvaluator(default_evaluator(sample.position.variant.name))
+    chosen = candidates(sample.position, sample.dice, top, weights)
+    evaluator = RaceEvaluator(network_evaluator(sample.position.variant.name, weights))
     starts = [play.position.turned() for play, _ in chosen]
-    outcomes = invert(rollout_outcomes(evaluator, starts, trials=trials, truncate=truncate, seed=seed,
-                                       variance_reduction=False, workers=workers))
+    outcomes = invert(rollout_outcomes(evaluator, starts, trials=trials, truncate=truncate, seed=seed))
     values = equity(outcomes)  # (candidates, trials): the mover's equity, trial by trial on the same dice
     means = values.mean(axis=1)
     best = int(np.argmax(means))
@@ -119,6 +141,53 @@ def _error(values: np.ndarray[Any, Any]) -> float:
     return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else float("nan")
 
 
+def _write_document(path: Path, document: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "wt", encoding="utf-8") as file:
+        file.write(json.dumps(document, separators=(",", ":")) + "\n")
+
+
+def _samples_of(variant: str, count: int, seed: int, weights: str | None) -> list[Sample]:
+    return list(self_play_samples(variant, count, seed=seed, weights=weights))
+
+
+def _label_indexed(index: int, sample: Sample, settings: dict[str, Any]) -> dict[str, Any]:
+    return {"index": index, **label(sample, top=settings["top"], trials=settings["trials"],
+                                    truncate=settings["truncate"], seed=settings["seed"] * 1_000_003 + index,
+                                    weights=settings["weights_file"])}
+
+
+def label_all(variants: Sequence[str], settings: dict[str, Any], *, workers: int,
+              deadline: float | None = None) -> list[dict[str, Any]]:
+    """Every regulation's positions labelled, ``workers`` positions at a time, in index order.
+
+    Position ``index`` (counted across the regulations in order) is rolled
+    out on the dice of ``seed * 1_000_003 + index`` whatever the number of
+    workers; the regulations take turns, so a run cut short by ``deadline``
+    (seconds) labels about as many positions of each, every entry as the
+    full run labels it.
+    """
+    count, seed = settings["positions"], settings["seed"]
+    began = time.perf_counter()
+    entries: list[dict[str, Any]] = []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        lists = list(pool.map(_samples_of, variants, [count] * len(variants), [seed] * len(variants),
+                              [settings["weights_file"]] * len(variants)))
+        pending = [pool.submit(_label_indexed, number * count + i, samples[i], settings)
+                   for i in range(count) for number, samples in enumerate(lists)]
+        remaining = None if deadline is None else max(0.0, deadline - (time.perf_counter() - began))
+        try:
+            for future in concurrent.futures.as_completed(pending, timeout=remaining):
+                entries.append(future.result())
+                if len(entries) % 100 == 0:
+                    print(f"{len(entries)}/{len(pending)} labelled, {time.perf_counter() - began:.0f} s", flush=True)
+        except TimeoutError:
+            print(f"deadline: {len(entries)}/{len(pending)} labelled", flush=True)
+            pool.shutdown(wait=True, cancel_futures=True)
+    return sorted(entries, key=lambda entry: int(entry["index"]))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append", choices=sorted(WEIGHTS),
@@ -128,32 +197,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--trials", type=int, default=36, help="trials per candidate (36)")
     parser.add_argument("--truncate", type=int, default=7, help="rolls before the network rates the position (7; -1: to the end)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games and of the rollouts' dice")
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--workers", type=int, default=1, help="positions labelled at once, each in its own process")
+    parser.add_argument("--deadline", type=float, help="stop after this many seconds and write what is labelled")
+    parser.add_argument("--weights", help="the network that plays and rolls out (.npz; default the shipped one)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the file to write (gzipped if it ends in .gz)")
     args = parser.parse_args(argv)
     variants = args.variant or sorted(WEIGHTS)
     truncate = None if args.truncate < 0 else args.truncate
     command = "python -m benchmarks.long_positions " + " ".join(argv if argv is not None else sys.argv[1:])
     print(command, flush=True)
-    entries: list[dict[str, Any]] = []
+    settings = {"variants": variants, "positions": args.positions, "top": args.top, "trials": args.trials,
+                "truncate": truncate, "seed": args.seed, "rollout_player": "network 0-ply",
+                "bearoff": "exact database", "weights_file": args.weights,
+                "weights": _network(args.weights, variants[0]).meta.get("training", "")}
     began = time.perf_counter()
-    for variant in variants:
-        for number, sample in enumerate(self_play_samples(variant, args.positions, seed=args.seed), start=1):
-            entries.append(label(sample, top=args.top, trials=args.trials, truncate=truncate,
-                                 seed=args.seed * 1_000_003 + len(entries), workers=args.workers))
-            if number % 10 == 0:
-                print(f"{variant}: {number}/{args.positions} labelled, {time.perf_counter() - began:.0f} s", flush=True)
+    entries = label_all(variants, settings, workers=args.workers, deadline=args.deadline)
     document = {
         "format": FORMAT,
         "command": command,
-        "settings": {"variants": variants, "positions": args.positions, "top": args.top, "trials": args.trials,
-                     "truncate": truncate, "seed": args.seed, "rollout_player": "network 0-ply",
-                     "bearoff": "exact database", "weights": "long.npz"},
+        "settings": settings,
+        "complete": len(entries) == args.positions * len(variants),
         "seconds": round(time.perf_counter() - began, 1),
         "entries": entries,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(document, separators=(",", ":")) + "\n", encoding="utf-8")
+    _write_document(args.out, document)
     print(f"wrote {len(entries)} positions to {args.out} in {document['seconds']} s")
     return 0
 

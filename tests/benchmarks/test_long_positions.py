@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,9 @@ import pytest
 from benchmarks.long_bearoff import race_losses
 from benchmarks.long_benchmark import main as benchmark_main
 from benchmarks.long_benchmark import score
-from benchmarks.long_positions import DEFAULT_OUT, self_play_samples
+from benchmarks.long_positions import DEFAULT_OUT, label_all, self_play_samples
 from benchmarks.long_positions import main as positions_main
+from nardy.bots.supervised import read_labelled
 from nardy.notation import position_from_dict
 
 
@@ -29,8 +31,9 @@ def test_a_tiny_labelled_file_and_its_losses(tmp_path: Path, capsys: pytest.Capt
             "--truncate", "1", "--out", str(out)]
     assert positions_main(args) == 0
     document = json.loads(out.read_text())
-    assert positions_main(args) == 0
-    assert json.loads(out.read_text())["entries"] == document["entries"]
+    gzipped = tmp_path / "positions.json.gz"
+    assert positions_main([*args[:-1], str(gzipped), "--workers", "2"]) == 0
+    assert read_labelled(gzipped)["entries"] == document["entries"]
     for entry in document["entries"]:
         losses = [c["loss"] for c in entry["candidates"]]
         assert min(losses) == 0.0 and all(loss >= 0 for loss in losses)
@@ -48,11 +51,23 @@ def test_race_losses_are_exact_and_never_negative() -> None:
 
 
 def test_the_committed_labelled_positions_are_legal_and_consistent() -> None:
-    document = json.loads(DEFAULT_OUT.read_text(encoding="utf-8"))
-    assert document["format"] == 1 and document["entries"]
-    for entry in document["entries"]:
+    document = read_labelled(DEFAULT_OUT)
+    entries = document["entries"]
+    assert document["format"] == 1 and document["complete"] and len(entries) >= 10_000
+    assert [entry["index"] for entry in entries] == list(range(len(entries)))
+    for entry in random.Random(0).sample(entries, 200):
         position = position_from_dict(entry["position"])
         legal = {play.position for play in position.legal_plays(tuple(entry["dice"]))}
         assert len(legal) == entry["plays"] > 1
         assert {position_from_dict(c["position"]) for c in entry["candidates"]} <= legal
         assert min(c["loss"] for c in entry["candidates"]) == 0.0
+
+
+def test_a_deadline_labels_a_subset_of_the_full_run_in_turns() -> None:
+    settings = {"positions": 2, "top": 2, "trials": 2, "truncate": 1, "seed": 3, "weights_file": None}
+    variants = ["long-bolshie", "long-traditional"]
+    full = label_all(variants, settings, workers=2)
+    assert [entry["index"] for entry in full] == [0, 1, 2, 3]
+    assert [entry["variant"] for entry in full] == ["long-bolshie"] * 2 + ["long-traditional"] * 2
+    cut = label_all(variants, settings, workers=1, deadline=0.0)
+    assert all(entry in full for entry in cut)
