@@ -87,13 +87,25 @@ def _loss(entry: dict[str, Any], reached: Position) -> float:
     return float(candidate["loss"])
 
 
+def first_of_each(entries: Sequence[dict[str, Any]], count: int | None) -> list[dict[str, Any]]:
+    """The first ``count`` entries of each regulation, in file order (all of them when ``count`` is ``None``)."""
+    seen: dict[str, int] = {}
+    kept = []
+    for entry in entries:
+        seen[entry["variant"]] = seen.get(entry["variant"], 0) + 1
+        if count is None or seen[entry["variant"]] <= count:
+            kept.append(entry)
+    return kept
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", action="append", required=True, help="a level name or a strength.py player spec")
     parser.add_argument("--file", type=Path, default=DEFAULT_OUT, help="a labelled file (.gz allowed)")
+    parser.add_argument("--positions", type=int, help="only the first N positions of each regulation (a slow bot)")
     args = parser.parse_args(argv)
     document = read_labelled(args.file)
-    entries = document["entries"]
+    entries = first_of_each(document["entries"], args.positions)
     print("python -m benchmarks.long_benchmark " + " ".join(argv if argv is not None else sys.argv[1:]))
     print(f"positions: {args.file} ({len(entries)}), labelled by: {document['command']}")
     print(f"{'bot':<14} {'regulation':<17} {'positions':>9} {'loss (mp)':>10} {'± 95%':>7} {'best':>6} {'unlabelled':>10}")

@@ -42,6 +42,8 @@ def test_a_tiny_labelled_file_and_its_losses(tmp_path: Path, capsys: pytest.Capt
     capsys.readouterr()
     assert benchmark_main(["--bot", "beginner", "--file", str(out)]) == 0
     assert "beginner       all" in capsys.readouterr().out
+    assert benchmark_main(["--bot", "ours:0", "--file", str(out), "--positions", "1"]) == 0
+    assert "ours:0         all                       1" in capsys.readouterr().out
 
 
 def test_race_losses_are_exact_and_never_negative() -> None:
