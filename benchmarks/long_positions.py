@@ -9,13 +9,16 @@ the same dice (:func:`nardy.bots.rollout.rollout_outcomes`), and the file
 keeps each candidate's rollout equity, its standard error and the standard
 error of its difference from the rollout's best (paired trials).
 
-    python -m benchmarks.long_positions --positions 100 --trials 36 --truncate 7 \\
-        --out benchmarks/data/long-positions.json
+    python -m benchmarks.long_positions --positions 3400 --workers 16 --seed 0 \\
+        --out benchmarks/data/long-positions.json.gz
 
 ``python -m benchmarks.long_benchmark`` then measures how much equity a bot
-gives up against the rollout's best play on these positions. The issue asks
-for 10,000 positions or more; the generator takes any ``--positions`` and
-``--workers``, and the same seed always gives the same positions and dice.
+gives up against the rollout's best play on these positions, and
+``python -m nardy.bots.supervised`` fits a network to other such files
+(other seeds: other games). Position ``k`` always gets the same dice,
+whatever ``--workers``; ``--weights`` names the network that plays the games
+and the rollouts (default: the shipped one, so a file made before a network
+was replaced is reproduced with ``--weights`` on the old file).
 """
 
 from __future__ import annotations
@@ -57,15 +60,11 @@ class Sample:
     ply: int
 
 
+@functools.cache
 def network_evaluator(variant: str, weights: str | None) -> NeuralEvaluator:
     """The evaluator of the network in ``weights`` (a .npz file), or the shipped one when ``None``."""
     if weights is None:
         return default_evaluator(variant)
-    return _loaded_evaluator(variant, weights)
-
-
-@functools.cache
-def _loaded_evaluator(variant: str, weights: str) -> NeuralEvaluator:
     return NeuralEvaluator(Network.load(weights), family_of(find_variant(variant)))
 
 
