@@ -42,6 +42,20 @@ class _HeaderDeadlineProtocol(HttpToolsProtocol):
         self._disarm()
         super().on_headers_complete()
 
+    def handle_websocket_upgrade(self) -> None:
+        """Hand the connection to the WebSocket protocol, then let go of the parser.
+
+        uvicorn drops its parser (which calls back into this object, a
+        reference cycle) when a connection is lost, but an upgraded
+        connection is never lost here: this object is just abandoned. With
+        the cycle, it survived until the server's periodic full collection
+        (:mod:`nardy.server.collector` freezes what the young collections
+        leave), one for every WebSocket opened since; without it, it goes
+        at once.
+        """
+        super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]  # as in connection_lost
+
     def on_response_complete(self) -> None:
         pipelined = bool(self.pipeline)  # a pipelined request, already read, starts now
         super().on_response_complete()
