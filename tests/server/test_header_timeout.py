@@ -70,6 +70,7 @@ def no_automatic_collection() -> Iterator[None]:
 @pytest.mark.usefixtures("no_automatic_collection")
 def test_the_http_protocol_is_freed_by_reference_counting_once_the_websocket_takes_over() -> None:
     loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # the WebSocket protocol asks for the current loop
     try:
         config = uvicorn.Config(app, lifespan="off")
         config.load()
@@ -86,4 +87,5 @@ def test_the_http_protocol_is_freed_by_reference_counting_once_the_websocket_tak
         for task in asyncio.all_tasks(loop):
             task.cancel()
         loop.run_until_complete(asyncio.sleep(0))
+        asyncio.set_event_loop(None)
         loop.close()

@@ -88,8 +88,14 @@ def create_from_lobby(person: Client, max_players: int) -> str:
     """Create a chouette from the lobby's card; returns its id (the page's address)."""
     person.goto("#/")
     card = person.page.locator(".chouette-card")
-    card.locator("summary").click()
-    card.locator("select[name=max_players]").select_option(str(max_players))
+    choice = card.locator("select[name=max_players]")
+    for _ in range(40):  # once, a loaded machine's first click left the form closed (CI, 2026-12-04)
+        if choice.is_visible():
+            break
+        if card.locator("details.chouette-new").get_attribute("open") is None:
+            card.locator("summary").click()
+        person.page.wait_for_timeout(250)
+    choice.select_option(str(max_players))
     card.locator("[data-action=create-chouette]").click()
     wait_page(person, status="waiting", role="seated")
     match = re.search(r"#/chouette/([A-Za-z0-9_-]+)", person.page.url)
