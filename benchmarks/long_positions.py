@@ -41,7 +41,7 @@ import numpy as np
 from nardy.bots.evaluator import after_play_probabilities, equity, invert
 from nardy.bots.encoding import family_of
 from nardy.bots.network import Network
-from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator, default_network
+from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator
 from nardy.bots.race import RaceEvaluator
 from nardy.bots.rollout import rollout_outcomes
 from nardy.notation import format_steps, position_to_dict
@@ -66,10 +66,6 @@ def network_evaluator(variant: str, weights: str | None) -> NeuralEvaluator:
     if weights is None:
         return default_evaluator(variant)
     return NeuralEvaluator(Network.load(weights), family_of(find_variant(variant)))
-
-
-def _network(weights: str | None, variant: str) -> Network:
-    return Network.load(weights) if weights is not None else default_network(WEIGHTS[variant])
 
 
 def self_play_samples(variant: str, count: int, *, seed: int, rate: float = 0.12, noise: float = 0.05,
@@ -208,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = {"variants": variants, "positions": args.positions, "top": args.top, "trials": args.trials,
                 "truncate": truncate, "seed": args.seed, "rollout_player": "network 0-ply",
                 "bearoff": "exact database", "weights_file": args.weights,
-                "weights": _network(args.weights, variants[0]).meta.get("training", "")}
+                "weights": network_evaluator(variants[0], args.weights).network.meta.get("training", "")}
     began = time.perf_counter()
     entries = label_all(variants, settings, workers=args.workers, deadline=args.deadline)
     document = {

@@ -39,15 +39,15 @@ from typing import Any, Final
 import numpy as np
 
 from nardy.bots.encoding import FAMILIES, raw_boards
-from nardy.bots.evaluator import FloatArray, invert
+from nardy.bots.evaluator import OUTPUTS, FloatArray, equity, invert
 from nardy.bots.network import Network
 from nardy.notation import position_from_dict
 
 STATE_FILE: Final = "fit.json"
 NETWORK_FILE: Final = "network.npz"
 MOMENTUM_FILE: Final = "momentum.npz"
-EQUITY_WEIGHTS: Final = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
-"""Cubeless equity of the side to move is ``outputs @ EQUITY_WEIGHTS - 1`` (:func:`nardy.bots.evaluator.equity`)."""
+EQUITY_WEIGHTS: Final = equity(np.eye(OUTPUTS)) - equity(np.zeros(OUTPUTS))
+"""What each output adds to :func:`nardy.bots.evaluator.equity`, which is linear in them: its gradient."""
 _EPSILON: Final = 1e-12
 
 
@@ -99,7 +99,7 @@ def cross_entropy(y: FloatArray, target: FloatArray) -> FloatArray:
 
 def predicted_difference(first: FloatArray, second: FloatArray) -> FloatArray:
     """The mover's equity after the first play minus after the second, from the opponent's outputs."""
-    difference: FloatArray = (second - first) @ EQUITY_WEIGHTS
+    difference: FloatArray = equity(second) - equity(first)
     return difference
 
 
@@ -189,11 +189,13 @@ def rollout_pairs(document: dict[str, Any], family: str) -> Pairs:
     first, second, difference, first_targets, second_targets = [], [], [], [], []
     for entry in document["entries"]:
         lead, *others = entry["candidates"]
+        lead_position = position_from_dict(lead["position"]).turned()
+        lead_targets = invert(np.asarray(lead["probabilities"], dtype=float))
         for other in others:
-            first.append(position_from_dict(lead["position"]).turned())
+            first.append(lead_position)
             second.append(position_from_dict(other["position"]).turned())
             difference.append(float(lead["equity"]) - float(other["equity"]))
-            first_targets.append(invert(np.asarray(lead["probabilities"], dtype=float)))
+            first_targets.append(lead_targets)
             second_targets.append(invert(np.asarray(other["probabilities"], dtype=float)))
     encode = FAMILIES[family].encode
     return Pairs(encode(raw_boards(first)), encode(raw_boards(second)), np.array(difference),

@@ -48,9 +48,9 @@ class _HeaderDeadlineProtocol(HttpToolsProtocol):
         uvicorn drops its parser (which calls back into this object, a
         reference cycle) when a connection is lost, but an upgraded
         connection is never lost here: this object is just abandoned. With
-        the cycle, it survived until the server's periodic full collection
-        (:mod:`nardy.server.collector` freezes what the young collections
-        leave), one for every WebSocket opened since; without it, it goes
+        the cycle it waited for a collection, and one frozen during its own
+        handshake (:mod:`nardy.server.collector` freezes what the young
+        collections leave) for the periodic full one; without it, it goes
         at once.
         """
         super().handle_websocket_upgrade()
