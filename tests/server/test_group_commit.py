@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, event, select
+from sqlalchemy import Dialect, event, select
+from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from nardy.server.services.group_commit import GroupCommit
+from nardy.server.services.group_commit import GroupCommit, GroupedWork
 from nardy.store import tables_repo
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
@@ -39,7 +40,7 @@ def sessions(tmp_path: Path) -> sessionmaker[Session]:
     return made
 
 
-Job = tuple[str, Callable[[Connection], None]]
+Job = tuple[str, GroupedWork]
 
 
 def _append(table_id: str, version: int) -> Job:
@@ -62,9 +63,16 @@ def _events(sessions: sessionmaker[Session], table_id: str) -> list[int]:
 
 
 def _commits(sessions: sessionmaker[Session]) -> list[int]:
-    """A list that grows by one at every commit of ``sessions``' engine."""
+    """A list that grows by one at every commit on a connection of ``sessions``' engine checked out from now on.
+
+    Grouped transactions commit on the driver's connection, which SQLAlchemy's
+    ``commit`` event does not see: SQLite's own trace of the statements it runs does."""
     seen: list[int] = []
-    event.listen(sessions.kw["bind"], "commit", lambda _connection: seen.append(1))
+
+    def trace(driver_connection: sqlite3.Connection, _record: object, _proxy: object) -> None:
+        driver_connection.set_trace_callback(lambda sql: seen.append(1) if sql == "COMMIT" else None)
+
+    event.listen(sessions.kw["bind"], "checkout", trace)
     return seen
 
 
@@ -72,7 +80,7 @@ async def _batched(group: GroupCommit, *jobs: Job) -> list[BaseException | None]
     """Run ``jobs`` as one batch: the writer is held busy until all of them wait."""
     started, release = threading.Event(), threading.Event()
 
-    def hold(_connection: Connection) -> None:
+    def hold(_cursor: DBAPICursor, _dialect: Dialect) -> None:
         started.set()
         release.wait(5)
 
@@ -143,9 +151,9 @@ def test_a_batch_runs_in_the_order_of_its_keys(sessions: sessionmaker[Session]) 
     def recording(table_id: str) -> Job:
         key, append = _append(table_id, 0)
 
-        def write(db: Session) -> None:
+        def write(cursor: DBAPICursor, dialect: Dialect) -> None:
             ran.append(key)
-            append(db)
+            append(cursor, dialect)
 
         return key, write
 

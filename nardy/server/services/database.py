@@ -18,10 +18,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from nardy.server.services.group_commit import GroupCommit
+from nardy.server.services.group_commit import GroupCommit, GroupedWork
 
 T = TypeVar("T")
 
@@ -55,7 +55,7 @@ class DatabaseThreads:
             await asyncio.wait([future])
             raise
 
-    async def grouped(self, key: str, work: Callable[[Connection], None]) -> None:
+    async def grouped(self, key: str, work: GroupedWork) -> None:
         """``work`` (writing the rows of ``key``, a table id) in the next grouped transaction, committed when this
         returns (the rules of a grouped job: :class:`~nardy.server.services.group_commit.GroupCommit`)."""
         await self._group.write(key, work)

@@ -10,10 +10,13 @@ holds for every action in the batch. With one action waiting the batch is that a
 quiet server pays nothing for batching, a busy one pays one commit for
 many actions.
 
-A grouped job must be all-or-nothing on its own: it either writes its rows
-or raises :class:`~nardy.store.tables_repo.VersionConflict` *before* writing
-anything (the table's conditional UPDATE comes first), and it never commits
-or rolls back. That conflict fails its job alone. Any other error rolls the
+A grouped job is given the driver's own cursor and the dialect
+(:mod:`nardy.store.driver_sql`: the per-statement work of SQLAlchemy's
+execution cost more than the writes). It must be all-or-nothing on its own:
+it either writes its rows or raises
+:class:`~nardy.store.tables_repo.VersionConflict` *before* writing anything
+(the table's conditional UPDATE comes first), and it never commits or rolls
+back. That conflict fails its job alone. Any other error rolls the
 whole batch back, and then every job of it runs again in a transaction of
 its own, so only the job at fault sees its error.
 
@@ -25,17 +28,24 @@ deadlock each other on PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Dialect, Engine
+from sqlalchemy.engine.interfaces import DBAPICursor
+from sqlalchemy.pool import PoolProxiedConnection
 
+from nardy.store.driver_sql import translated_errors
 from nardy.store.tables_repo import VersionConflict
 
 log = logging.getLogger(__name__)
+
+GroupedWork = Callable[[DBAPICursor, Dialect], None]
+"""A grouped job's writes: given the batch's cursor and the database's dialect."""
 
 MAX_BATCH = 64
 """The most appends one transaction takes (a bound on how long its commit keeps the others waiting)."""
@@ -44,7 +54,7 @@ MAX_BATCH = 64
 @dataclass(slots=True)
 class _Job:
     key: str
-    work: Callable[[Connection], None]
+    work: GroupedWork
     loop: asyncio.AbstractEventLoop
     done: asyncio.Future[None] = field(repr=False)
 
@@ -56,10 +66,11 @@ class GroupCommit:
         self._engine = engine
         self._max_batch = max_batch
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._connection: PoolProxiedConnection | None = None
         self._thread = threading.Thread(target=self._serve, name="nardy-db-group", daemon=True)
         self._thread.start()
 
-    async def write(self, key: str, work: Callable[[Connection], None]) -> None:
+    async def write(self, key: str, work: GroupedWork) -> None:
         """Run ``work`` (writing the rows of ``key``) in the next grouped transaction; return once it is committed.
 
         Raises what ``work`` raised (nothing of it is written then), or the
@@ -81,6 +92,12 @@ class GroupCommit:
         self._thread.join()
 
     def _serve(self) -> None:
+        try:
+            self._serve_until_closed()
+        finally:
+            self._let_go()
+
+    def _serve_until_closed(self) -> None:
         stopping = False
         while not stopping:
             first = self._jobs.get()
@@ -101,17 +118,21 @@ class GroupCommit:
 
     def _commit(self, batch: list[_Job]) -> None:
         outcomes: list[BaseException | None] = []
+        dialect = self._engine.dialect
         try:
-            with self._engine.connect() as connection:  # it begins at the first statement: no empty transactions
-                for job in batch:
-                    try:
-                        job.work(connection)
-                        outcomes.append(None)
-                    except VersionConflict as conflict:
-                        outcomes.append(conflict)
+            connection = self._held()
+            cursor = connection.cursor()
+            for job in batch:
+                try:
+                    job.work(cursor, dialect)
+                    outcomes.append(None)
+                except VersionConflict as conflict:
+                    outcomes.append(conflict)
+            with translated_errors(dialect):
                 connection.commit()
         except Exception:
             log.debug("a grouped transaction of %d failed; each job runs alone", len(batch), exc_info=True)
+            self._let_go()
             outcomes = [self._alone(job) for job in batch]
         for job, outcome in zip(batch, outcomes):
             try:
@@ -120,13 +141,42 @@ class GroupCommit:
                 log.debug("a grouped append finished after its event loop closed")
 
     def _alone(self, job: _Job) -> BaseException | None:
+        dialect = self._engine.dialect
         try:
-            with self._engine.connect() as connection:
-                job.work(connection)
-                connection.commit()
+            with self._driver_connection() as connection:
+                job.work(connection.cursor(), dialect)
+                with translated_errors(dialect):
+                    connection.commit()
         except Exception as error:
             return error
         return None
+
+    def _held(self) -> PoolProxiedConnection:
+        """The writer's own connection, kept from batch to batch.
+
+        Kept, not checked out of the pool for each batch: SQLite keeps its
+        page cache per connection, and a batch on whichever pooled connection
+        came next found the tables' pages cold (three times the CPU a
+        batch takes on a connection of its own)."""
+        if self._connection is None:
+            self._connection = self._engine.raw_connection()
+        return self._connection
+
+    def _let_go(self) -> None:
+        """Give the writer's connection back to the pool, which rolls back what it left (or drops it if broken)."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                connection.close()
+
+    @contextlib.contextmanager
+    def _driver_connection(self) -> Iterator[PoolProxiedConnection]:
+        """A driver connection of the engine's pool; what it did not commit is rolled back when it goes back."""
+        connection = self._engine.raw_connection()
+        try:
+            yield connection
+        finally:
+            connection.close()
 
 
 def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
