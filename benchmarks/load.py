@@ -152,11 +152,17 @@ def free_port() -> int:
         return port
 
 
-def proc_cpu_split(pid: int) -> tuple[float, float]:
-    """(user, system) CPU seconds of process ``pid`` (all its threads)."""
-    text = Path(f"/proc/{pid}/stat").read_text()
+def proc_cpu_split(pid: int, stat: str | None = None) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid`` (all its threads), or of the thread whose ``stat`` is given."""
+    text = Path(stat or f"/proc/{pid}/stat").read_text()
     fields = text[text.rindex(")") + 2 :].split()
     return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
+
+
+def event_loop_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid``'s first thread, which runs the server's event loop
+    (the rest: the grouped writer, the database threads, the computer players' searches)."""
+    return sum(proc_cpu_split(pid, f"/proc/{pid}/task/{pid}/stat"))
 
 
 def proc_cpu_seconds(pid: int) -> float:
@@ -250,6 +256,10 @@ class Server:
     def cpu_split(self) -> tuple[float, float]:
         """(user, system) CPU seconds of the server so far."""
         return proc_cpu_split(self.pid)
+
+    def loop_cpu_seconds(self) -> float:
+        """CPU seconds of the server's event-loop thread so far."""
+        return event_loop_cpu_seconds(self.pid)
 
     def rss_mib(self) -> float:
         """The server's resident memory now."""
@@ -447,6 +457,9 @@ class Cluster:
     def cpu_split(self) -> tuple[float, float]:
         splits = [server.cpu_split() for server in self.servers]
         return sum(u for u, _ in splits), sum(k for _, k in splits)
+
+    def loop_cpu_seconds(self) -> float:
+        return sum(server.loop_cpu_seconds() for server in self.servers)
 
     def rss_mib(self) -> float:
         return sum(server.rss_mib() for server in self.servers)
@@ -889,6 +902,7 @@ class Level:
     server_cpu_pct: float = 0.0
     server_cpu_max_1s: float = 0.0
     server_sys_share: float = 0.0
+    loop_cpu_share: float = 0.0
     rss_start: float = 0.0
     rss_end: float = 0.0
     rss_max: float = 0.0
@@ -1022,7 +1036,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         time.sleep(max(0.0, window_start - time.time()))
         load_start = os.getloadavg()[0]
         profiler = server.start_profile(args.duration)
-        split0, proxy0 = server.cpu_split(), server.proxy_cpu_seconds()
+        split0, proxy0, loop0 = server.cpu_split(), server.proxy_cpu_seconds(), server.loop_cpu_seconds()
         services0 = {name: named_cpu_seconds(name) for name in SERVICES}
         cpu0, busy0 = sum(split0), machine_cpu()
         level.rss_start = level.rss_max = server.rss_mib()
@@ -1039,12 +1053,13 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
             into = time.time() - window_start
             if into >= level.rss_series[-1][0] + args.rss_every:
                 level.rss_series.append((into, rss))
-        split1 = server.cpu_split()
+        split1, loop1 = server.cpu_split(), server.loop_cpu_seconds()
         level.proxy_cpu_pct = (server.proxy_cpu_seconds() - proxy0) / args.duration * 100
         level.services_cpu_pct = {name: (named_cpu_seconds(name) - services0[name]) / args.duration * 100
                                   for name in SERVICES}
         cpu1, busy1 = sum(split1), machine_cpu()
         level.server_sys_share = (split1[1] - split0[1]) / max(1e-9, cpu1 - cpu0) * 100
+        level.loop_cpu_share = (loop1 - loop0) / max(1e-9, cpu1 - cpu0) * 100
         level.rss_end = server.rss_mib()
         level.rss_series.append((args.duration, level.rss_end))
         server.count_objects()  # after the window, so that it costs the window nothing
@@ -1142,8 +1157,8 @@ def print_level(level: Level) -> None:
         ("actions timed", f"{len(level.latencies_ms):,}"),
         ("errors", f"{level.error_count}" + (f" ({', '.join(f'{k}: {v}' for k, v in level.errors.most_common())})" if level.errors else "")),
         ("server CPU % (window mean / max 1 s)", f"{level.server_cpu_pct:.0f} / {level.server_cpu_max_1s:.0f}"),
-        ("server CPU ms per accepted action (of which in the kernel)",
-         f"{level.cpu_ms_per_action:.2f} ({level.server_sys_share:.0f} %)"),
+        ("server CPU ms per accepted action (of which in the kernel; on the event loop's thread)",
+         f"{level.cpu_ms_per_action:.2f} ({level.server_sys_share:.0f} %; {level.loop_cpu_share:.0f} %)"),
         ("server RSS MiB (after setup / start / end / max)",
          f"{level.rss_after_setup:.0f} / {level.rss_start:.0f} / {level.rss_end:.0f} / {level.rss_max:.0f}"),
         ("server RSS MiB over the window (s: MiB)", ", ".join(f"{t:.0f}: {m:.0f}" for t, m in level.rss_series)),
@@ -1177,16 +1192,18 @@ def print_level(level: Level) -> None:
 def print_summary(levels: list[Level]) -> None:
     print("\n### Summary\n")
     print("| server | games | accepted actions/s | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU % "
-          "| server CPU ms/action | longest gc ms (its CPU ms) | server RSS MiB | client CPU % | machine CPU % |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "| server CPU ms/action | of which the loop's thread | longest gc ms (its CPU ms) | server RSS MiB "
+          "| client CPU % | machine CPU % |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for level in levels:
         if level.failed is not None:
-            print(f"| {level.server} | {level.games} | failed | | | | | | | | | | | |")
+            print(f"| {level.server} | {level.games} | failed | | | | | | | | | | | | |")
             continue
         longest, longest_cpu = level.longest_gc_ms
         print(f"| {level.server} | {level.games} | {level.rate:,.1f} | {level.percentile(50):,.1f} | {level.percentile(95):,.1f} | "
               f"{level.percentile(99):,.1f} | {max(level.latencies_ms, default=float('nan')):,.1f} | {level.error_count} | "
-              f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | {longest:.0f} ({longest_cpu:.0f}) | {level.rss_max:.0f} | "
+              f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | "
+              f"{level.cpu_ms_per_action * level.loop_cpu_share / 100:.2f} | {longest:.0f} ({longest_cpu:.0f}) | {level.rss_max:.0f} | "
               f"{', '.join(f'{c:.0f}' for c in level.client_cpu_pct)} | {level.machine_cpu_pct:.0f} |")
     for label in dict.fromkeys(level.server for level in levels):
         mine = [level for level in levels if level.server == label and level.failed is None]
@@ -1361,7 +1378,7 @@ def main(argv: list[str] | None = None) -> int:
             "p50_ms": lv.percentile(50), "p95_ms": lv.percentile(95), "p99_ms": lv.percentile(99),
             "max_ms": max(lv.latencies_ms, default=None), "errors": dict(lv.errors),
             "server_cpu_pct": lv.server_cpu_pct, "server_cpu_ms_per_action": lv.cpu_ms_per_action,
-            "server_sys_share_pct": lv.server_sys_share, "server_rss_max_mib": lv.rss_max,
+            "server_sys_share_pct": lv.server_sys_share, "server_loop_share_pct": lv.loop_cpu_share, "server_rss_max_mib": lv.rss_max,
             "server_rss_series_mib": lv.rss_series,
             "longest_gc_ms": lv.longest_gc_ms[0], "longest_gc_cpu_ms": lv.longest_gc_ms[1],
             "client_cpu_pct": lv.client_cpu_pct, "machine_cpu_pct": lv.machine_cpu_pct, "load": lv.load,
