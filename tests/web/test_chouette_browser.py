@@ -89,7 +89,10 @@ def create_from_lobby(person: Client, max_players: int) -> str:
     person.goto("#/")
     card = person.page.locator(".chouette-card")
     choice = card.locator("select[name=max_players]")
-    for _ in range(40):  # once, a loaded machine's first click left the form closed (CI, 2026-12-04)
+    # Once, on a loaded machine, the first click left the form closed (CI, 2026-12-04). The likely cause: the
+    # lists above the card fill in as their requests answer and push the card down, so a click aimed just
+    # before such a shift lands beside the summary. Click again until the form shows.
+    for _ in range(40):
         if choice.is_visible():
             break
         if card.locator("details.chouette-new").get_attribute("open") is None:
