@@ -333,6 +333,8 @@ class RedisPubSub(_FanOut):
         self._redis_pubsub = self._subscriber.pubsub()
         self._lock = asyncio.Lock()
         self._confirmations: dict[str, asyncio.Future[None]] = {}
+        self._left_subscribed = False
+        """A subscription ended while Redis could not be told: the reading task unsubscribes once it is back."""
         self._reader: asyncio.Task[None] | None = None
         self._outbox: deque[tuple[str, str]] = deque()
         self._outbox_size = outbox_size
@@ -426,11 +428,27 @@ class RedisPubSub(_FanOut):
         async with self._lock:
             if not self._remove(subscription) or self._closed:
                 return
+            connection = self._redis_pubsub.connection
+            if connection is None or not connection.is_connected:
+                # Unsubscribing now would connect from this task while the reading task reconnects: two readers
+                # of one socket. The reading task unsubscribes it once Redis is back.
+                self._left_subscribed = True
+                return
             try:
                 await self._redis_pubsub.unsubscribe(REDIS_PREFIX + subscription.channel)
             except (RedisError, OSError) as error:
-                # Redis will re-subscribe the channel on reconnecting; its messages then reach nobody here.
+                # Redis will re-subscribe the channel on reconnecting; the reading task then unsubscribes it.
+                self._left_subscribed = True
                 _log.warning("could not unsubscribe from %s: %s", subscription.channel, error)
+
+    def _unwanted(self) -> list[str]:
+        """Redis names of the channels Redis delivers to us, and is not asked to stop, with no subscriber here."""
+        leaving = self._redis_pubsub.pending_unsubscribe_channels
+        return [
+            name for name in self._redis_pubsub.channels
+            if isinstance(name, str) and name.startswith(REDIS_PREFIX) and name not in leaving
+            and name[len(REDIS_PREFIX):] not in self._channels and name not in self._confirmations
+        ]
 
     def _unsubscribed(self) -> list[str]:
         """Redis names of the channels with a subscriber here that Redis does not deliver to us (nor is asked to)."""
@@ -450,6 +468,11 @@ class RedisPubSub(_FanOut):
                     await self._redis_pubsub.subscribe(*missing)
                 if self._redis_pubsub.connection is None:  # no subscription has connected yet
                     raise ConnectionError("not connected to Redis yet")
+                if self._left_subscribed and self._redis_pubsub.connection.is_connected:
+                    unwanted = self._unwanted()
+                    if unwanted:
+                        await self._redis_pubsub.unsubscribe(*unwanted)
+                    self._left_subscribed = False
                 message: dict[str, Any] | None = await self._redis_pubsub.get_message(timeout=REDIS_TIMEOUT_SECONDS)
             except (RedisError, OSError) as error:
                 failures += 1

@@ -11,7 +11,7 @@ import asyncio
 import os
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 import pytest
 import redis
@@ -316,6 +316,33 @@ async def drained(pubsub: PubSub) -> None:
     async with asyncio.timeout(TIMEOUT):
         while pubsub.backlog:
             await asyncio.sleep(0.02)
+
+
+def test_a_subscription_ended_while_cut_off_from_redis_is_unsubscribed_once_redis_is_back(
+    channel: Callable[[str], str], link: TcpProxy,
+) -> None:
+    """Ending it raises nothing (it used to race the reading task's reconnection on the socket), and Redis
+    stops delivering the channel once the subscriber connection is back."""
+
+    async def scenario() -> None:
+        observer = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
+        game, other = REDIS_PREFIX + channel("game"), REDIS_PREFIX + channel("other")
+        try:
+            async with opened(lambda: RedisPubSub(f"redis://{link.url_host}/0")) as cut_off:
+                async with cut_off.subscribe(channel("other")), AsyncExitStack() as ending:
+                    await ending.enter_async_context(cut_off.subscribe(channel("game")))
+                    assert await observer.pubsub_numsub(game) == [(game, 1)]
+                    link.cut()
+                    with pytest.raises((redis.RedisError, OSError)):
+                        await cut_off.ping()
+                    await ending.aclose()
+                    link.restore()
+                    await settled(lambda: observer.pubsub_numsub(other), [(other, 1)], timeout=4 * TIMEOUT)
+                    await settled(lambda: observer.pubsub_numsub(game), [(game, 0)])
+        finally:
+            await observer.aclose()
+
+    run(scenario)
 
 
 def test_cut_off_from_redis_a_process_keeps_its_messages_and_sends_them_in_order(
