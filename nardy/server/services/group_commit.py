@@ -156,8 +156,8 @@ class GroupCommit:
 
         Kept, not checked out of the pool for each batch: SQLite keeps its
         page cache per connection, and a batch on whichever pooled connection
-        came next found the tables' pages cold (three times the CPU a
-        batch takes on a connection of its own)."""
+        came next could find the tables' pages cold. (In the load benchmark
+        the gain was too small to tell from the noise: benchmarks/RESULTS.md.)"""
         if self._connection is None:
             self._connection = self._engine.raw_connection()
         return self._connection
