@@ -152,9 +152,9 @@ def free_port() -> int:
         return port
 
 
-def proc_cpu_split(pid: int, stat: str | None = None) -> tuple[float, float]:
-    """(user, system) CPU seconds of process ``pid`` (all its threads), or of the thread whose ``stat`` is given."""
-    text = Path(stat or f"/proc/{pid}/stat").read_text()
+def proc_cpu_split(pid: int, thread: int | None = None) -> tuple[float, float]:
+    """(user, system) CPU seconds of process ``pid`` (all its threads), or of its thread ``thread`` alone."""
+    text = Path(f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat").read_text()
     fields = text[text.rindex(")") + 2 :].split()
     return int(fields[11]) / CLK_TCK, int(fields[12]) / CLK_TCK
 
@@ -162,7 +162,7 @@ def proc_cpu_split(pid: int, stat: str | None = None) -> tuple[float, float]:
 def event_loop_cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of process ``pid``'s first thread, which runs the server's event loop
     (the rest: the grouped writer, the database threads, the computer players' searches)."""
-    return sum(proc_cpu_split(pid, f"/proc/{pid}/task/{pid}/stat"))
+    return sum(proc_cpu_split(pid, thread=pid))
 
 
 def proc_cpu_seconds(pid: int) -> float:

@@ -32,7 +32,7 @@ import contextlib
 import logging
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import Dialect, Engine
@@ -143,11 +143,12 @@ class GroupCommit:
     def _alone(self, job: _Job) -> BaseException | None:
         dialect = self._engine.dialect
         try:
-            with self._driver_connection() as connection:
-                job.work(connection.cursor(), dialect)
-                with translated_errors(dialect):
-                    connection.commit()
+            connection = self._held()
+            job.work(connection.cursor(), dialect)
+            with translated_errors(dialect):
+                connection.commit()
         except Exception as error:
+            self._let_go()
             return error
         return None
 
@@ -168,15 +169,6 @@ class GroupCommit:
         if connection is not None:
             with contextlib.suppress(Exception):
                 connection.close()
-
-    @contextlib.contextmanager
-    def _driver_connection(self) -> Iterator[PoolProxiedConnection]:
-        """A driver connection of the engine's pool; what it did not commit is rolled back when it goes back."""
-        connection = self._engine.raw_connection()
-        try:
-            yield connection
-        finally:
-            connection.close()
 
 
 def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
