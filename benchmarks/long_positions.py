@@ -19,6 +19,16 @@ gives up against the rollout's best play on these positions, and
 whatever ``--workers``; ``--weights`` names the network that plays the games
 and the rollouts (default: the shipped one, so a file made before a network
 was replaced is reproduced with ``--weights`` on the old file).
+
+Training sets may instead be labelled by the network's own deeper look:
+``--plies N`` gives each candidate its N-ply search value, exact for that
+depth (a 1-ply label of two candidates costs about a twenty-fifth of their
+36-trial rollout, a 2-ply label about as much), and ``--streams`` lets
+several processes play one regulation's games, which with cheap labels are
+much of the work:
+
+    python -m benchmarks.long_positions --positions 40000 --top 2 --plies 1 --rate 0.5 \
+        --streams 16 --workers 16 --seed 11 --out ply1.json.gz
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator
 from nardy.bots.race import RaceEvaluator
 from nardy.bots.rollout import rollout_outcomes
+from nardy.bots.search import after_values
 from nardy.notation import format_steps, position_to_dict
 from nardy.rules import Play, Position, find_variant
 
@@ -69,10 +80,15 @@ def network_evaluator(variant: str, weights: str | None) -> NeuralEvaluator:
 
 
 def self_play_samples(variant: str, count: int, *, seed: int, rate: float = 0.12, noise: float = 0.05,
-                      weights: str | None = None) -> Iterator[Sample]:
-    """``count`` decisions with two or more legal plays, each kept with probability ``rate``, from seeded games."""
-    rng = random.Random(f"long-positions:{variant}:{seed}")
-    bot = NeuralBot(network_evaluator(variant, weights), noise=noise, seed=seed)
+                      weights: str | None = None, stream: int = 0) -> Iterator[Sample]:
+    """``count`` decisions with two or more legal plays, each kept with probability ``rate``, from seeded games.
+
+    ``stream`` numbers independent sequences of games under one seed, so that
+    several processes can make one regulation's positions at once; stream 0
+    is the sequence of files made before streams existed.
+    """
+    rng = random.Random(f"long-positions:{variant}:{seed}" + (f":{stream}" if stream else ""))
+    bot = NeuralBot(network_evaluator(variant, weights), noise=noise, seed=seed + stream * 1_000_003)
     found = 0
     while True:
         position = Position.start(variant)
@@ -99,15 +115,24 @@ def candidates(position: Position, dice: tuple[int, int], top: int, weights: str
 
 
 def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: int,
-          weights: str | None = None) -> dict[str, Any]:
-    """One benchmark entry: the position, the roll and its candidates' rollout results."""
+          weights: str | None = None, plies: int | None = None) -> dict[str, Any]:
+    """One entry: the position, the roll and its candidates' rollout results, or their ``plies``-ply search values.
+
+    A search value is exact for its depth (no dice are sampled), so its
+    standard errors are 0; it is the training target of a network fitted to
+    what a deeper look of this one sees.
+    """
     chosen = candidates(sample.position, sample.dice, top, weights)
     evaluator = RaceEvaluator(network_evaluator(sample.position.variant.name, weights))
-    starts = [play.position.turned() for play, _ in chosen]
-    outcomes = invert(rollout_outcomes(evaluator, starts, trials=trials, truncate=truncate, seed=seed))
+    if plies is None:
+        starts = [play.position.turned() for play, _ in chosen]
+        outcomes = invert(rollout_outcomes(evaluator, starts, trials=trials, truncate=truncate, seed=seed))
+    else:
+        outcomes = after_values(evaluator, [play.position for play, _ in chosen], plies)[:, None, :]
     values = equity(outcomes)  # (candidates, trials): the mover's equity, trial by trial on the same dice
     means = values.mean(axis=1)
     best = int(np.argmax(means))
+    error = _error if plies is None else _exact
     rows = []
     for index, (play, zero_ply) in enumerate(chosen):
         difference = values[best] - values[index]
@@ -116,11 +141,13 @@ def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: 
             "position": position_to_dict(play.position),
             "zero_ply": zero_ply,
             "equity": float(means[index]),
-            "equity_error": _error(values[index]),
+            "equity_error": error(values[index]),
             "loss": float(means[best] - means[index]),
-            "loss_error": _error(difference),
+            "loss_error": error(difference),
             "probabilities": outcomes[index].mean(axis=0).tolist(),
         })
+    if plies is not None:  # exact values: six decimals keep a training file of 100,000 positions to about 11 MB
+        rows = [_rounded(row) for row in rows]
     return {
         "variant": sample.position.variant.name,
         "position": position_to_dict(sample.position),
@@ -136,6 +163,18 @@ def _error(values: np.ndarray[Any, Any]) -> float:
     return float(values.std(ddof=1) / np.sqrt(len(values))) if len(values) > 1 else float("nan")
 
 
+def _rounded(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with its numbers to six decimals."""
+    return {key: round(value, 6) if isinstance(value, float)
+            else [round(x, 6) for x in value] if key == "probabilities" else value
+            for key, value in row.items()}
+
+
+def _exact(values: np.ndarray[Any, Any]) -> float:
+    """The standard error of a search value: none, no dice were sampled."""
+    return 0.0
+
+
 def _write_document(path: Path, document: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     opener = gzip.open if path.suffix == ".gz" else open
@@ -143,42 +182,59 @@ def _write_document(path: Path, document: dict[str, Any]) -> None:
         file.write(json.dumps(document, separators=(",", ":")) + "\n")
 
 
-def _samples_of(variant: str, count: int, seed: int, weights: str | None) -> list[Sample]:
-    return list(self_play_samples(variant, count, seed=seed, weights=weights))
+def _samples_of(variant: str, count: int, settings: dict[str, Any], stream: int) -> list[Sample]:
+    return list(self_play_samples(variant, count, seed=settings["seed"], rate=settings.get("rate", 0.12),
+                                  weights=settings["weights_file"], stream=stream))
 
 
-def _label_indexed(index: int, sample: Sample, settings: dict[str, Any]) -> dict[str, Any]:
-    return {"index": index, **label(sample, top=settings["top"], trials=settings["trials"],
-                                    truncate=settings["truncate"], seed=settings["seed"] * 1_000_003 + index,
-                                    weights=settings["weights_file"])}
+def _label_batch(indexed: Sequence[tuple[int, Sample]], settings: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"index": index, **label(sample, top=settings["top"], trials=settings["trials"],
+                                     truncate=settings["truncate"], seed=settings["seed"] * 1_000_003 + index,
+                                     weights=settings["weights_file"], plies=settings.get("plies"))}
+            for index, sample in indexed]
+
+
+def stream_counts(count: int, streams: int) -> list[int]:
+    """How many of a regulation's ``count`` positions each of ``streams`` streams of games makes."""
+    return [count // streams + (1 if stream < count % streams else 0) for stream in range(streams)]
 
 
 def label_all(variants: Sequence[str], settings: dict[str, Any], *, workers: int,
-              deadline: float | None = None) -> list[dict[str, Any]]:
-    """Every regulation's positions labelled, ``workers`` positions at a time, in index order.
+              deadline: float | None = None, batch: int = 1) -> list[dict[str, Any]]:
+    """Every regulation's positions labelled, ``batch`` positions per task on ``workers`` processes, in index order.
 
     Position ``index`` (counted across the regulations in order) is rolled
     out on the dice of ``seed * 1_000_003 + index`` whatever the number of
     workers; the regulations take turns, so a run cut short by ``deadline``
     (seconds) labels about as many positions of each, every entry as the
-    full run labels it.
+    full run labels it. ``settings["streams"]`` (default 1) splits each
+    regulation's games into that many streams made in parallel, which pays
+    when labels are cheap (search values) and the games are the work.
     """
-    count, seed = settings["positions"], settings["seed"]
+    count = settings["positions"]
+    jobs = [(variant, made, stream) for variant in variants
+            for stream, made in enumerate(stream_counts(count, settings.get("streams", 1))) if made]
     began = time.perf_counter()
     entries: list[dict[str, Any]] = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-        lists = list(pool.map(_samples_of, variants, [count] * len(variants), [seed] * len(variants),
-                              [settings["weights_file"]] * len(variants)))
-        pending = [pool.submit(_label_indexed, number * count + i, samples[i], settings)
-                   for i in range(count) for number, samples in enumerate(lists)]
+        made_lists = pool.map(_samples_of, [job[0] for job in jobs], [job[1] for job in jobs],
+                              [settings] * len(jobs), [job[2] for job in jobs])
+        lists: dict[str, list[Sample]] = {variant: [] for variant in variants}
+        for (variant, _, _), samples in zip(jobs, made_lists):
+            lists[variant].extend(samples)
+        indexed = [(number * count + i, lists[variant][i]) for i in range(count) for number, variant in enumerate(variants)]
+        pending = [pool.submit(_label_batch, indexed[start:start + batch], settings)
+                   for start in range(0, len(indexed), batch)]
         remaining = None if deadline is None else max(0.0, deadline - (time.perf_counter() - began))
+        reported = 0
         try:
             for future in concurrent.futures.as_completed(pending, timeout=remaining):
-                entries.append(future.result())
-                if len(entries) % 100 == 0:
-                    print(f"{len(entries)}/{len(pending)} labelled, {time.perf_counter() - began:.0f} s", flush=True)
+                entries.extend(future.result())
+                if len(entries) >= reported + 100:
+                    reported = len(entries)
+                    print(f"{len(entries)}/{len(indexed)} labelled, {time.perf_counter() - began:.0f} s", flush=True)
         except TimeoutError:
-            print(f"deadline: {len(entries)}/{len(pending)} labelled", flush=True)
+            print(f"deadline: {len(entries)}/{len(indexed)} labelled", flush=True)
             pool.shutdown(wait=True, cancel_futures=True)
     return sorted(entries, key=lambda entry: int(entry["index"]))
 
@@ -191,7 +247,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=4, help="candidate plays rolled out per position, best at 0-ply (4)")
     parser.add_argument("--trials", type=int, default=36, help="trials per candidate (36)")
     parser.add_argument("--truncate", type=int, default=7, help="rolls before the network rates the position (7; -1: to the end)")
+    parser.add_argument("--plies", type=int,
+                        help="label with this deep a search of the network instead of rollouts (exact, no trials)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games and of the rollouts' dice")
+    parser.add_argument("--rate", type=float, default=0.12, help="chance that a decision with a choice is kept (0.12)")
+    parser.add_argument("--streams", type=int, default=1,
+                        help="independent streams of games per regulation, made in parallel (1)")
     parser.add_argument("--workers", type=int, default=1, help="positions labelled at once, each in its own process")
     parser.add_argument("--deadline", type=float, help="stop after this many seconds and write what is labelled")
     parser.add_argument("--weights", help="the network that plays and rolls out (.npz; default the shipped one)")
@@ -201,12 +262,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     truncate = None if args.truncate < 0 else args.truncate
     command = "python -m benchmarks.long_positions " + " ".join(argv if argv is not None else sys.argv[1:])
     print(command, flush=True)
-    settings = {"variants": variants, "positions": args.positions, "top": args.top, "trials": args.trials,
-                "truncate": truncate, "seed": args.seed, "rollout_player": "network 0-ply",
+    labels = ({"trials": args.trials, "truncate": truncate, "rollout_player": "network 0-ply"} if args.plies is None
+              else {"trials": 1, "truncate": None, "plies": args.plies})
+    settings = {"variants": variants, "positions": args.positions, "top": args.top, **labels,
+                "seed": args.seed, "rate": args.rate, "streams": args.streams,
                 "bearoff": "exact database", "weights_file": args.weights,
                 "weights": network_evaluator(variants[0], args.weights).network.meta.get("training", "")}
     began = time.perf_counter()
-    entries = label_all(variants, settings, workers=args.workers, deadline=args.deadline)
+    entries = label_all(variants, settings, workers=args.workers, deadline=args.deadline,
+                        batch=1 if args.plies is None else 32)
     document = {
         "format": FORMAT,
         "command": command,
