@@ -405,6 +405,11 @@ class RedisPubSub(_FanOut):
             if not self._add(subscription):
                 return
             name = REDIS_PREFIX + subscription.channel
+            if self._reader is not None and not self._connected():
+                # Subscribing now would connect from this task while the reading task reconnects: two readers of
+                # one socket. The reading task subscribes it once Redis is back; the subscription then must resync.
+                _log.warning("cannot subscribe to %s in Redis yet (the connection is down)", subscription.channel)
+                return
             confirmed = asyncio.get_running_loop().create_future()
             self._confirmations[name] = confirmed
             try:
@@ -428,10 +433,8 @@ class RedisPubSub(_FanOut):
         async with self._lock:
             if not self._remove(subscription) or self._closed:
                 return
-            connection = self._redis_pubsub.connection
-            if connection is None or not connection.is_connected:
-                # Unsubscribing now would connect from this task while the reading task reconnects: two readers
-                # of one socket. The reading task unsubscribes it once Redis is back.
+            if not self._connected():
+                # As in _attach: the reading task unsubscribes it once Redis is back.
                 self._left_subscribed = True
                 return
             try:
@@ -440,6 +443,11 @@ class RedisPubSub(_FanOut):
                 # Redis will re-subscribe the channel on reconnecting; the reading task then unsubscribes it.
                 self._left_subscribed = True
                 _log.warning("could not unsubscribe from %s: %s", subscription.channel, error)
+
+    def _connected(self) -> bool:
+        """Whether the subscriber connection is up, so that a command sent on it needs no connecting."""
+        connection = self._redis_pubsub.connection
+        return connection is not None and connection.is_connected
 
     def _unwanted(self) -> list[str]:
         """Redis names of the channels Redis delivers to us, and is not asked to stop, with no subscriber here."""
@@ -468,7 +476,7 @@ class RedisPubSub(_FanOut):
                     await self._redis_pubsub.subscribe(*missing)
                 if self._redis_pubsub.connection is None:  # no subscription has connected yet
                     raise ConnectionError("not connected to Redis yet")
-                if self._left_subscribed and self._redis_pubsub.connection.is_connected:
+                if self._left_subscribed and self._connected():
                     unwanted = self._unwanted()
                     if unwanted:
                         await self._redis_pubsub.unsubscribe(*unwanted)

@@ -345,6 +345,45 @@ def test_a_subscription_ended_while_cut_off_from_redis_is_unsubscribed_once_redi
     run(scenario)
 
 
+def test_a_subscription_made_while_the_connection_is_down_leaves_reconnecting_to_the_reading_task(
+    channel: Callable[[str], str], link: TcpProxy,
+) -> None:
+    """Subscribing from the opening task would connect it while the reading task reconnects (two readers of one
+    socket); once Redis is back the reading task subscribes the channel, and the subscription resyncs."""
+
+    async def scenario() -> None:
+        cut_url = f"redis://{link.url_host}/0"
+        async with opened(lambda: RedisPubSub(cut_url)) as cut_off, opened(lambda: RedisPubSub(REDIS_URL)) as other:
+            assert isinstance(cut_off, RedisPubSub)
+            redis_pubsub = cut_off._redis_pubsub
+            subscribe = redis_pubsub.subscribe
+            while_down: list[str] = []
+
+            def connected() -> bool:
+                return redis_pubsub.connection is not None and redis_pubsub.connection.is_connected
+
+            async def watched_subscribe(*names: str) -> None:
+                if not connected():
+                    while_down.append(asyncio.current_task().get_name())  # type: ignore[union-attr]
+                await subscribe(*names)
+
+            async with cut_off.subscribe(channel("other")):
+                redis_pubsub.subscribe = watched_subscribe  # type: ignore[method-assign]
+                link.cut()
+                async with asyncio.timeout(TIMEOUT):
+                    while connected():
+                        await asyncio.sleep(0.01)
+                async with cut_off.subscribe(channel("game")) as mine:
+                    link.restore()
+                    with pytest.raises(SubscriptionOverflow):
+                        await receive(mine)
+                    await other.publish(channel("game"), "from the other")
+                    assert await receive(mine) == "from the other"
+            assert set(while_down) <= {"nardy-redis-pubsub"}
+
+    run(scenario)
+
+
 def test_cut_off_from_redis_a_process_keeps_its_messages_and_sends_them_in_order(
     channel: Callable[[str], str], link: TcpProxy,
 ) -> None:
