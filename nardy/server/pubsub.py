@@ -335,6 +335,9 @@ class RedisPubSub(_FanOut):
         self._confirmations: dict[str, asyncio.Future[None]] = {}
         self._left_subscribed = False
         """A subscription ended while Redis could not be told: the reading task unsubscribes once it is back."""
+        self._maybe_unsubscribed = False
+        """A channel with a subscriber here may not be subscribed in Redis (a SUBSCRIBE was not sent or failed):
+        the reading task looks, which costs a pass over every channel, so it does not look after every message."""
         self._reader: asyncio.Task[None] | None = None
         self._outbox: deque[tuple[str, str]] = deque()
         self._outbox_size = outbox_size
@@ -409,6 +412,7 @@ class RedisPubSub(_FanOut):
                 # Subscribing now would connect from this task while the reading task reconnects: two readers of
                 # one socket. The reading task subscribes it once Redis is back; the subscription then must resync.
                 _log.warning("cannot subscribe to %s in Redis yet (the connection is down)", subscription.channel)
+                self._maybe_unsubscribed = True
                 return
             confirmed = asyncio.get_running_loop().create_future()
             self._confirmations[name] = confirmed
@@ -423,6 +427,7 @@ class RedisPubSub(_FanOut):
                 # Local messages flow already; the reading task subscribes the channel once Redis answers,
                 # and the subscription then hears that it must resync.
                 _log.warning("cannot subscribe to %s in Redis yet (retrying): %s", subscription.channel, error)
+                self._maybe_unsubscribed = True
             except BaseException:
                 self._remove(subscription)
                 raise
@@ -471,9 +476,11 @@ class RedisPubSub(_FanOut):
         failures = 0
         while True:
             try:
-                missing = self._unsubscribed()
-                if missing:
-                    await self._redis_pubsub.subscribe(*missing)
+                if self._maybe_unsubscribed:
+                    self._maybe_unsubscribed = False  # set again if subscribing fails
+                    missing = self._unsubscribed()
+                    if missing:
+                        await self._redis_pubsub.subscribe(*missing)
                 if self._redis_pubsub.connection is None:  # no subscription has connected yet
                     raise ConnectionError("not connected to Redis yet")
                 if self._left_subscribed and self._connected():
@@ -483,6 +490,7 @@ class RedisPubSub(_FanOut):
                     self._left_subscribed = False
                 message: dict[str, Any] | None = await self._redis_pubsub.get_message(timeout=REDIS_TIMEOUT_SECONDS)
             except (RedisError, OSError) as error:
+                self._maybe_unsubscribed = True
                 failures += 1
                 if failures == 1:
                     _log.warning("Redis subscriber connection lost, retrying: %s", error)
