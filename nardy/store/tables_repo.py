@@ -374,6 +374,16 @@ def tables_of_user(
     return list(db.scalars(query.order_by(GameTable.created_at.desc()).limit(limit)))
 
 
+def closed_chouettes_of(db: Session, user_id: int, *, include_private: bool = True, limit: int = 100) -> list[GameTable]:
+    """The chouettes ``user_id`` sat at that have closed (their last player left), newest first; without the
+    private ones unless ``include_private``."""
+    sat_at = GameTable.id.in_(select(ChouettePlayer.table_id).where(ChouettePlayer.user_id == user_id))
+    query = select(GameTable).where(sat_at, GameTable.kind == "chouette", GameTable.status == "closed")
+    if not include_private:
+        query = query.where(GameTable.private.is_(False))
+    return list(db.scalars(query.order_by(GameTable.finished_at.desc()).limit(limit)))
+
+
 def table_by_invite(db: Session, token: str) -> GameTable | None:
     """The private table an invite token opens."""
     return db.scalar(select(GameTable).where(GameTable.invite_token == token))

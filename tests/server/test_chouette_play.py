@@ -312,3 +312,35 @@ def test_my_games_lists_the_chouettes_i_play_in_until_i_leave(server) -> None:
     ben.ok("leave", chouette)
     assert mine(ben) == {match: "match"}
     assert mine(ann) == {chouette: "chouette"}
+
+
+def test_a_closed_chouette_is_in_the_game_history_of_each_who_played_with_their_points(make_server) -> None:
+    """A chouette is finished when its last player leaves; one closed before any game was played is no history."""
+    server = make_server(dice="fair")
+    players = [server.guest() for _ in range(3)]
+    table = players[0].post("/api/chouettes", {"max_players": 3}).json()["table"]
+    for player in players[1:]:
+        assert player.post(f"/api/chouettes/{table}/join").status_code == 200
+    for player in players:
+        player.subscribe(table)
+    players[0].ok("start", table)
+    state = players[0].wait(lambda s: s["status"] == "playing")
+    box = next(p for p in players if p.user["id"] == state["game"]["box"])
+    box.ok("resign", table)
+    assert server.client.get(f"/api/users/{box.user['username']}/games").json()["tables"] == []  # not closed yet
+    for player in players:
+        player.ok("leave", table)  # during the second game: each leaves when it ends
+    second = players[0].state(table)["game"]["box"]
+    next(p for p in players if p.user["id"] == second).ok("resign", table)
+    assert players[0].wait(lambda s: s["status"] == "closed")
+    empty = players[0].post("/api/chouettes", {"max_players": 3}).json()["table"]
+    players[0].subscribe(empty)
+    players[0].ok("leave", empty)
+
+    rows = {}
+    for player in players:
+        [row] = player.client.get(f"/api/users/{player.user['username']}/games").json()["tables"]
+        assert row["table"] == table and row["kind"] == "chouette" and row["finished_at"] is not None
+        assert row["score"]["games"] >= 1
+        rows[player.user["id"]] = row["points"]
+    assert rows[box.user["id"]] < 0 and sum(rows.values()) == 0  # the box resigned to every member

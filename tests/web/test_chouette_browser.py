@@ -322,3 +322,15 @@ def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_gam
         person.page.wait_for_selector(f'li.chouette-player[data-user-id="{ids[carol]}"]', state="detached")
     assert carol.page.locator("[data-action=join]").is_visible(), "Carol may sit down again"
     assert carol.page.locator(".seed-box").is_hidden()
+
+    # ----- Alice and Bob leave between games, which closes the chouette: it is in Carol's game history
+    for person in (alice, bob):
+        click(person, "[data-action=leave]")
+    wait_page(carol, status="closed")
+    carol.goto(f"#/profile/{names[carol]}")
+    row = carol.page.locator(f'#profile-games tr[data-kind="chouette"][data-table="{table}"]')
+    row.wait_for()
+    [entry] = Http(server).get(f"/api/users/{names[carol]}/games")["tables"]
+    assert entry["points"] > 0, "the box resigned to every member"
+    assert f"+{entry['points']}" in row.inner_text() and "won" in row.inner_text()
+    assert row.locator("a").get_attribute("href") == f"#/chouette/{table}"

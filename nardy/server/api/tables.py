@@ -280,7 +280,7 @@ def _chouette_summary(row: GameTable) -> dict[str, Any]:
         "bank_seconds_per_point": None, "rated": False, "private": row.private, "stake": 0, "status": row.status,
         "players": [p["name"] for p in summary.get("players", [])], "max_players": row.max_players,
         "score": row.score, "winner": None,
-        "created_at": row.created_at.isoformat(), "finished_at": None,
+        "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
     }
 
 
@@ -377,11 +377,19 @@ def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
 
 @router.get("/users/{username}/games")
 def user_games(username: str, db: DbSession, viewer: OptionalUser) -> dict[str, Any]:
-    """A player's finished matches, newest first; private ones only for the player themself."""
+    """A player's finished matches and the chouettes they played in, newest first (at most 100); private ones
+    only for the player themself. A chouette's row carries the player's ``points`` there."""
     user = _user(db, username)
     own = viewer is not None and viewer.id == user.id
-    rows = tables_repo.tables_of_user(db, user.id, status="finished", include_private=own)
-    return {"user": user.username, "tables": [_summary(row, db) for row in rows]}
+    matches = [_summary(row, db) for row in tables_repo.tables_of_user(db, user.id, status="finished", include_private=own)]
+    chouettes = []
+    for row in tables_repo.closed_chouettes_of(db, user.id, include_private=own):
+        summary = row.score or {}
+        points = {player: score for player, score in summary.get("scores", [])}
+        if summary.get("games") and user.id in points:  # a chouette closed before a game, or left before one, is no history
+            chouettes.append({**_chouette_summary(row), "points": points[user.id]})
+    rows = sorted([*matches, *chouettes], key=lambda row: row["finished_at"] or "", reverse=True)[:100]
+    return {"user": user.username, "tables": rows}
 
 
 @router.get("/users/{username}/dice")

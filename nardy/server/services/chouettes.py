@@ -214,7 +214,7 @@ class ChouetteService(EventLogService[ChouetteTableState]):
         newcomers = [ChouettePlayer(table_id=state.id, user_id=user) for user in state.names if user not in start.names]
         await self._db.run(lambda db: tables_repo.append(
             db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
-            summary=_summary(state), seeds=new_seeds, extra_rows=newcomers,
+            summary=_summary(state, now), seeds=new_seeds, extra_rows=newcomers,
         ))
         live.state = state
         live.seeds = seeds
@@ -291,11 +291,14 @@ class ChouetteService(EventLogService[ChouetteTableState]):
 
 
 
-def _summary(state: ChouetteTableState) -> dict[str, Any]:
-    """The table row's columns that follow from the state: the lobby lists the players from ``score``."""
+def _summary(state: ChouetteTableState, now: datetime) -> dict[str, Any]:
+    """The table row's columns that follow from the state at ``now``: the lobby lists the players from ``score``,
+    and a chouette is finished when its last player leaves (the players' game histories date it then)."""
     chouette = state.chouette
+    status = state.status
     return {
-        "status": state.status,
+        "status": status,
+        "finished_at": now if status == "closed" else None,
         "deadline_at": state.deadline,
         "score": {
             "players": [{"user_id": p, "name": state.names.get(p, "")} for p in chouette.players],

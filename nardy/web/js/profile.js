@@ -77,8 +77,10 @@ function renderRatings(el, username, data) {
 
 function renderGames(el, data) {
   const rows = data.tables;
+  const matches = rows.filter((row) => row.kind !== "chouette");
   let wins = 0;
   const body = rows.map((row) => {
+    if (row.kind === "chouette") return chouetteRow(row);
     const seat = row.players.findIndex((p) => p && p.toLowerCase() === data.user.toLowerCase());
     const won = row.winner !== null && row.winner === seat;
     if (won) wins += 1;
@@ -95,12 +97,27 @@ function renderGames(el, data) {
   });
   fill(el,
     h("h2", {}, t("profile.games")),
-    rows.length ? h("p", {}, t("profile.summary", { games: rows.length, wins, losses: rows.length - wins })) : null,
+    matches.length ? h("p", {}, t("profile.summary", { games: matches.length, wins, losses: matches.length - wins })) : null,
     rows.length
       ? h("table", { class: "data" },
         h("thead", {}, h("tr", {}, [t("profile.date"), t("lobby.variant"), t("lobby.match_length"), t("profile.opponent"), t("game.score"), t("profile.result"), ""].map((x) => h("th", { scope: "col" }, x)))),
         h("tbody", {}, body))
       : h("p", { class: "hint" }, t("profile.no_games")));
+}
+
+// A chouette the player sat at: its games, the player's points there (won when ahead), and its page, which
+// replays each game.
+function chouetteRow(row) {
+  const points = row.points;
+  const [result, label] = points > 0 ? ["won", t("profile.won")] : points < 0 ? ["lost", t("profile.lost")] : ["even", t("profile.even")];
+  return h("tr", { "data-table": row.table, "data-kind": "chouette" },
+    h("td", {}, formatDate(row.finished_at)),
+    h("td", {}, variantName(row.variant)),
+    h("td", {}, t("chouette.title")),
+    h("td", {}, t("profile.chouette_games", { games: row.score.games })),
+    h("td", {}, points > 0 ? `+${points}` : String(points)),
+    h("td", { class: result }, label),
+    h("td", {}, h("a", { href: `#/chouette/${row.table}` }, t("game.replay"))));
 }
 
 function renderDice(el, stats) {
