@@ -115,18 +115,20 @@ def candidates(position: Position, dice: tuple[int, int], top: int, weights: str
 
 
 def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: int,
-          weights: str | None = None, plies: int | None = None) -> dict[str, Any]:
+          weights: str | None = None, plies: int | None = None, player_plies: int = 0) -> dict[str, Any]:
     """One entry: the position, the roll and its candidates' rollout results, or their ``plies``-ply search values.
 
     A search value is exact for its depth (no dice are sampled), so its
     standard errors are 0; it is the training target of a network fitted to
-    what a deeper look of this one sees.
+    what a deeper look of this one sees. ``player_plies``: how deep the
+    rollout's player searches each move.
     """
     chosen = candidates(sample.position, sample.dice, top, weights)
     evaluator = RaceEvaluator(network_evaluator(sample.position.variant.name, weights))
     if plies is None:
         starts = [play.position.turned() for play, _ in chosen]
-        outcomes = invert(rollout_outcomes(evaluator, starts, trials=trials, truncate=truncate, seed=seed))
+        outcomes = invert(rollout_outcomes(evaluator, starts, trials=trials, truncate=truncate, seed=seed,
+                                           player_plies=player_plies))
     else:
         outcomes = after_values(evaluator, [play.position for play, _ in chosen], plies)[:, None, :]
     values = equity(outcomes)  # (candidates, trials): the mover's equity, trial by trial on the same dice
@@ -190,7 +192,8 @@ def _samples_of(variant: str, count: int, settings: dict[str, Any], stream: int)
 def _label_batch(indexed: Sequence[tuple[int, Sample]], settings: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"index": index, **label(sample, top=settings["top"], trials=settings["trials"],
                                      truncate=settings["truncate"], seed=settings["seed"] * 1_000_003 + index,
-                                     weights=settings["weights_file"], plies=settings.get("plies"))}
+                                     weights=settings["weights_file"], plies=settings.get("plies"),
+                                     player_plies=settings.get("player_plies", 0))}
             for index, sample in indexed]
 
 
@@ -255,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="independent streams of games per regulation, made in parallel (1)")
     parser.add_argument("--workers", type=int, default=1, help="positions labelled at once, each in its own process")
     parser.add_argument("--deadline", type=float, help="stop after this many seconds and write what is labelled")
+    parser.add_argument("--player-plies", type=int, default=0,
+                        help="how deep the rollouts' player searches each move (0: the network's choice)")
     parser.add_argument("--weights", help="the network that plays and rolls out (.npz; default the shipped one)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="the file to write (gzipped if it ends in .gz)")
     args = parser.parse_args(argv)
@@ -262,7 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     truncate = None if args.truncate < 0 else args.truncate
     command = "python -m benchmarks.long_positions " + " ".join(argv if argv is not None else sys.argv[1:])
     print(command, flush=True)
-    labels = ({"trials": args.trials, "truncate": truncate, "rollout_player": "network 0-ply"} if args.plies is None
+    labels = ({"trials": args.trials, "truncate": truncate, "rollout_player": f"network {args.player_plies}-ply",
+               "player_plies": args.player_plies} if args.plies is None
               else {"trials": 1, "truncate": None, "plies": args.plies})
     settings = {"variants": variants, "positions": args.positions, "top": args.top, **labels,
                 "seed": args.seed, "rate": args.rate, "streams": args.streams,

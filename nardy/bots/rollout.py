@@ -2,8 +2,11 @@
 
 A *trial* starts from a position with its side to roll and plays both sides
 with the evaluator at 0-ply (the play whose resulting position it rates best)
-until the game ends (a full rollout) or for ``truncate`` rolls, after which
-the evaluator rates the position reached (a truncated rollout). The result is
+or, with ``player_plies``, after a search that many rolls deep
+(:func:`nardy.bots.search.choose`: stronger play, at 1 ply a trial twenty
+to fifty times dearer), until the game ends (a full rollout) or for ``truncate``
+rolls, after which the evaluator rates the position reached (a truncated
+rollout). The result is
 the mean of the trials' outcome probabilities for the starting side, with
 standard errors.
 
@@ -56,6 +59,7 @@ from nardy.bots.evaluator import (
     invert,
     terminal_probabilities,
 )
+from nardy.bots.search import choose
 from nardy.rules import DICE_ROLLS, Play, Position
 from nardy.rules.position import Row
 
@@ -112,11 +116,14 @@ def trial_dice(seed: int, trial: int) -> Iterator[tuple[int, int]]:
             yield int(outcome) // 6 + 1, int(outcome) % 6 + 1
 
 
-def _best(evaluator: Evaluator, position: Position, rows: list[Row]) -> int:
-    """The index of the best of ``rows`` (plays of the side to move) at 0-ply."""
+def _played(evaluator: Evaluator, position: Position, rows: list[Row], plies: int) -> int:
+    """The index of the play the trial's player makes among ``rows`` (plays of the side to move): the best at
+    0-ply, or after a ``plies``-ply search."""
     if len(rows) == 1:
         return 0
-    return int(np.argmax(equity(after_play_row_probabilities(evaluator, position.variant, rows))))
+    if plies == 0:
+        return int(np.argmax(equity(after_play_row_probabilities(evaluator, position.variant, rows))))
+    return choose(evaluator, [Position.from_row(position.variant, row) for row in rows], plies=plies).index
 
 
 def _rows(position: Position, roll: tuple[int, int]) -> list[Row]:
@@ -131,8 +138,13 @@ def play_trial(
     *,
     truncate: int | None,
     variance_reduction: bool,
+    player_plies: int = 0,
 ) -> FloatArray:
-    """One trial from ``start`` (its side to roll): the outcome for that side, less the luck of its rolls."""
+    """One trial from ``start`` (its side to roll): the outcome for that side, less the luck of its rolls.
+
+    The luck is rated at 0-ply whatever ``player_plies``: each term has mean
+    zero whoever plays, so the correction stays unbiased.
+    """
     over = terminal_probabilities(start)
     if over is not None:
         return over
@@ -158,10 +170,14 @@ def play_trial(
             chosen = best[_ROLL_INDEX[(max(roll), min(roll))]]
             came = probabilities[chosen]
             luck += (came - mean) if ours else (invert(came) - invert(mean))
-            row = rows[chosen]
+            if player_plies:
+                start_, end = spans[_ROLL_INDEX[(max(roll), min(roll))]]
+                row = rows[start_ + _played(evaluator, position, rows[start_:end], player_plies)]
+            else:
+                row = rows[chosen]
         else:
             rows = _rows(position, roll)
-            row = rows[_best(evaluator, position, rows)]
+            row = rows[_played(evaluator, position, rows, player_plies)]
         moved = Position.from_row(position.variant, row)
         won = terminal_probabilities(moved)
         if won is not None:
@@ -178,6 +194,7 @@ def _chunk(
     trials: range,
     truncate: int | None,
     variance_reduction: bool,
+    player_plies: int,
 ) -> FloatArray:
     """Outcomes ``(len(starts), len(trials), 5)`` of a range of trials for each start, on shared dice."""
     result = np.empty((len(starts), len(trials), OUTPUTS))
@@ -185,6 +202,7 @@ def _chunk(
         for row, start in enumerate(starts):
             result[row, column] = play_trial(
                 evaluator, start, trial_dice(seed, trial), truncate=truncate, variance_reduction=variance_reduction,
+                player_plies=player_plies,
             )
     return result
 
@@ -205,6 +223,7 @@ def rollout_outcomes(
     truncate: int | None = None,
     seed: int = 0,
     variance_reduction: bool = False,
+    player_plies: int = 0,
     workers: int = 1,
     chunk: int = OUTCOMES,
     progress: Progress | None = None,
@@ -212,7 +231,8 @@ def rollout_outcomes(
     """Every trial's outcome, shape ``(len(starts), trials, 5)``: trial ``t`` of each start on the same dice.
 
     ``truncate``: rolls played before the evaluator rates the position
-    (``None``: to the end of the game). ``workers`` > 1 runs chunks of
+    (``None``: to the end of the game). ``player_plies``: how deep the
+    player searches each move (0: the evaluator's choice). ``workers`` > 1 runs chunks of
     ``chunk`` trials in that many processes (the evaluator is pickled to
     them); the result does not depend on it. Paired differences between
     starts (duplicate dice) come from these rows.
@@ -221,6 +241,8 @@ def rollout_outcomes(
         raise ValueError(f"a rollout needs at least one trial, got {trials}")
     if truncate is not None and truncate < 0:
         raise ValueError(f"truncate is 0 or more rolls, got {truncate}")
+    if player_plies < 0:
+        raise ValueError(f"the player searches 0 or more plies, got {player_plies}")
     if not starts:
         return np.zeros((0, trials, OUTPUTS))
     ranges = [range(first, min(first + chunk, trials)) for first in range(0, trials, chunk)]
@@ -228,14 +250,14 @@ def rollout_outcomes(
     done = 0
     if workers <= 1:
         for span in ranges:
-            parts.append(_chunk(evaluator, starts, seed, span, truncate, variance_reduction))
+            parts.append(_chunk(evaluator, starts, seed, span, truncate, variance_reduction, player_plies))
             done += len(span)
             if progress is not None:
                 progress(done, trials)
     else:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_niced) as pool:
             futures = [
-                pool.submit(_chunk, evaluator, list(starts), seed, span, truncate, variance_reduction)
+                pool.submit(_chunk, evaluator, list(starts), seed, span, truncate, variance_reduction, player_plies)
                 for span in ranges
             ]
             for future in concurrent.futures.as_completed(futures):
@@ -254,6 +276,7 @@ def rollout(
     truncate: int | None = None,
     seed: int = 0,
     variance_reduction: bool = False,
+    player_plies: int = 0,
     workers: int = 1,
     chunk: int = OUTCOMES,
     progress: Progress | None = None,
@@ -261,7 +284,8 @@ def rollout(
     """Roll out each of ``starts`` (each from its side to roll), all on the same dice: :func:`rollout_outcomes` summed up."""
     outcomes = rollout_outcomes(
         evaluator, starts, trials=trials, truncate=truncate, seed=seed,
-        variance_reduction=variance_reduction, workers=workers, chunk=chunk, progress=progress,
+        variance_reduction=variance_reduction, player_plies=player_plies, workers=workers, chunk=chunk,
+        progress=progress,
     )
     return [RolloutResult.of(rows) for rows in outcomes]
 
@@ -274,6 +298,7 @@ def rollout_plays(
     truncate: int | None = None,
     seed: int = 0,
     variance_reduction: bool = False,
+    player_plies: int = 0,
     workers: int = 1,
     progress: Progress | None = None,
 ) -> list[RolloutResult]:
@@ -286,7 +311,7 @@ def rollout_plays(
     turned = [play.position.turned() for play in plays]
     results = rollout(
         evaluator, turned, trials=trials, truncate=truncate, seed=seed,
-        variance_reduction=variance_reduction, workers=workers, progress=progress,
+        variance_reduction=variance_reduction, player_plies=player_plies, workers=workers, progress=progress,
     )
     return [_mover(result) for result in results]
 

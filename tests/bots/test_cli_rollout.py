@@ -25,6 +25,14 @@ def test_rollout_of_each_play_is_reproducible_json_best_first(capsys: pytest.Cap
     assert all(len(row["probabilities"]) == 5 and len(row["standard_errors"]) == 5 for row in first["results"])
 
 
+def test_rollout_with_a_searching_player_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["rollout", "--variant", "long-traditional", "--trials", "2", "--truncate", "1", "--player-plies", "1",
+            "--json", "start"]
+    assert main(args) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["player_plies"] == 1 and answer["results"][0]["trials"] == 2
+
+
 def test_rollout_of_a_position_as_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     position = json.dumps(position_to_dict(Position.start("long-bolshie")))
     assert main(["rollout", "--trials", "2", "--truncate", "0", position]) == 0
@@ -38,6 +46,7 @@ def test_rollout_of_a_position_as_a_table(capsys: pytest.CaptureFixture[str]) ->
     [
         ["rollout", "--variant", "long-traditional", "--trials", "0", "start"],
         ["rollout", "--variant", "long-traditional", "--truncate", "-1", "start"],
+        ["rollout", "--variant", "long-traditional", "--player-plies", "-1", "start"],
         ["rollout", json.dumps(position_to_dict(Position.start("backgammon")))],
     ],
 )

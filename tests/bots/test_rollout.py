@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from nardy.bots.bearoff import default_bearoff
-from nardy.bots.evaluator import WIN
+from nardy.bots.evaluator import WIN, invert
 from nardy.bots.neural import default_evaluator
 from nardy.bots.race import RaceEvaluator
-from nardy.bots.rollout import OUTCOMES, rollout, rollout_plays, trial_dice
+from nardy.bots.rollout import OUTCOMES, play_trial, rollout, rollout_plays, trial_dice
+from nardy.bots.search import choose
 from nardy.rules import Position
 
 
@@ -100,3 +101,29 @@ def test_candidate_plays_are_rated_for_the_mover_and_a_winning_play_exactly() ->
     results = rollout_plays(default_evaluator("long-traditional"), plays, trials=4, truncate=0, seed=1)
     expected = default_evaluator("long-traditional").probabilities_after([p.position for p in plays])
     assert np.allclose([r.probabilities for r in results], expected)
+
+
+def test_a_searching_player_makes_the_searchs_move() -> None:
+    # a bear-in where 1-ply and 0-ply choose differently with 2-1, the first roll of trial 0 under seed 1
+    points = (7, 4, 1, 1, 0, 0, -1, 0, 0, 0, 0, 0, -4, -5, -1, -2, -1, 0, 2, 0, 0, 0, 0, -1)
+    start = Position("long-traditional", points, (0, 0), (0, 0))
+    evaluator = default_evaluator("long-traditional")
+    plays = start.legal_plays(next(trial_dice(1, 0)))
+    searched = choose(evaluator, [play.position for play in plays], plies=1).index
+    assert searched != choose(evaluator, [play.position for play in plays], plies=0).index
+    expected = invert(evaluator.probabilities([plays[searched].position.turned()])[0])
+    trial = play_trial(evaluator, start, trial_dice(1, 0), truncate=1, variance_reduction=False, player_plies=1)
+    assert np.allclose(trial, expected)
+
+
+def test_a_searching_player_is_reproducible_on_any_workers_and_its_luck_correction_unbiased() -> None:
+    evaluator = default_evaluator("long-bolshie")
+    position = midgame("long-bolshie")
+    one = rollout(evaluator, [position], trials=4, truncate=2, seed=3, player_plies=1)
+    parallel = rollout(evaluator, [position], trials=4, truncate=2, seed=3, player_plies=1, chunk=2, workers=2)
+    assert np.array_equal(one[0].probabilities, parallel[0].probabilities)
+    small = race((1, 1, 0, 1, 0, 0), (0, 2, 0, 0, 1, 0))
+    rater = RaceEvaluator(default_evaluator("long-traditional"))
+    reduced = rollout(rater, [small], trials=144, seed=4, variance_reduction=True, player_plies=1)[0]
+    exact = default_bearoff().race((1, 1, 0, 1, 0, 0), (0, 2, 0, 0, 1, 0))
+    assert reduced.probabilities[WIN] == pytest.approx(exact[WIN], abs=0.01)
