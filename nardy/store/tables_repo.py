@@ -8,7 +8,9 @@ from functools import cache, lru_cache
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, Dialect, Update, bindparam, func, insert, or_, select, update
+from sqlalchemy import (
+    ColumnElement, Connection, Dialect, Update, bindparam, exists, func, insert, or_, select, union_all, update,
+)
 from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -122,8 +124,18 @@ def append_uncommitted(
     every accepted action, and SQLAlchemy's execution of even a cached
     statement took twice the time of the writes themselves. Raises
     :class:`VersionConflict` having written nothing: the table's UPDATE
-    comes first.
+    comes first. On PostgreSQL the UPDATE and the INSERT are one statement
+    (:func:`_advance_and_insert`): there each statement is a round trip, and
+    the writer thread waits for each answer and then for the GIL, which took
+    five times its CPU per append (benchmarks/RESULTS.md).
     """
+    if dialect.name == "postgresql":
+        values = _advance_values(table_id, expected_version, events, summary, owner)
+        for index, row in enumerate(_event_rows(table_id, events)):
+            values.update({f"e{index}_{name}": value for name, value in row.items()})
+        if _advance_and_insert(dialect, frozenset(summary), len(events)).execute(cursor, values) != len(events):
+            raise VersionConflict(table_id)
+        return
     advance, insert_events = _driver_statements(dialect, frozenset(summary))
     moved = advance.execute(cursor, _advance_values(table_id, expected_version, events, summary, owner))
     if moved != 1:
@@ -177,6 +189,24 @@ def _driver_statements(dialect: Dialect, columns: frozenset[str]) -> tuple[Drive
         DriverStatement.compile(_advance(columns), dialect),
         DriverStatement.compile(_INSERT_EVENTS.inline(), dialect, columns=_EVENT_COLUMNS),
     )
+
+
+@lru_cache(maxsize=256)
+def _advance_and_insert(dialect: Dialect, columns: frozenset[str], count: int) -> DriverStatement:
+    """For PostgreSQL: :func:`_advance` and the INSERT of ``count`` events in one statement, compiled for
+    ``dialect``. The UPDATE is a data-modifying common table expression, and each event row is inserted only if
+    it updated the table, so the statement inserts ``count`` rows, or none on a version conflict. The events'
+    parameters are those of :func:`_event_rows`, the ``i``-th event's prefixed ``e<i>_``."""
+    if count < 1:
+        raise ValueError("an append has at least one event")
+    advanced = _advance(columns).returning(_TABLES.c.id).cte("advanced")
+    rows = [
+        select(*(bindparam(f"e{index}_{name}", type_=_TABLE_EVENTS.c[name].type).label(name) for name in _EVENT_COLUMNS))
+        .where(exists(select(advanced.c.id)))
+        for index in range(count)
+    ]
+    source = rows[0] if count == 1 else union_all(*rows)
+    return DriverStatement.compile(insert(_TABLE_EVENTS).from_select(list(_EVENT_COLUMNS), source).add_cte(advanced), dialect)
 
 
 @cache

@@ -60,12 +60,13 @@ def _stored(engine: Engine, table_id: str) -> tuple[tuple[object, ...], list[tup
     return table, events
 
 
-def _append_on_driver(engine: Engine, table_id: str, expected_version: int) -> None:
+def _append_on_driver(engine: Engine, table_id: str, expected_version: int, events: list[StoredEvent] = EVENTS,
+                      ) -> None:
     connection = engine.raw_connection()
     try:
         tables_repo.append_uncommitted(
             connection.cursor(), engine.dialect, table_id=table_id, expected_version=expected_version,
-            events=EVENTS, summary=SUMMARY, owner="process-1",
+            events=events, summary=SUMMARY, owner="process-1",
         )
         connection.commit()
     finally:
@@ -83,6 +84,16 @@ def test_the_driver_append_reads_back_like_the_session_append(engine: Engine) ->
     assert driver == session
     assert driver[0] == (2, "process-1", NOW + timedelta(seconds=1), SUMMARY["score"], 0)
     assert [event[5] for event in driver[1]] == [NOW, NOW + timedelta(seconds=1)]  # aware UTC, to the microsecond
+
+
+def test_appends_of_one_event_and_of_several_follow_each_other(engine: Engine) -> None:
+    """PostgreSQL's one-statement append has a shape per number of events: one, and then two."""
+    _table(engine, "one-then-two")
+    _append_on_driver(engine, "one-then-two", 0, EVENTS[:1])
+    later = [StoredEvent(e.version + 1, e.kind, e.seat, e.payload, e.at, None) for e in EVENTS]
+    _append_on_driver(engine, "one-then-two", 1, later)
+    table, events = _stored(engine, "one-then-two")
+    assert table[0] == 3 and [(event[0], event[1]) for event in events] == [(1, "rolled"), (2, "rolled"), (3, "moved")]
 
 
 def test_a_stale_version_writes_nothing(engine: Engine) -> None:
