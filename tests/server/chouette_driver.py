@@ -111,3 +111,14 @@ def make_chouette_server(make_server: Any) -> Any:
 
     server.view_chouette = view_chouette
     return server
+
+
+def three_at_a_chouette(server: Any) -> tuple[list[Any], str]:
+    """Three guests at a new chouette of three places, each watching it: the players and the table."""
+    players = [server.guest() for _ in range(3)]
+    table = players[0].post("/api/chouettes", {"max_players": 3}).json()["table"]
+    for player in players[1:]:
+        assert player.post(f"/api/chouettes/{table}/join").status_code == 200
+    for player in players:
+        player.subscribe(table)
+    return players, table

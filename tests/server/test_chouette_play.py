@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from chouette_driver import FallbackDice, Table, make_chouette_server
+from chouette_driver import FallbackDice, Table, make_chouette_server, three_at_a_chouette
 
 from nardy.server.services.chouette_state import fold, initial_state
 from nardy.server.services.chouettes import chouette_spec_from_row
@@ -317,12 +317,7 @@ def test_my_games_lists_the_chouettes_i_play_in_until_i_leave(server) -> None:
 def test_a_closed_chouette_is_in_the_game_history_of_each_who_played_with_their_points(make_server) -> None:
     """A chouette is finished when its last player leaves; one closed before any game was played is no history."""
     server = make_server(dice="fair")
-    players = [server.guest() for _ in range(3)]
-    table = players[0].post("/api/chouettes", {"max_players": 3}).json()["table"]
-    for player in players[1:]:
-        assert player.post(f"/api/chouettes/{table}/join").status_code == 200
-    for player in players:
-        player.subscribe(table)
+    players, table = three_at_a_chouette(server)
     players[0].ok("start", table)
     state = players[0].wait(lambda s: s["status"] == "playing")
     box = next(p for p in players if p.user["id"] == state["game"]["box"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from chouette_driver import Table, make_chouette_server
+from chouette_driver import Table, make_chouette_server, three_at_a_chouette
 
 from nardy.notation import position_to_dict
 from nardy.rules import Game
@@ -28,12 +28,7 @@ def _stake(frame: dict[str, Any], member: int) -> tuple[int, str | None, int | N
 
 def test_a_finished_chouette_game_replays_frame_by_frame(chouette_server) -> None:
     server = chouette_server
-    players = [server.guest() for _ in range(3)]
-    table = players[0].post("/api/chouettes", {"max_players": 3}).json()["table"]
-    for player in players[1:]:
-        assert player.post(f"/api/chouettes/{table}/join").status_code == 200
-    for player in players:
-        player.subscribe(table)
+    players, table = three_at_a_chouette(server)
     assert server.client.get(f"/api/chouettes/{table}/replay").json() == {"table": table, "games": []}
     server.push((6, 5), (4, 1), (6, 1))  # the first seated takes the box, the second is captain; the box opens 6-1
     t = Table(server, players, players[0], table)
