@@ -377,8 +377,9 @@ def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
 
 @router.get("/users/{username}/games")
 def user_games(username: str, db: DbSession, viewer: OptionalUser) -> dict[str, Any]:
-    """A player's finished matches and the chouettes they played in, newest first (at most 100); private ones
-    only for the player themself. A chouette's row carries the player's ``points`` there."""
+    """A player's finished matches and the closed chouettes they sat at (once a game was played there), newest
+    first, at most 100; private ones only for the player themself. A chouette's row carries the player's
+    ``points`` there."""
     user = _user(db, username)
     own = viewer is not None and viewer.id == user.id
     matches = [_summary(row, db) for row in tables_repo.tables_of_user(db, user.id, status="finished", include_private=own)]
@@ -386,7 +387,7 @@ def user_games(username: str, db: DbSession, viewer: OptionalUser) -> dict[str, 
     for row in tables_repo.closed_chouettes_of(db, user.id, include_private=own):
         summary = row.score or {}
         points = {player: score for player, score in summary.get("scores", [])}
-        if summary.get("games") and user.id in points:  # a chouette closed before a game, or left before one, is no history
+        if summary.get("games") and user.id in points:  # a chouette closed before any game was played is no history
             chouettes.append({**_chouette_summary(row), "points": points[user.id]})
     rows = sorted([*matches, *chouettes], key=lambda row: row["finished_at"] or "", reverse=True)[:100]
     return {"user": user.username, "tables": rows}
