@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import functools
-import gzip
 import json
 import random
 import sys
@@ -55,6 +54,7 @@ from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_evalu
 from nardy.bots.race import RaceEvaluator
 from nardy.bots.rollout import rollout_outcomes
 from nardy.bots.search import after_values
+from nardy.bots.supervised import open_labelled
 from nardy.notation import format_steps, position_to_dict
 from nardy.rules import Play, Position, find_variant
 
@@ -179,8 +179,7 @@ def _exact(values: np.ndarray[Any, Any]) -> float:
 
 def _write_document(path: Path, document: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "wt", encoding="utf-8") as file:
+    with open_labelled(path, "wt") as file:
         file.write(json.dumps(document, separators=(",", ":")) + "\n")
 
 

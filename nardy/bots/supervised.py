@@ -34,7 +34,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal, TextIO
 
 import numpy as np
 
@@ -202,10 +202,16 @@ def rollout_pairs(document: dict[str, Any], family: str) -> Pairs:
                  np.clip(np.array(first_targets), 0.0, 1.0), np.clip(np.array(second_targets), 0.0, 1.0))
 
 
+def open_labelled(path: Path, mode: Literal["rt", "wt"]) -> TextIO:
+    """A labelled file opened as text for ``mode`` (``"rt"`` or ``"wt"``), gzipped when its name ends in ``.gz``."""
+    if path.suffix == ".gz":
+        return gzip.open(path, mode, encoding="utf-8")
+    return open(path, mode, encoding="utf-8")
+
+
 def read_labelled(path: Path) -> dict[str, Any]:
-    """A labelled file of :mod:`benchmarks.long_positions`, gzipped when its name ends in ``.gz``."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as file:
+    """A labelled file of :mod:`benchmarks.long_positions`."""
+    with open_labelled(path, "rt") as file:
         document: dict[str, Any] = json.load(file)
     return document
 
