@@ -134,7 +134,7 @@ def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: 
     values = equity(outcomes)  # (candidates, trials): the mover's equity, trial by trial on the same dice
     means = values.mean(axis=1)
     best = int(np.argmax(means))
-    error = _error if plies is None else _exact
+    exact = plies is not None  # a search value samples no dice: it has no standard error
     rows = []
     for index, (play, zero_ply) in enumerate(chosen):
         difference = values[best] - values[index]
@@ -143,12 +143,12 @@ def label(sample: Sample, *, top: int, trials: int, truncate: int | None, seed: 
             "position": position_to_dict(play.position),
             "zero_ply": zero_ply,
             "equity": float(means[index]),
-            "equity_error": error(values[index]),
+            "equity_error": 0.0 if exact else _error(values[index]),
             "loss": float(means[best] - means[index]),
-            "loss_error": error(difference),
+            "loss_error": 0.0 if exact else _error(difference),
             "probabilities": outcomes[index].mean(axis=0).tolist(),
         })
-    if plies is not None:  # exact values: six decimals keep a training file of 100,000 positions to about 11 MB
+    if exact:  # exact values: six decimals keep a training file of 100,000 positions to about 11 MB
         rows = [_rounded(row) for row in rows]
     return {
         "variant": sample.position.variant.name,
@@ -170,11 +170,6 @@ def _rounded(row: dict[str, Any]) -> dict[str, Any]:
     return {key: round(value, 6) if isinstance(value, float)
             else [round(x, 6) for x in value] if key == "probabilities" else value
             for key, value in row.items()}
-
-
-def _exact(values: np.ndarray[Any, Any]) -> float:
-    """The standard error of a search value: none, no dice were sampled."""
-    return 0.0
 
 
 def _write_document(path: Path, document: dict[str, Any]) -> None:

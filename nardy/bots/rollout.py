@@ -167,11 +167,12 @@ def play_trial(
             values = equity(probabilities)
             best = [start_ + int(np.argmax(values[start_:end])) for start_, end in spans]
             mean = _ROLL_WEIGHTS @ probabilities[best]
-            chosen = best[_ROLL_INDEX[(max(roll), min(roll))]]
+            came_index = _ROLL_INDEX[(max(roll), min(roll))]
+            chosen = best[came_index]
             came = probabilities[chosen]
             luck += (came - mean) if ours else (invert(came) - invert(mean))
             if player_plies:
-                start_, end = spans[_ROLL_INDEX[(max(roll), min(roll))]]
+                start_, end = spans[came_index]
                 row = rows[start_ + _played(evaluator, position, rows[start_:end], player_plies)]
             else:
                 row = rows[chosen]
