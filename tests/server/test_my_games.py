@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy import event
+
 from nardy.store import tables_repo
 
 Server = Any
@@ -49,6 +51,25 @@ def test_the_lobby_lists_games_between_people_a_page_at_a_time(server: Server) -
     assert server.client.get("/api/tables?kind=chouette").json()["playing"] == []
     for query in ("limit=0", "limit=101", "offset=-1", "kind=chess"):
         assert server.client.get(f"/api/tables?{query}").status_code == 422, query
+
+
+def test_the_lobby_names_every_table_s_players_with_one_query(server: Server) -> None:
+    tables = [server.match("georgian", 1)[0] for _ in range(4)]
+    statements: list[str] = []
+
+    def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    engine = server.app.state.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        lobby = server.client.get("/api/tables?kind=match").json()
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    assert [row["table"] for row in lobby["playing"]] == tables[::-1]
+    assert all(None not in row["players"] for row in lobby["playing"]), "every player named"
+    assert len({name for row in lobby["playing"] for name in row["players"]}) == 8
+    assert sum("FROM users" in statement for statement in statements) == 1, statements
 
 
 def test_an_abandoned_game_against_the_computer_is_forfeited_by_its_human(server: Server) -> None:

@@ -240,9 +240,10 @@ def lobby(
     Games against the computer are not listed (each is in its player's own list, ``GET /api/me/tables``).
     """
     page = tables_repo.lobby(db, kind=kind, offset=offset, limit=limit)
+    names = _player_names(db, [*page.waiting, *page.playing])
     return {
-        "waiting": [_summary(row, db) for row in page.waiting],
-        "playing": [_summary(row, db) for row in page.playing],
+        "waiting": [_summary(row, names) for row in page.waiting],
+        "playing": [_summary(row, names) for row in page.playing],
         "playing_total": page.playing_total, "offset": offset, "limit": limit,
     }
 
@@ -250,16 +251,25 @@ def lobby(
 @router.get("/me/tables")
 def my_tables(db: DbSession, user: CurrentUser) -> dict[str, Any]:
     """The signed-in player's (or guest's) tables waiting or being played, private ones too: to resume them."""
-    return {"tables": [_summary(row, db) for row in tables_repo.unfinished_tables_of(db, user.id)]}
+    rows = tables_repo.unfinished_tables_of(db, user.id)
+    names = _player_names(db, rows)
+    return {"tables": [_summary(row, names) for row in rows]}
 
 
-def _summary(row: GameTable, db: DbSession) -> dict[str, Any]:
+def _player_names(db: Session, rows: list[GameTable]) -> dict[int, str]:
+    """The usernames of the players seated at ``rows``, by user id, in one query."""
+    ids = {user_id for row in rows for user_id in (row.player0_id, row.player1_id) if user_id is not None}
+    if not ids:
+        return {}
+    return dict(db.execute(select(User.id, User.username).where(User.id.in_(ids))).tuples().all())
+
+
+def _summary(row: GameTable, names_by_id: dict[int, str]) -> dict[str, Any]:
+    """A match's entry in the lobby and the players' lists, its players named from ``names_by_id``
+    (:func:`_player_names`); a chouette's from its own summary."""
     if row.kind == CHOUETTE_KIND:
         return _chouette_summary(row)
-    names = []
-    for user_id in (row.player0_id, row.player1_id):
-        user = db.get(User, user_id) if user_id is not None else None
-        names.append(user.username if user is not None else None)
+    names = [None if user_id is None else names_by_id.get(user_id) for user_id in (row.player0_id, row.player1_id)]
     if row.bot_seat is not None:
         names[row.bot_seat] = f"Computer ({row.bot_level})"
     return {
@@ -382,7 +392,9 @@ def user_games(username: str, db: DbSession, viewer: OptionalUser) -> dict[str, 
     ``points`` there."""
     user = _user(db, username)
     own = viewer is not None and viewer.id == user.id
-    matches = [_summary(row, db) for row in tables_repo.tables_of_user(db, user.id, status="finished", include_private=own)]
+    finished = tables_repo.tables_of_user(db, user.id, status="finished", include_private=own)
+    names = _player_names(db, finished)
+    matches = [_summary(row, names) for row in finished]
     chouettes = []
     for row in tables_repo.closed_chouettes_of(db, user.id, include_private=own):
         summary = row.score or {}
