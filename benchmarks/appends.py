@@ -82,7 +82,7 @@ class Appender:
 
     def core(self) -> None:
         table_id, version, events = self._next()
-        tables_repo._write(self.core_connection, table_id, version, events, {}, "p")
+        tables_repo.write_append(self.core_connection, table_id, version, events, {}, "p")
         self.core_connection.commit()
 
     def driver(self) -> None:

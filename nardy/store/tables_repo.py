@@ -94,7 +94,7 @@ def append(
     """
     rows = [*seeds, *finished, *extra_rows]
     try:
-        _write(db, table_id, expected_version, events, summary, owner)
+        write_append(db, table_id, expected_version, events, summary, owner)
         if rows:
             db.add_all(rows)
         db.commit()
@@ -143,10 +143,12 @@ def append_uncommitted(
     insert_events.execute_many(cursor, _event_rows(table_id, events))
 
 
-def _write(
+def write_append(
     db: Session | Connection, table_id: str, expected_version: int, events: Sequence[StoredEvent], summary: dict[str, Any],
     owner: str,
 ) -> None:
+    """:func:`append`'s two statements through SQLAlchemy, in the caller's transaction, left open: the table's
+    conditional UPDATE, then the events' INSERT. Raises :class:`VersionConflict` having written nothing."""
     values = _advance_values(table_id, expected_version, events, summary, owner)
     moved = db.execute(_advance(frozenset(summary)), values)
     if moved.rowcount != 1:  # type: ignore[attr-defined]
