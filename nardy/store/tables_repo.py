@@ -177,7 +177,9 @@ def _event_rows(table_id: str, events: Sequence[StoredEvent]) -> list[dict[str, 
 
 _TABLES, _TABLE_EVENTS = GameTable.metadata.tables["tables"], TableEvent.metadata.tables["table_events"]
 _INSERT_EVENTS = insert(_TABLE_EVENTS)
-_EVENT_COLUMNS = ("table_id", "version", "kind", "seat", "action_id", "payload", "created_at")
+_EVENT_COLUMNS = tuple(column.name for column in _TABLE_EVENTS.columns if not column.primary_key)
+"""The columns an append writes: every one of ``table_events`` but its generated key, each a key of
+:func:`_event_rows`' rows (a column added to the model and not to those rows fails every append)."""
 
 
 @lru_cache(maxsize=64)
