@@ -49,7 +49,9 @@ Per level:
    threads) and RSS (``VmRSS``), each client process's CPU, and the whole
    machine's CPU (``/proc/stat``), so that other load on the machine shows.
    Also the server's CPU per accepted action (what bounds a single process),
-   its garbage collections in the window and the objects its collector tracks.
+   how often its threads slept per action (each sleep is a wake-up, which on
+   a virtual machine runs the next work cold: :func:`sleeps`), its garbage
+   collections in the window and the objects its collector tracks.
 
 Against the computer: ``--computer 0.3`` has that share of the game slots
 played by one simulated person against the server's computer player at
@@ -165,6 +167,30 @@ def event_loop_cpu_seconds(pid: int) -> float:
     return sum(proc_cpu_split(pid, thread=pid))
 
 
+def sleeps(pid: int) -> dict[int, int]:
+    """How many times each thread of process ``pid`` went to sleep so far, by thread id (voluntary context
+    switches: waiting for the network, a lock, the GIL, a queue).
+
+    Each sleep costs a wake-up later, and on a virtual machine a thread woken
+    from a long sleep runs its next work far slower than the same work done
+    straight after other work (cold caches; ``benchmarks/wakeups.py`` measures
+    it), so the sleeps per action explain much of the CPU per action."""
+    counts = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    counts[int(task.name)] = int(line.split()[1])
+    return counts
+
+
+def slept_between(before: dict[int, int], after: dict[int, int], loop_thread: int) -> tuple[int, int]:
+    """(of the thread ``loop_thread``, of all threads) sleeps from ``before`` to ``after`` (:func:`sleeps`); a
+    thread that ended meanwhile is not counted, one that started is counted whole."""
+    total = sum(count - before.get(thread, 0) for thread, count in after.items())
+    return after.get(loop_thread, 0) - before.get(loop_thread, 0), total
+
+
 def proc_cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of process ``pid`` (all its threads)."""
     return sum(proc_cpu_split(pid))
@@ -260,6 +286,14 @@ class Server:
     def loop_cpu_seconds(self) -> float:
         """CPU seconds of the server's event-loop thread so far."""
         return event_loop_cpu_seconds(self.pid)
+
+    def sleeps(self) -> dict[int, int]:
+        """How many times each of the server's threads slept so far, by thread id."""
+        return sleeps(self.pid)
+
+    def slept_between(self, before: dict[int, int], after: dict[int, int]) -> tuple[int, int]:
+        """(of the event loop's thread, of all threads) sleeps between two counts of :meth:`sleeps`."""
+        return slept_between(before, after, self.pid)
 
     def rss_mib(self) -> float:
         """The server's resident memory now."""
@@ -460,6 +494,13 @@ class Cluster:
 
     def loop_cpu_seconds(self) -> float:
         return sum(server.loop_cpu_seconds() for server in self.servers)
+
+    def sleeps(self) -> dict[int, int]:
+        return {thread: count for server in self.servers for thread, count in server.sleeps().items()}
+
+    def slept_between(self, before: dict[int, int], after: dict[int, int]) -> tuple[int, int]:
+        loops = sum(server.slept_between(before, after)[0] for server in self.servers)
+        return loops, slept_between(before, after, loop_thread=0)[1]
 
     def rss_mib(self) -> float:
         return sum(server.rss_mib() for server in self.servers)
@@ -903,6 +944,8 @@ class Level:
     server_cpu_max_1s: float = 0.0
     server_sys_share: float = 0.0
     loop_cpu_share: float = 0.0
+    sleeps: tuple[int, int] = (0, 0)
+    """(of the event loops' threads, of all threads) voluntary context switches of the servers in the window."""
     rss_start: float = 0.0
     rss_end: float = 0.0
     rss_max: float = 0.0
@@ -946,6 +989,13 @@ class Level:
     @property
     def cpu_ms_per_action(self) -> float:
         return self.server_cpu_pct * 10 * self.duration / self.accepted if self.accepted else float("nan")
+
+    @property
+    def sleeps_per_action(self) -> tuple[float, float]:
+        """(the event loop's thread's, all threads') sleeps per accepted action in the window."""
+        if not self.accepted:
+            return float("nan"), float("nan")
+        return self.sleeps[0] / self.accepted, self.sleeps[1] / self.accepted
 
     @property
     def error_count(self) -> int:
@@ -1037,6 +1087,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         load_start = os.getloadavg()[0]
         profiler = server.start_profile(args.duration)
         split0, proxy0, loop0 = server.cpu_split(), server.proxy_cpu_seconds(), server.loop_cpu_seconds()
+        sleeps0 = server.sleeps()
         services0 = {name: named_cpu_seconds(name) for name in SERVICES}
         cpu0, busy0 = sum(split0), machine_cpu()
         level.rss_start = level.rss_max = server.rss_mib()
@@ -1054,6 +1105,8 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
             if into >= level.rss_series[-1][0] + args.rss_every:
                 level.rss_series.append((into, rss))
         split1, loop1 = server.cpu_split(), server.loop_cpu_seconds()
+        sleeps1 = server.sleeps()
+        level.sleeps = server.slept_between(sleeps0, sleeps1)
         level.proxy_cpu_pct = (server.proxy_cpu_seconds() - proxy0) / args.duration * 100
         level.services_cpu_pct = {name: (named_cpu_seconds(name) - services0[name]) / args.duration * 100
                                   for name in SERVICES}
@@ -1159,6 +1212,8 @@ def print_level(level: Level) -> None:
         ("server CPU % (window mean / max 1 s)", f"{level.server_cpu_pct:.0f} / {level.server_cpu_max_1s:.0f}"),
         ("server CPU ms per accepted action (of which in the kernel; on the event loop's thread)",
          f"{level.cpu_ms_per_action:.2f} ({level.server_sys_share:.0f} %; {level.loop_cpu_share:.0f} %)"),
+        ("server threads' sleeps per accepted action (all threads / the event loop's)",
+         f"{level.sleeps_per_action[1]:.2f} / {level.sleeps_per_action[0]:.2f}"),
         ("server RSS MiB (after setup / start / end / max)",
          f"{level.rss_after_setup:.0f} / {level.rss_start:.0f} / {level.rss_end:.0f} / {level.rss_max:.0f}"),
         ("server RSS MiB over the window (s: MiB)", ", ".join(f"{t:.0f}: {m:.0f}" for t, m in level.rss_series)),
@@ -1192,18 +1247,19 @@ def print_level(level: Level) -> None:
 def print_summary(levels: list[Level]) -> None:
     print("\n### Summary\n")
     print("| server | games | accepted actions/s | p50 ms | p95 ms | p99 ms | max ms | errors | server CPU % "
-          "| server CPU ms/action | of which the loop's thread | longest gc ms (its CPU ms) | server RSS MiB "
+          "| server CPU ms/action | of which the loop's thread | sleeps/action (loop's) | longest gc ms (its CPU ms) | server RSS MiB "
           "| client CPU % | machine CPU % |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for level in levels:
         if level.failed is not None:
-            print(f"| {level.server} | {level.games} | failed | | | | | | | | | | | | |")
+            print(f"| {level.server} | {level.games} | failed | | | | | | | | | | | | | |")
             continue
         longest, longest_cpu = level.longest_gc_ms
         print(f"| {level.server} | {level.games} | {level.rate:,.1f} | {level.percentile(50):,.1f} | {level.percentile(95):,.1f} | "
               f"{level.percentile(99):,.1f} | {max(level.latencies_ms, default=float('nan')):,.1f} | {level.error_count} | "
               f"{level.server_cpu_pct:.0f} | {level.cpu_ms_per_action:.2f} | "
-              f"{level.cpu_ms_per_action * level.loop_cpu_share / 100:.2f} | {longest:.0f} ({longest_cpu:.0f}) | {level.rss_max:.0f} | "
+              f"{level.cpu_ms_per_action * level.loop_cpu_share / 100:.2f} | "
+              f"{level.sleeps_per_action[1]:.2f} ({level.sleeps_per_action[0]:.2f}) | {longest:.0f} ({longest_cpu:.0f}) | {level.rss_max:.0f} | "
               f"{', '.join(f'{c:.0f}' for c in level.client_cpu_pct)} | {level.machine_cpu_pct:.0f} |")
     for label in dict.fromkeys(level.server for level in levels):
         mine = [level for level in levels if level.server == label and level.failed is None]
@@ -1378,7 +1434,9 @@ def main(argv: list[str] | None = None) -> int:
             "p50_ms": lv.percentile(50), "p95_ms": lv.percentile(95), "p99_ms": lv.percentile(99),
             "max_ms": max(lv.latencies_ms, default=None), "errors": dict(lv.errors),
             "server_cpu_pct": lv.server_cpu_pct, "server_cpu_ms_per_action": lv.cpu_ms_per_action,
-            "server_sys_share_pct": lv.server_sys_share, "server_loop_share_pct": lv.loop_cpu_share, "server_rss_max_mib": lv.rss_max,
+            "server_sys_share_pct": lv.server_sys_share, "server_loop_share_pct": lv.loop_cpu_share,
+            "server_sleeps_per_action": lv.sleeps_per_action[1], "server_loop_sleeps_per_action": lv.sleeps_per_action[0],
+            "server_rss_max_mib": lv.rss_max,
             "server_rss_series_mib": lv.rss_series,
             "longest_gc_ms": lv.longest_gc_ms[0], "longest_gc_cpu_ms": lv.longest_gc_ms[1],
             "client_cpu_pct": lv.client_cpu_pct, "machine_cpu_pct": lv.machine_cpu_pct, "load": lv.load,

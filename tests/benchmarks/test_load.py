@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from benchmarks.load import ROOT, parse_servers, pick_opponents, rss_trend
+from benchmarks.load import ROOT, parse_servers, pick_opponents, rss_trend, sleeps, slept_between
+from benchmarks.wakeups import cpu_microseconds
 
 
 def test_without_servers_the_benchmark_runs_this_checkout() -> None:
@@ -39,3 +43,35 @@ def test_the_memory_trend_leaves_out_the_first_half_of_the_window() -> None:
     leaking = [(60.0 * i, 100.0 + i) for i in range(7)]
     assert rss_trend(leaking) == "+10.0 MiB per 10 min (4 samples)"
     assert rss_trend([(0.0, 1.0), (30.0, 1.0)]).startswith("too few samples")
+
+
+def test_sleeps_are_counted_per_thread_and_the_first_thread_apart() -> None:
+    before = sleeps(os.getpid())
+    for _ in range(3):
+        time.sleep(0.001)
+    slept, counted = threading.Event(), threading.Event()
+
+    def sleep_five_times_then_wait() -> None:  # still there when counted: an ended thread is not
+        for _ in range(5):
+            time.sleep(0.001)
+        slept.set()
+        counted.wait()
+
+    helper = threading.Thread(target=sleep_five_times_then_wait)
+    helper.start()
+    slept.wait()
+    after = sleeps(os.getpid())
+    counted.set()
+    helper.join()
+    first, every = slept_between(before, after, loop_thread=os.getpid())
+    assert first >= 3
+    assert every >= first + 5
+
+
+def test_a_thread_that_ended_is_left_out_and_a_new_one_counted_whole() -> None:
+    assert slept_between({1: 10, 2: 50}, {1: 12, 3: 7}, loop_thread=1) == (2, 9)
+
+
+def test_the_wakeup_benchmark_times_its_work_on_the_thread_clock() -> None:
+    assert cpu_microseconds(lambda: sum(range(50_000)), pause=0.0, repeats=3) > 0
+    assert cpu_microseconds(lambda: None, pause=0.001, repeats=3) >= 0
