@@ -58,7 +58,7 @@ export async function joinChouette(id, { socket, toast, navigate }) {
 /** The card: {el, refresh()}; the lobby calls refresh on its own timer. */
 export function chouetteCard(context) {
   const { socket, toast, navigate } = context;
-  const list = h("div", { class: "table-list", id: "chouette-tables" });
+  const list = h("div", { class: "table-list", id: "chouette-tables" }, h("p", { class: "hint" }, t("common.loading")));
 
   const maxPlayers = h("select", { name: "max_players" },
     Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => MIN_PLAYERS + i)

@@ -42,11 +42,15 @@ function rememberedQuickLevel() {
 export function mountLobby(view, { socket, toast, navigate }) {
   let timer = null;
   let liveOffset = 0;
-  const openList = h("div", { class: "table-list", id: "open-tables" });
-  const liveList = h("div", { class: "table-list", id: "live-tables" });
+  // Each list holds a line until its request answers, and "my games" shows at once for a known player: the lists
+  // fill in one by one, and cards that first appeared empty or not at all pushed the ones below them down
+  // under the reader's pointer.
+  const loading = () => h("p", { class: "hint" }, t("common.loading"));
+  const openList = h("div", { class: "table-list", id: "open-tables" }, loading());
+  const liveList = h("div", { class: "table-list", id: "live-tables" }, loading());
   const livePager = h("div", { class: "row pager", id: "live-pager" });
-  const myList = h("div", { class: "table-list", id: "my-tables" });
-  const myCard = h("section", { class: "card", id: "my-games", hidden: true }, h("h2", {}, t("lobby.my_games")), myList);
+  const myList = h("div", { class: "table-list", id: "my-tables" }, loading());
+  const myCard = h("section", { class: "card", id: "my-games", hidden: !currentUser() }, h("h2", {}, t("lobby.my_games")), myList);
 
   async function start(body) {
     try {
