@@ -310,3 +310,43 @@ def test_the_organiser_may_cancel_before_the_start_and_nobody_else(server) -> No
         assert person.post(f"/api/tournaments/{started}/register").status_code == 200
     assert view(server, started)["status"] == "running"
     assert alice.post(f"/api/tournaments/{started}/cancel").status_code == 409  # under way: it is played out
+
+
+def patch(player, tournament: str, **changes: Any):
+    return player.client.patch(f"/api/tournaments/{tournament}", json=changes, headers=player.csrf())
+
+
+def test_the_organiser_may_change_the_name_places_and_times_before_the_start(server) -> None:
+    alice, bob = server.player(connect=False), server.player(connect=False)
+    starts = datetime.now(UTC) + timedelta(hours=2)
+    tournament = organise(server, alice, start="scheduled", starts_at=starts.isoformat(), max_players=8)["id"]
+    later = starts + timedelta(days=1)
+    changed = patch(alice, tournament, name="  Summer cup ", season=None, starts_at=later.isoformat(), max_players=6)
+    assert changed.status_code == 200, changed.text
+    shown = changed.json()
+    assert (shown["name"], shown["season"], shown["max_players"]) == ("Summer cup", None, 6)
+    assert datetime.fromisoformat(shown["starts_at"]) == later
+    assert shown["variant"] == "long-bolshie" and shown["format"] == "knockout", "the game is not the organiser's to change"
+    assert patch(bob, tournament, name="Mine").status_code == 403
+    for refused in ({}, {"name": ""}, {"name": "   "}, {"max_players": None}, {"max_players": 65}, {"variant": "backgammon"},
+                    {"starts_at": "2027-01-01T18:00:00"}, {"min_players": 7}):
+        assert patch(alice, tournament, **refused).status_code == 422, refused
+    past = datetime.now(UTC) - timedelta(minutes=1)
+    assert patch(alice, tournament, starts_at=past.isoformat()).status_code == 422
+    assert patch(bob, "nope", name="x").status_code == 404
+    assert view(server, tournament)["name"] == "Summer cup" and view(server, tournament)["max_players"] == 6
+
+
+def test_fewer_places_cannot_leave_out_a_registered_player_and_may_fill_a_sit_and_go(server) -> None:
+    alice, bob, carol = server.player(connect=False), server.player(connect=False), server.player(connect=False)
+    tournament = organise(server, alice, max_players=8)["id"]
+    assert patch(alice, tournament, starts_at=(datetime.now(UTC) + timedelta(hours=1)).isoformat()).status_code == 422
+    for person in (alice, bob, carol):
+        server.top_up()
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    assert patch(alice, tournament, max_players=2).status_code == 409
+    assert view(server, tournament)["max_players"] == 8
+    full = patch(alice, tournament, max_players=3, min_players=3)
+    assert full.status_code == 200, full.text
+    assert wait_for(server, tournament, lambda t: t["status"] == "running")["max_players"] == 3
+    assert patch(alice, tournament, name="Too late").status_code == 409

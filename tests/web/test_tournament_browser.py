@@ -78,3 +78,35 @@ def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, serv
     person.goto(f"#/tournament/{other_tournament}")
     person.page.wait_for_selector(".tournament[data-status=registering] [data-action=register]")
     assert person.page.locator("[data-action=cancel-tournament]").count() == 0  # only the organiser may
+
+
+def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(client: MakeClient, server: WebServer) -> None:
+    person = client()
+    sign_up(person, "cup_editor")
+    tournament = person.page.evaluate("""() => fetch('/api/tournaments', {
+        method: 'POST', headers: {'Content-Type': 'application/json',
+          'X-CSRF-Token': document.cookie.match(/nardy_csrf=([^;]+)/)[1]},
+        body: JSON.stringify({name: 'Monday cup', format: 'knockout', variant: 'georgian', max_players: 8}),
+      }).then((r) => r.json()).then((t) => t.id)""")
+    person.goto(f"#/tournament/{tournament}")
+    person.page.wait_for_selector(".tournament[data-status=registering]")
+    person.page.click("[data-edit] summary")
+    form = person.page.locator("[data-form=tournament-edit]")
+    assert form.locator("input[name=name]").input_value() == "Monday cup"
+    assert form.locator("input[name=starts_at]").is_hidden(), "a sit-and-go has no start time"
+    form.locator("input[name=name]").fill("Tuesday cup")
+    person.page.wait_for_timeout(2500)  # the page polls meanwhile: what is typed stays
+    assert form.locator("input[name=name]").input_value() == "Tuesday cup"
+    form.locator("input[name=max_players]").fill("4")
+    form.locator("button[type=submit]").click()
+    person.page.wait_for_function("() => document.querySelector('.tournament h1').textContent === 'Tuesday cup'")
+    assert person.page.locator("[data-edit]").get_attribute("open") is None
+    other = account(server, "cup_owner")
+    shown = other.get(f"/api/tournaments/{tournament}")
+    assert (shown["name"], shown["max_players"]) == ("Tuesday cup", 4)
+    assert "4" in person.page.locator(".tournament-status").inner_text()
+
+    theirs = other.post("/api/tournaments", {"name": "Their cup", "format": "knockout", "variant": "georgian"})["id"]
+    person.goto(f"#/tournament/{theirs}")
+    person.page.wait_for_selector(".tournament[data-status=registering] [data-action=register]")
+    assert person.page.locator("[data-edit]").count() == 0  # only the organiser may

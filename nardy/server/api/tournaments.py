@@ -35,6 +35,7 @@ _ERROR_STATUS = {
     "too_many_tournaments": status.HTTP_409_CONFLICT,
     "not_organiser": status.HTTP_403_FORBIDDEN,
     "busy": status.HTTP_409_CONFLICT,
+    "too_few_places": status.HTTP_409_CONFLICT,
 }
 
 
@@ -72,6 +73,19 @@ class TournamentIn(BaseModel):
     bots_fill: bool = False
     bot_level: str = "random"
     fill_after_seconds: Annotated[int, Field(ge=0, le=3600)] = 60
+
+
+class TournamentEditIn(BaseModel):
+    """What the organiser changes before the start; a field left out stays as it is."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=80)] | None = None
+    season: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    max_players: Annotated[int, Field(ge=2, le=64)] | None = None
+    min_players: Annotated[int, Field(ge=2, le=64)] | None = None
+    starts_at: datetime | None = None
+    registration_opens_at: datetime | None = None
 
 
 def _service(request: Request) -> TournamentService:
@@ -191,6 +205,30 @@ async def withdraw(tournament_id: str, request: Request, user: CurrentUser) -> d
 async def cancel(tournament_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
     """The organiser calls the tournament off before it starts."""
     return await _act(request, tournament_id, user, TournamentService.cancel)
+
+
+@router.patch("/{tournament_id}")
+async def edit(tournament_id: str, body: TournamentEditIn, request: Request, user: CurrentUser) -> dict[str, Any]:
+    """The organiser changes the name, the season, the places or the times before the start; ``season`` and
+    ``registration_opens_at`` may be set to null. 409 once it has started, or below the players registered."""
+    changes = body.model_dump(exclude_unset=True)
+    if not changes:
+        raise HTTPException(422, "nothing to change: give at least one field")
+    for name in ("name", "max_players", "min_players", "starts_at"):
+        if name in changes and changes[name] is None:
+            raise HTTPException(422, f"{name} cannot be null")
+    if isinstance(changes.get("name"), str):
+        changes["name"] = changes["name"].strip()
+        if not changes["name"]:
+            raise HTTPException(422, "name cannot be blank")
+    for name in ("starts_at", "registration_opens_at"):
+        if changes.get(name) is not None and changes[name].tzinfo is None:
+            raise HTTPException(422, "times need a time zone (e.g. 2027-01-01T18:00:00Z)")
+
+    async def step(service: TournamentService, tournament: str, organiser: User) -> None:
+        await service.edit(tournament, organiser, changes)
+
+    return await _act(request, tournament_id, user, step)
 
 
 @router.get("/{tournament_id}/protocol.json")

@@ -124,16 +124,51 @@ def withdraw_entry(db: Session, *, tournament_id: str, user_id: int, now: dateti
     return playing.table_id if playing is not None else None
 
 
-def check_cancellable(db: Session, *, tournament_id: str, user_id: int) -> Tournament:
-    """The tournament, if ``user_id`` organised it and it has not started; TournamentError otherwise."""
+def check_cancellable(db: Session, *, tournament_id: str, user_id: int, doing: str = "cancel") -> Tournament:
+    """The tournament, if ``user_id`` organised it and it has not started; TournamentError otherwise (saying
+    what they could not ``doing``: cancel it, change it)."""
     tournament = tournaments_repo.get(db, tournament_id)
     if tournament is None:
         raise TournamentError("no_such_tournament", f"there is no tournament {tournament_id!r}")
     if tournament.created_by != user_id:
-        raise TournamentError("not_organiser", "only the organiser may cancel the tournament")
+        raise TournamentError("not_organiser", f"only the organiser may {doing} the tournament")
     if tournament.status != "registering":
-        raise TournamentError("not_open", "the tournament has started or is over: it can no longer be cancelled")
+        raise TournamentError("not_open", f"the tournament has started or is over: nobody can {doing} it any more")
     return tournament
+
+
+EDITABLE = frozenset({"name", "season", "max_players", "min_players", "starts_at", "registration_opens_at"})
+"""What an organiser may change before the start. The game (variant, options, format, rounds, clocks,
+rating) stays as the players registered for it."""
+
+
+def edit(db: Session, *, tournament_id: str, user_id: int, changes: dict[str, Any], now: datetime) -> None:
+    """The organiser changes some of :data:`EDITABLE` before the start (the caller holds the lease, so no start
+    comes between); TournamentError naming the first change refused, and then nothing changes.
+
+    The places cannot drop below the players registered, the minimum cannot
+    pass the maximum, and only a scheduled tournament has a start time, which
+    must be in the future.
+    """
+    unknown = set(changes) - EDITABLE
+    if unknown:
+        raise TournamentError("bad_change", f"these cannot be changed: {', '.join(sorted(unknown))}")
+    tournament = check_cancellable(db, tournament_id=tournament_id, user_id=user_id, doing="change")
+    registered = sum(1 for e in tournaments_repo.entries(db, tournament_id) if e.withdrawn_at is None)
+    max_players = changes.get("max_players", tournament.max_players)
+    min_players = changes.get("min_players", tournament.min_players)
+    if max_players < registered:
+        raise TournamentError("too_few_places", f"{registered} players have registered: keep at least as many places")
+    if min_players > max_players:
+        raise TournamentError("bad_change", "min_players is more than max_players")
+    if "starts_at" in changes:
+        if tournament.start_kind != "scheduled":
+            raise TournamentError("bad_change", "a sit-and-go starts when full: it takes no starts_at")
+        if changes["starts_at"] is None or changes["starts_at"] <= now:
+            raise TournamentError("bad_change", "the start must be in the future")
+    for name, value in changes.items():
+        setattr(tournament, name, value)
+    db.commit()
 
 
 def cancel(db: Session, *, tournament_id: str, user_id: int, now: datetime) -> None:

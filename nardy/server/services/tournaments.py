@@ -209,6 +209,24 @@ class TournamentService:
         finally:
             await self._db.run(partial(tournaments_repo.release, tournament_id=tournament_id, owner=self._process_id))
 
+    async def edit(self, tournament_id: str, user: User, changes: dict[str, Any]) -> None:
+        """The organiser changes the name, the season, the places or the times before the start
+        (:func:`~nardy.server.services.tournament_steps.edit`), under the lease like :meth:`cancel`; fewer
+        places may fill a sit-and-go, which then starts at once."""
+        await self._db.run(partial(
+            tournament_steps.check_cancellable, tournament_id=tournament_id, user_id=user.id, doing="change",
+        ))
+        if not await self._claim(tournament_id, REQUEST_PATIENCE):
+            raise TournamentError("busy", "the tournament is being moved on: try again")
+        try:
+            await self._db.run(partial(
+                tournament_steps.edit, tournament_id=tournament_id, user_id=user.id, changes=changes,
+                now=self._clock.now(),
+            ))
+        finally:
+            await self._db.run(partial(tournaments_repo.release, tournament_id=tournament_id, owner=self._process_id))
+        await self.advance(tournament_id, patience=REQUEST_PATIENCE)
+
     # ----- reading
 
     async def view(self, tournament_id: str, viewer_id: int | None = None) -> dict[str, Any]:

@@ -41,6 +41,7 @@ export async function api(method, path, body) {
 
 export const get = (path) => api("GET", path);
 export const post = (path, body) => api("POST", path, body);
+export const patch = (path, body) => api("PATCH", path, body);
 
 /** A short message for an API error (validation errors from the server come as a list). */
 export function errorText(error) {

@@ -6,7 +6,7 @@
 // The pages poll the server while a tournament runs; the server pairs the rounds and opens the tables.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
-import { get, post, errorText } from "./api.js";
+import { get, post, patch, errorText } from "./api.js";
 import { currentUser } from "./session.js";
 import {
   VARIANTS, variantName, BANK_CLOCKS, DEFAULT_BANK_CLOCK, bankClockName, matchLengthName, kindName, reasonName,
@@ -169,7 +169,25 @@ function createForm({ toast, navigate }) {
 
 export function mountTournament(view, id, { toast }) {
   const page = h("section", { class: "page tournament", "data-tournament": id }, h("p", {}, t("common.loading")));
-  fill(view, page);
+  // The organiser's form to change the tournament lives beside the page, which is drawn again on every poll:
+  // drawn inside it, it would lose what the organiser is typing.
+  const editSlot = h("div", { class: "page tournament-edit-slot" });
+  let editor = null;
+  fill(view, page, editSlot);
+
+  function renderEditor(data) {
+    const user = currentUser();
+    if (data.status !== "registering" || !user || user.username !== data.organiser) {
+      editor = null;
+      fill(editSlot);
+      return;
+    }
+    if (!editor) {
+      editor = editForm(id, { toast, saved: render });
+      fill(editSlot, editor.el);
+    }
+    editor.show(data);
+  }
 
   async function act(action) {
     try {
@@ -220,6 +238,7 @@ export function mountTournament(view, id, { toast }) {
       data.format === "knockout" && data.rounds_played.length ? bracket(data) : null,
       data.standings.length ? standingsCard(data) : null,
       data.rounds_played.length ? roundsCard(data) : null);
+    renderEditor(data);
   }
 
   return polling(async () => {
@@ -232,6 +251,71 @@ export function mountTournament(view, id, { toast }) {
       return false;
     }
   });
+}
+
+/** A ``datetime-local`` input's value for an ISO time: the same moment on the reader's clock. */
+function localInputValue(iso) {
+  const moment = new Date(iso);
+  return new Date(moment.getTime() - moment.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+}
+
+/** The organiser's form to change the name, the season, the places and the start before the start:
+ * {el, show(data)}. ``show`` fills it from the tournament while it is closed, so that a poll never
+ * overwrites what is being typed. */
+function editForm(id, { toast, saved }) {
+  const name = h("input", { name: "name", required: true, maxlength: 80 });
+  const season = h("input", { name: "season", maxlength: 40 });
+  const maxPlayers = h("input", { type: "number", name: "max_players", min: 2, max: 64 });
+  const minPlayers = h("input", { type: "number", name: "min_players", min: 2, max: 64 });
+  const startsAt = h("input", { type: "datetime-local", name: "starts_at" });
+  const startsLabel = h("label", {}, t("tournament.start_time"), startsAt);
+  const form = h("form", { class: "card tournament-edit", "data-form": "tournament-edit" },
+    h("label", {}, t("tournament.name"), name),
+    h("label", {}, t("tournament.season"), season),
+    h("label", {}, t("tournament.max_players"), maxPlayers),
+    h("label", {}, t("tournament.min_players"), minPlayers),
+    startsLabel,
+    h("button", { type: "submit", class: "primary" }, t("tournament.save")));
+  const el = h("details", { class: "tournament-edit-box", "data-edit": "" },
+    h("summary", {}, t("tournament.edit")), form);
+  let shown = null;
+
+  function show(data) {
+    shown = data;
+    if (el.open) return;
+    name.value = data.name;
+    season.value = data.season || "";
+    maxPlayers.value = String(data.max_players);
+    maxPlayers.min = String(Math.max(2, data.players));
+    minPlayers.value = String(data.min_players);
+    startsLabel.hidden = data.start_kind !== "scheduled";
+    startsAt.value = data.starts_at ? localInputValue(data.starts_at) : "";
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const changes = {};
+    if (name.value.trim() !== shown.name) changes.name = name.value.trim();
+    if ((season.value.trim() || null) !== shown.season) changes.season = season.value.trim() || null;
+    if (Number(maxPlayers.value) !== shown.max_players) changes.max_players = Number(maxPlayers.value);
+    if (Number(minPlayers.value) !== shown.min_players) changes.min_players = Number(minPlayers.value);
+    if (shown.start_kind === "scheduled" && startsAt.value && startsAt.value !== localInputValue(shown.starts_at)) {
+      changes.starts_at = new Date(startsAt.value).toISOString();
+    }
+    if (!Object.keys(changes).length) {
+      el.open = false;
+      return;
+    }
+    try {
+      const data = await patch(`/api/tournaments/${encodeURIComponent(id)}`, changes);
+      el.open = false;
+      toast(t("tournament.saved"));
+      saved(data);
+    } catch (error) {
+      toast(errorText(error), "error");
+    }
+  });
+  return { el, show };
 }
 
 function entriesCard(data) {
