@@ -261,7 +261,7 @@ def _player_names(db: Session, rows: list[GameTable]) -> dict[int, str]:
     ids = {user_id for row in rows for user_id in (row.player0_id, row.player1_id) if user_id is not None}
     if not ids:
         return {}
-    return dict(db.execute(select(User.id, User.username).where(User.id.in_(ids))).tuples().all())
+    return {user_id: name for user_id, name in db.execute(select(User.id, User.username).where(User.id.in_(ids)))}
 
 
 def _summary(row: GameTable, names_by_id: dict[int, str]) -> dict[str, Any]:
