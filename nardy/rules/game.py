@@ -277,8 +277,10 @@ class Game:
     def resignation_choices(self, player: int) -> list[GameResult]:
         """What ``player`` may resign for now, each as :meth:`resignation_result` scores it: every
         kind the variant lets a player offer, or the one result the position gives."""
-        kinds = self.variant.kinds if self.variant.resignation_offers else (None,)
-        return [self.resignation_result(player, kind) for kind in dict.fromkeys(kinds)]
+        if not self.variant.resignation_offers:
+            return [self.resignation_result(player)]
+        self._offered_kind(player, None)  # refuses as resign does; each of the variant's kinds is then offerable
+        return [self._resignation(player, kind) for kind in dict.fromkeys(self.variant.kinds)]
 
     def accept_resignation(self, player: int) -> Game:
         """The opponent of the resigning player accepts the offered result."""

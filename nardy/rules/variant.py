@@ -97,6 +97,11 @@ class ShortTopology(Topology):
     def opponent_point(self, point: int) -> int:
         return 25 - point
 
+    def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
+        """The same board seen from the other side, signs swapped: the points in reverse (every view of a table
+        turns its board, so this is the quick form of :meth:`Topology.flip_points`)."""
+        return tuple([-count for count in reversed(points)])
+
 
 class LongTopology(Topology):
     """Long nardy's board: both heads opposite, the opponent's head on our 12."""
@@ -109,6 +114,12 @@ class LongTopology(Topology):
 
     def opponent_point(self, point: int) -> int:
         return (point + 11) % NUM_POINTS + 1
+
+    def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
+        """The same board seen from the other side, signs swapped: the points half a board round (the quick form
+        of :meth:`Topology.flip_points`)."""
+        half = NUM_POINTS // 2
+        return tuple([-count for count in points[half:] + points[:half]])
 
 
 @dataclass(frozen=True, eq=False)

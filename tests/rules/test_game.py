@@ -676,6 +676,7 @@ def test_resignation_result_is_what_resigning_gives_all_game_long(variant: str) 
                     resigned = resigned.accept_resignation(1 - player)
                 assert game.resignation_result(player, kind) == resigned.result
                 checked += 1
+            assert game.resignation_choices(player) == [game.resignation_result(player, k) for k in dict.fromkeys(kinds)]
         if game.phase is Phase.ROLLING:
             if game.turns_played % 7 == 3 and game.can_double(game.turn):
                 game = game.double(game.turn).take(1 - game.turn)

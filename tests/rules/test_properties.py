@@ -396,6 +396,17 @@ def test_a_row_is_checked_like_any_new_position() -> None:
         Position.from_row(start.variant, sixteen)
 
 
+@given(st.sampled_from(VARIANT_NAMES), st.lists(st.integers(-15, 15), min_size=24, max_size=24))
+def test_a_board_turned_puts_each_checker_on_the_point_the_opponent_calls_it(variant: str, points: list[int]) -> None:
+    """The quick form of turning a board agrees with its definition: our point p is the opponent's
+    ``opponent_point(p)``, with the signs swapped (backgammon counts 25 − p, long nardy half a board on)."""
+    topology = VARIANTS[variant].topology
+    expected = [0] * 24
+    for point, count in enumerate(points, start=1):
+        expected[topology.opponent_point(point) - 1] = -count
+    assert topology.flip_points(tuple(points)) == tuple(expected)
+
+
 @SETTINGS
 @given(walks)
 def test_plays_are_distinct_and_their_steps_replay(walk: Walk) -> None:
