@@ -65,23 +65,14 @@ class Topology:
         raise NotImplementedError
 
     def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
-        """The same board seen from the other side, signs swapped."""
-        flipped = [0] * NUM_POINTS
-        for index, count in enumerate(points):
-            if count:
-                flipped[self.opponent_point(index + 1) - 1] = -count
-        return tuple(flipped)
+        """The same board seen from the other side, signs swapped: what stands on our point p stands, negated,
+        on point :meth:`opponent_point` (p) of the board returned."""
+        raise NotImplementedError
 
     def pip_counts(self, points: tuple[int, ...], bar: tuple[int, int]) -> tuple[int, int]:
-        """Pips left to bear off everything: (side to move, opponent)."""
-        mover = 25 * bar[0]
-        opponent = 25 * bar[1]
-        for index, count in enumerate(points):
-            if count > 0:
-                mover += (index + 1) * count
-            elif count < 0:
-                opponent += self.opponent_point(index + 1) * -count
-        return mover, opponent
+        """Pips left to bear off everything: (side to move, opponent); an opponent's checker on our point p is
+        :meth:`opponent_point` (p) pips from home, one on the bar 25."""
+        raise NotImplementedError
 
 
 class ShortTopology(Topology):
@@ -98,9 +89,18 @@ class ShortTopology(Topology):
         return 25 - point
 
     def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
-        """The same board seen from the other side, signs swapped: the points in reverse (every view of a table
-        turns its board, so this is the quick form of :meth:`Topology.flip_points`)."""
+        """The same board seen from the other side, signs swapped: the points in reverse."""
         return tuple([-count for count in reversed(points)])
+
+    def pip_counts(self, points: tuple[int, ...], bar: tuple[int, int]) -> tuple[int, int]:
+        """Pips left to bear off everything: (side to move, opponent); the opponent's point is 25 − p."""
+        mover, opponent = 25 * bar[0], 25 * bar[1]
+        for index, count in enumerate(points):
+            if count > 0:
+                mover += (index + 1) * count
+            elif count < 0:
+                opponent -= (NUM_POINTS - index) * count
+        return mover, opponent
 
 
 class LongTopology(Topology):
@@ -116,10 +116,20 @@ class LongTopology(Topology):
         return (point + 11) % NUM_POINTS + 1
 
     def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
-        """The same board seen from the other side, signs swapped: the points half a board round (the quick form
-        of :meth:`Topology.flip_points`)."""
+        """The same board seen from the other side, signs swapped: the points half a board round."""
         half = NUM_POINTS // 2
         return tuple([-count for count in points[half:] + points[:half]])
+
+    def pip_counts(self, points: tuple[int, ...], bar: tuple[int, int]) -> tuple[int, int]:
+        """Pips left to bear off everything: (side to move, opponent); the opponent's point is half a board
+        on."""
+        mover, opponent = 25 * bar[0], 25 * bar[1]
+        for index, count in enumerate(points):
+            if count > 0:
+                mover += (index + 1) * count
+            elif count < 0:
+                opponent -= ((index + NUM_POINTS // 2) % NUM_POINTS + 1) * count
+        return mover, opponent
 
 
 @dataclass(frozen=True, eq=False)

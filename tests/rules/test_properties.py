@@ -397,14 +397,20 @@ def test_a_row_is_checked_like_any_new_position() -> None:
 
 
 @given(st.sampled_from(VARIANT_NAMES), st.lists(st.integers(-15, 15), min_size=24, max_size=24))
-def test_a_board_turned_puts_each_checker_on_the_point_the_opponent_calls_it(variant: str, points: list[int]) -> None:
-    """The quick form of turning a board agrees with its definition: our point p is the opponent's
-    ``opponent_point(p)``, with the signs swapped (backgammon counts 25 − p, long nardy half a board on)."""
+def test_a_board_turned_and_its_pips_follow_the_opponent_s_numbering(variant: str, points: list[int]) -> None:
+    """The quick forms of turning a board and counting its pips agree with their definitions: our point
+    p is the opponent's ``opponent_point(p)`` (backgammon counts 25 − p, long nardy half a board on), with
+    the signs swapped, and an opponent's checker there is that many pips from home."""
     topology = VARIANTS[variant].topology
     expected = [0] * 24
     for point, count in enumerate(points, start=1):
         expected[topology.opponent_point(point) - 1] = -count
     assert topology.flip_points(tuple(points)) == tuple(expected)
+    bar = (2, 3)
+    mover = 25 * bar[0] + sum(point * count for point, count in enumerate(points, start=1) if count > 0)
+    opponent = 25 * bar[1] + sum(topology.opponent_point(point) * -count
+                                 for point, count in enumerate(points, start=1) if count < 0)
+    assert topology.pip_counts(tuple(points), bar) == (mover, opponent)
 
 
 @SETTINGS
