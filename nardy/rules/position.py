@@ -197,19 +197,16 @@ class Position:
         prefix = tuple(made)
         codes = self._sequence_codes(dice)
         wanted = _encode(prefix)
-        following: dict[int, None] = {}
-        matched = False
-        if wanted is not None:
-            shift = _STEP_BITS * len(prefix)
-            mask = (1 << shift) - 1
-            for code in codes:
-                if code & mask == wanted:
-                    matched = True
-                    if code >> shift:
-                        following[(code >> shift) & _STEP_MASK] = None
-        if not matched and prefix:
+        if not prefix:
+            return [_step(code) for code in dict.fromkeys(code & _STEP_MASK for code in codes if code)]
+        if wanted is None:
             raise IllegalStepError(f"the steps {_describe(prefix)} do not begin a legal play of {list(dice)}")
-        return [_step(code) for code in following]
+        shift = _STEP_BITS * len(prefix)
+        mask = (1 << shift) - 1
+        matching = [code >> shift for code in codes if code & mask == wanted]
+        if not matching:
+            raise IllegalStepError(f"the steps {_describe(prefix)} do not begin a legal play of {list(dice)}")
+        return [_step(code) for code in dict.fromkeys(rest & _STEP_MASK for rest in matching if rest)]
 
     def destinations(self, dice: Sequence[int], source: int, made: Iterable[Step] = ()) -> list[Step]:
         """The legal next steps of the checker on ``source`` (25 = bar), largest die first."""
