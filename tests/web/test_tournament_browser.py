@@ -16,6 +16,20 @@ from web_driver import Driver, WebServer
 MakeClient = Callable[..., Client]
 
 
+def organiser_on_its_page(client: MakeClient, username: str, settings: dict[str, object]) -> tuple[Client, str]:
+    """A new account organises a tournament from its browser and opens the tournament's page: (page, id)."""
+    person = client()
+    sign_up(person, username)
+    tournament: str = person.page.evaluate("""(settings) => fetch('/api/tournaments', {
+        method: 'POST', headers: {'Content-Type': 'application/json',
+          'X-CSRF-Token': document.cookie.match(/nardy_csrf=([^;]+)/)[1]},
+        body: JSON.stringify(settings),
+      }).then((r) => r.json()).then((t) => t.id)""", settings)
+    person.goto(f"#/tournament/{tournament}")
+    person.page.wait_for_selector(".tournament[data-status=registering]")
+    return person, tournament
+
+
 def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server: WebServer) -> None:
     organiser = account(server, "cup_organiser")
     tournament = organiser.post("/api/tournaments", {
@@ -58,15 +72,9 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server:
 
 
 def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, server: WebServer) -> None:
-    person = client()
-    sign_up(person, "cup_host")
-    tournament = person.page.evaluate("""() => fetch('/api/tournaments', {
-        method: 'POST', headers: {'Content-Type': 'application/json',
-          'X-CSRF-Token': document.cookie.match(/nardy_csrf=([^;]+)/)[1]},
-        body: JSON.stringify({name: 'Saturday cup', format: 'knockout', variant: 'georgian', max_players: 4}),
-      }).then((r) => r.json()).then((t) => t.id)""")
-    person.goto(f"#/tournament/{tournament}")
-    person.page.wait_for_selector(".tournament[data-status=registering] [data-action=cancel-tournament]")
+    person, _ = organiser_on_its_page(client, "cup_host", {"name": "Saturday cup", "format": "knockout",
+                                                           "variant": "georgian", "max_players": 4})
+    person.page.wait_for_selector("[data-action=cancel-tournament]")
     person.page.once("dialog", lambda dialog: dialog.accept())
     person.page.click("[data-action=cancel-tournament]")
     person.page.wait_for_selector(".tournament[data-status=cancelled]")
@@ -81,15 +89,8 @@ def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, serv
 
 
 def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(client: MakeClient, server: WebServer) -> None:
-    person = client()
-    sign_up(person, "cup_editor")
-    tournament = person.page.evaluate("""() => fetch('/api/tournaments', {
-        method: 'POST', headers: {'Content-Type': 'application/json',
-          'X-CSRF-Token': document.cookie.match(/nardy_csrf=([^;]+)/)[1]},
-        body: JSON.stringify({name: 'Monday cup', format: 'knockout', variant: 'georgian', max_players: 8}),
-      }).then((r) => r.json()).then((t) => t.id)""")
-    person.goto(f"#/tournament/{tournament}")
-    person.page.wait_for_selector(".tournament[data-status=registering]")
+    person, tournament = organiser_on_its_page(client, "cup_editor", {"name": "Monday cup", "format": "knockout",
+                                                                      "variant": "georgian", "max_players": 8})
     person.page.click("[data-edit] summary")
     form = person.page.locator("[data-form=tournament-edit]")
     assert form.locator("input[name=name]").input_value() == "Monday cup"
