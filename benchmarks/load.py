@@ -174,8 +174,8 @@ def sleeps(pid: int) -> dict[int, int]:
     Each sleep costs a wake-up later, and on a virtual machine a thread woken
     from a long sleep runs its next work far slower than the same work done
     straight after other work (cold caches; ``benchmarks/wakeups.py`` measures
-    it), so the sleeps per action explain much of the CPU per action."""
-    counts = {}
+    it), so the sleeps per action are part of what the CPU per action says."""
+    counts: dict[int, int] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError, ValueError):
             for line in (task / "status").read_text().splitlines():
