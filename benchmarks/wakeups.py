@@ -1,11 +1,11 @@
 """What a wake-up costs: the CPU time of one small piece of the server's work, done straight after other
 work and done first after a sleep.
 
-The load benchmark's CPU per action differs from machine to machine by more
-than their speeds do, and falls as the load grows (benchmarks/RESULTS.md). On
-a virtual machine a thread that slept (waiting in ``epoll`` for the next
-message, or for a queue or the GIL) runs its next work on cold caches, and
-the host's work on its behalf shows up in the thread's own CPU time. This
+The load benchmark's CPU per action differs from machine to machine, and
+falls as the load grows (benchmarks/RESULTS.md). One reason: on a virtual
+machine a thread that slept (waiting in ``epoll`` for the next message, or
+for a queue or the GIL) runs its next work far slower than the same work
+done hot, and that shows up in the thread's own CPU time. This
 script measures that tax: it times, with the thread's CPU clock, the parse of
 an inbound ``step`` message (the first thing the server does with an action)
 and a short pure-Python loop, each repeated after sleeps of several lengths.
