@@ -50,14 +50,19 @@ class RoundIn(BaseModel):
     bank_seconds_per_point: Annotated[int, Field(ge=1)] | None = None
 
 
+TournamentName = Annotated[str, Field(min_length=1, max_length=80)]
+Season = Annotated[str, Field(min_length=1, max_length=40)]
+PlayerCount = Annotated[int, Field(ge=2, le=64)]
+
+
 class TournamentIn(BaseModel):
     """A new tournament. ``round`` is every round's match length and clock unless ``per_round`` sets round
     *n*'s (the *n*-th item); ``rounds`` is for a Swiss (default: enough to single out a winner)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=80)]
-    season: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    name: TournamentName
+    season: Season | None = None
     format: Literal["knockout", "swiss", "round_robin"]
     start: Literal["sit_and_go", "scheduled"] = "sit_and_go"
     variant: str
@@ -66,8 +71,8 @@ class TournamentIn(BaseModel):
     rounds: Annotated[int, Field(ge=1, le=20)] | None = None
     options: OptionsIn = Field(default_factory=OptionsIn)
     rated: bool = False
-    max_players: Annotated[int, Field(ge=2, le=64)] = 8
-    min_players: Annotated[int, Field(ge=2, le=64)] = 2
+    max_players: PlayerCount = 8
+    min_players: PlayerCount = 2
     registration_opens_at: datetime | None = None
     starts_at: datetime | None = None
     bots_fill: bool = False
@@ -80,10 +85,10 @@ class TournamentEditIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Annotated[str, Field(min_length=1, max_length=80)] | None = None
-    season: Annotated[str, Field(min_length=1, max_length=40)] | None = None
-    max_players: Annotated[int, Field(ge=2, le=64)] | None = None
-    min_players: Annotated[int, Field(ge=2, le=64)] | None = None
+    name: TournamentName | None = None
+    season: Season | None = None
+    max_players: PlayerCount | None = None
+    min_players: PlayerCount | None = None
     starts_at: datetime | None = None
     registration_opens_at: datetime | None = None
 
