@@ -334,7 +334,8 @@ class RedisPubSub(_FanOut):
         self._lock = asyncio.Lock()
         self._confirmations: dict[str, asyncio.Future[None]] = {}
         self._left_subscribed = False
-        """A subscription ended while Redis could not be told: the reading task unsubscribes once it is back."""
+        """A subscription may have ended without Redis being told (it was away, or the connection broke around
+        the UNSUBSCRIBE): the reading task unsubscribes what nobody here wants once Redis is back."""
         self._maybe_unsubscribed = False
         """A channel with a subscriber here may not be subscribed in Redis (a SUBSCRIBE was not sent or failed):
         the reading task looks, which costs a pass over every channel, so it does not look after every message."""
@@ -491,6 +492,9 @@ class RedisPubSub(_FanOut):
                 message: dict[str, Any] | None = await self._redis_pubsub.get_message(timeout=REDIS_TIMEOUT_SECONDS)
             except (RedisError, OSError) as error:
                 self._maybe_unsubscribed = True
+                # An UNSUBSCRIBE written just before the break may be lost, and reconnecting subscribes again every
+                # channel redis-py has not heard leave: look for channels nobody here wants once Redis is back.
+                self._left_subscribed = True
                 failures += 1
                 if failures == 1:
                     _log.warning("Redis subscriber connection lost, retrying: %s", error)

@@ -318,11 +318,16 @@ async def drained(pubsub: PubSub) -> None:
             await asyncio.sleep(0.02)
 
 
+@pytest.mark.parametrize("noticed", [True, False], ids=["after-the-break-is-noticed", "before-it-is-noticed"])
 def test_a_subscription_ended_while_cut_off_from_redis_is_unsubscribed_once_redis_is_back(
-    channel: Callable[[str], str], link: TcpProxy,
+    channel: Callable[[str], str], link: TcpProxy, noticed: bool,
 ) -> None:
     """Ending it raises nothing (it used to race the reading task's reconnection on the socket), and Redis
-    stops delivering the channel once the subscriber connection is back."""
+    stops delivering the channel once the subscriber connection is back.
+
+    Ended at once after the cut, before anything noticed it, the UNSUBSCRIBE is written to a socket that still
+    looks connected and is lost; redis-py subscribes again, on reconnecting, every channel it had not heard
+    leave (once in CI the ping below let that happen too)."""
 
     async def scenario() -> None:
         observer = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
@@ -333,8 +338,9 @@ def test_a_subscription_ended_while_cut_off_from_redis_is_unsubscribed_once_redi
                     await ending.enter_async_context(cut_off.subscribe(channel("game")))
                     assert await observer.pubsub_numsub(game) == [(game, 1)]
                     link.cut()
-                    with pytest.raises((redis.RedisError, OSError)):
-                        await cut_off.ping()
+                    if noticed:
+                        with pytest.raises((redis.RedisError, OSError)):
+                            await cut_off.ping()
                     await ending.aclose()
                     link.restore()
                     await settled(lambda: observer.pubsub_numsub(other), [(other, 1)], timeout=4 * TIMEOUT)
