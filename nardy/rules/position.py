@@ -199,11 +199,9 @@ class Position:
         wanted = _encode(prefix)
         if not prefix:
             return [_step(code) for code in dict.fromkeys(code & _STEP_MASK for code in codes if code)]
-        if wanted is None:
-            raise IllegalStepError(f"the steps {_describe(prefix)} do not begin a legal play of {list(dice)}")
         shift = _STEP_BITS * len(prefix)
         mask = (1 << shift) - 1
-        matching = [code >> shift for code in codes if code & mask == wanted]
+        matching = [] if wanted is None else [code >> shift for code in codes if code & mask == wanted]
         if not matching:
             raise IllegalStepError(f"the steps {_describe(prefix)} do not begin a legal play of {list(dice)}")
         return [_step(code) for code in dict.fromkeys(rest & _STEP_MASK for rest in matching if rest)]

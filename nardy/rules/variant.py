@@ -54,8 +54,23 @@ class GameOptions:
     beavers: bool = False
 
 
+_OUR_NUMBERS = tuple(range(1, NUM_POINTS + 1))
+
+
 class Topology:
-    """Where each side's checkers start and how a board is seen by the other side."""
+    """Where each side's checkers start and how a board is seen by the other side.
+
+    A topology names its start and :meth:`opponent_point`; turning a board and
+    counting pips follow from that numbering, worked out once per topology
+    (every view of a table turns its board and counts its pips)."""
+
+    def __init__(self) -> None:
+        self._opponent_numbers = tuple(self.opponent_point(point) for point in _OUR_NUMBERS)
+        order = [0] * NUM_POINTS
+        for index, theirs in enumerate(self._opponent_numbers):
+            order[theirs - 1] = index
+        self._turned_order = tuple(order)
+        """For each point of the turned board, the index of our point that stands there."""
 
     def start_points(self) -> tuple[int, ...]:
         raise NotImplementedError
@@ -67,12 +82,18 @@ class Topology:
     def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
         """The same board seen from the other side, signs swapped: what stands on our point p stands, negated,
         on point :meth:`opponent_point` (p) of the board returned."""
-        raise NotImplementedError
+        return tuple([-points[index] for index in self._turned_order])
 
     def pip_counts(self, points: tuple[int, ...], bar: tuple[int, int]) -> tuple[int, int]:
         """Pips left to bear off everything: (side to move, opponent); an opponent's checker on our point p is
         :meth:`opponent_point` (p) pips from home, one on the bar 25."""
-        raise NotImplementedError
+        mover, opponent = 25 * bar[0], 25 * bar[1]
+        for count, ours, theirs in zip(points, _OUR_NUMBERS, self._opponent_numbers):
+            if count > 0:
+                mover += ours * count
+            elif count < 0:
+                opponent -= theirs * count
+        return mover, opponent
 
 
 class ShortTopology(Topology):
@@ -88,20 +109,6 @@ class ShortTopology(Topology):
     def opponent_point(self, point: int) -> int:
         return 25 - point
 
-    def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
-        """The same board seen from the other side, signs swapped: the points in reverse."""
-        return tuple([-count for count in reversed(points)])
-
-    def pip_counts(self, points: tuple[int, ...], bar: tuple[int, int]) -> tuple[int, int]:
-        """Pips left to bear off everything: (side to move, opponent); the opponent's point is 25 − p."""
-        mover, opponent = 25 * bar[0], 25 * bar[1]
-        for index, count in enumerate(points):
-            if count > 0:
-                mover += (index + 1) * count
-            elif count < 0:
-                opponent -= (NUM_POINTS - index) * count
-        return mover, opponent
-
 
 class LongTopology(Topology):
     """Long nardy's board: both heads opposite, the opponent's head on our 12."""
@@ -114,22 +121,6 @@ class LongTopology(Topology):
 
     def opponent_point(self, point: int) -> int:
         return (point + 11) % NUM_POINTS + 1
-
-    def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
-        """The same board seen from the other side, signs swapped: the points half a board round."""
-        half = NUM_POINTS // 2
-        return tuple([-count for count in points[half:] + points[:half]])
-
-    def pip_counts(self, points: tuple[int, ...], bar: tuple[int, int]) -> tuple[int, int]:
-        """Pips left to bear off everything: (side to move, opponent); the opponent's point is half a board
-        on."""
-        mover, opponent = 25 * bar[0], 25 * bar[1]
-        for index, count in enumerate(points):
-            if count > 0:
-                mover += (index + 1) * count
-            elif count < 0:
-                opponent -= ((index + NUM_POINTS // 2) % NUM_POINTS + 1) * count
-        return mover, opponent
 
 
 @dataclass(frozen=True, eq=False)
