@@ -124,7 +124,7 @@ def withdraw_entry(db: Session, *, tournament_id: str, user_id: int, now: dateti
     return playing.table_id if playing is not None else None
 
 
-def check_cancellable(db: Session, *, tournament_id: str, user_id: int, doing: str = "cancel") -> Tournament:
+def check_organiser_before_start(db: Session, *, tournament_id: str, user_id: int, doing: str) -> Tournament:
     """The tournament, if ``user_id`` organised it and it has not started; TournamentError otherwise (saying
     what they could not ``doing``: cancel it, change it)."""
     tournament = tournaments_repo.get(db, tournament_id)
@@ -153,7 +153,7 @@ def edit(db: Session, *, tournament_id: str, user_id: int, changes: dict[str, An
     unknown = set(changes) - EDITABLE
     if unknown:
         raise TournamentError("bad_change", f"these cannot be changed: {', '.join(sorted(unknown))}")
-    tournament = check_cancellable(db, tournament_id=tournament_id, user_id=user_id, doing="change")
+    tournament = check_organiser_before_start(db, tournament_id=tournament_id, user_id=user_id, doing="change")
     registered = sum(1 for e in tournaments_repo.entries(db, tournament_id) if e.withdrawn_at is None)
     max_players = changes.get("max_players", tournament.max_players)
     min_players = changes.get("min_players", tournament.min_players)
@@ -174,7 +174,7 @@ def edit(db: Session, *, tournament_id: str, user_id: int, changes: dict[str, An
 def cancel(db: Session, *, tournament_id: str, user_id: int, now: datetime) -> None:
     """The organiser calls the tournament off before it starts (the caller holds its lease, so no start
     can come between); TournamentError for anyone else, or once it has started."""
-    tournament = check_cancellable(db, tournament_id=tournament_id, user_id=user_id)
+    tournament = check_organiser_before_start(db, tournament_id=tournament_id, user_id=user_id, doing="cancel")
     tournament.status = "cancelled"
     tournament.finished_at = now
     db.commit()

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -197,35 +198,33 @@ class TournamentService:
         await self.advance(tournament_id, patience=REQUEST_PATIENCE)
 
     async def cancel(self, tournament_id: str, user: User) -> None:
-        """The organiser calls the tournament off while it is still registering; under its lease, so that no
-        process starts it meanwhile."""
-        await self._db.run(partial(tournament_steps.check_cancellable, tournament_id=tournament_id, user_id=user.id))
-        if not await self._claim(tournament_id, REQUEST_PATIENCE):
-            raise TournamentError("busy", "the tournament is being moved on: try again")
-        try:
-            await self._db.run(partial(
-                tournament_steps.cancel, tournament_id=tournament_id, user_id=user.id, now=self._clock.now(),
-            ))
-        finally:
-            await self._db.run(partial(tournaments_repo.release, tournament_id=tournament_id, owner=self._process_id))
+        """The organiser calls the tournament off while it is still registering."""
+        await self._as_organiser(tournament_id, user, "cancel", partial(
+            tournament_steps.cancel, tournament_id=tournament_id, user_id=user.id, now=self._clock.now(),
+        ))
 
     async def edit(self, tournament_id: str, user: User, changes: dict[str, Any]) -> None:
         """The organiser changes the name, the season, the places or the times before the start
-        (:func:`~nardy.server.services.tournament_steps.edit`), under the lease like :meth:`cancel`; fewer
-        places may fill a sit-and-go, which then starts at once."""
+        (:func:`~nardy.server.services.tournament_steps.edit`); fewer places may fill a sit-and-go, which then
+        starts at once."""
+        await self._as_organiser(tournament_id, user, "change", partial(
+            tournament_steps.edit, tournament_id=tournament_id, user_id=user.id, changes=changes, now=self._clock.now(),
+        ))
+        await self.advance(tournament_id, patience=REQUEST_PATIENCE)
+
+    async def _as_organiser(self, tournament_id: str, user: User, doing: str, step: Callable[[Session], None]) -> None:
+        """Run ``step`` (which checks again that ``user`` organised the tournament and it has not started) under
+        the tournament's lease, so that no process starts it meanwhile; refused first, without the lease, for
+        anyone else."""
         await self._db.run(partial(
-            tournament_steps.check_cancellable, tournament_id=tournament_id, user_id=user.id, doing="change",
+            tournament_steps.check_organiser_before_start, tournament_id=tournament_id, user_id=user.id, doing=doing,
         ))
         if not await self._claim(tournament_id, REQUEST_PATIENCE):
             raise TournamentError("busy", "the tournament is being moved on: try again")
         try:
-            await self._db.run(partial(
-                tournament_steps.edit, tournament_id=tournament_id, user_id=user.id, changes=changes,
-                now=self._clock.now(),
-            ))
+            await self._db.run(step)
         finally:
             await self._db.run(partial(tournaments_repo.release, tournament_id=tournament_id, owner=self._process_id))
-        await self.advance(tournament_id, patience=REQUEST_PATIENCE)
 
     # ----- reading
 
