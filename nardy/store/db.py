@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +11,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 
+BUSY_TIMEOUT_S = 30
+"""How long a SQLite connection waits for another one's lock before it gives up."""
 POOL_SIZE = 20
 """Connections kept open per process by default (``NARDY_DATABASE_POOL_SIZE``)."""
 POOL_OVERFLOW = 40
@@ -27,7 +31,7 @@ def make_engine(url: str, *, pool_size: int = POOL_SIZE, max_overflow: int = POO
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, pool_size=pool_size,
+            url, connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_S}, pool_size=pool_size,
             max_overflow=max_overflow,
         )
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -37,11 +41,32 @@ def make_engine(url: str, *, pool_size: int = POOL_SIZE, max_overflow: int = POO
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _switch_to_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_S * 1000}")
     cursor.close()
+
+
+def _switch_to_wal(cursor: sqlite3.Cursor) -> None:
+    """Put the file in WAL mode, retrying while another connection holds a lock on it.
+
+    Switching a file still in rollback mode needs its exclusive lock. When a
+    second connection is switching or writing at that moment, SQLite may
+    answer "database is locked" at once instead of waiting out the busy
+    timeout (it would otherwise risk a deadlock), which is what processes
+    starting together on a new file meet. The pragma is retried, each try
+    from scratch, until the busy timeout is spent.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
