@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import json
 import random
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
@@ -29,7 +27,8 @@ from nardy.notation import (
     position_to_dict,
     render,
 )
-from nardy.notation.transcript import Transcript, transcript_from_record
+from nardy.notation.match_file import read_match_file
+from nardy.notation.transcript import Transcript
 from nardy.rules import VARIANTS, Game, Phase, Play, Position, RulesError, find_variant
 from nardy.rules.dice import check_dice
 from nardy.rules.perft import divide
@@ -382,49 +381,15 @@ def _analyze(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def read_transcript(path: str) -> Transcript:
-    """The match in the file at ``path`` (a table record, a .mat or an SGF file); UsageError when unreadable."""
+    """The match in the file at ``path`` (a table record, a .mat or an SGF file); UsageError when unreadable.
+
+    What is in the file but does not read or replay raises NotationError (a ValueError), as the CLI reports it.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}") from None
-    return transcript_reader(path, text)(text)
-
-
-def transcript_reader(path: str, text: str) -> Callable[[str], Transcript]:
-    """The reader for a match file, by its extension, else by how it begins.
-
-    ``.json`` or ``{``: a table record (``GET /api/tables/{id}/record``);
-    ``.sgf`` or ``(;``: SGF (:mod:`nardy.notation.sgf`); ``.mat``/``.txt``
-    or an ``N point match`` header: a Jellyfish .mat file
-    (:mod:`nardy.notation.matfile`), each used when this install has it.
-    """
-    suffix = Path(path).suffix.lower()
-    head = text.lstrip()
-    if suffix == ".json" or head.startswith("{"):
-        return _transcript_from_json
-    if suffix == ".sgf" or head.startswith("(;"):
-        return _optional_reader("nardy.notation.sgf", "transcript_from_sgf", "SGF")
-    if suffix in (".mat", ".txt") or re.search(r"\d+ point match", text[:2000]):
-        return _optional_reader("nardy.notation.matfile", "transcript_from_mat", ".mat")
-    raise UsageError(f"{path} is neither a table record (.json) nor a .mat or SGF match file")
-
-
-def _transcript_from_json(text: str) -> Transcript:
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(f"the record is not valid JSON: {error.msg} at character {error.pos}") from None
-    if not isinstance(record, dict):
-        raise UsageError("a table record is a JSON object")
-    return transcript_from_record(record)
-
-
-def _optional_reader(module: str, function: str, kind: str) -> Callable[[str], Transcript]:
-    try:
-        reader: Callable[[str], Transcript] = getattr(importlib.import_module(module), function)
-    except (ImportError, AttributeError):
-        raise UsageError(f"this nardy cannot read {kind} files ({module}.{function} is missing)") from None
-    return reader
+    return read_match_file(text, path)
 
 
 def _analyse_with_progress_bar(transcript: Transcript, level: str) -> Analysis:

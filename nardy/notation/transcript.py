@@ -213,6 +213,49 @@ def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
     return Transcript(variant, length, options, (names[0], names[1]), played)
 
 
+_ACTION_EVENTS: Final[dict[ActionKind, str]] = {action: event for event, action in EVENT_ACTIONS.items()}
+
+
+def record_from_transcript(transcript: Transcript) -> dict[str, Any]:
+    """A record of the match, in the shape :func:`transcript_from_record` reads (a match read from a file, kept).
+
+    Each action becomes its event, numbered from 1 in the match as
+    ``version``; that number is the action's ``source`` once read back, so
+    an analysis of the record points at the actions by it. Games are
+    separated as a table's record separates them (``game_ended``). Only what
+    a transcript holds is written: no seats' ids, seeds or times.
+    """
+    events: list[dict[str, Any]] = [
+        {"kind": "seated", "seat": seat, "payload": {"seat": seat, "name": name}}
+        for seat, name in enumerate(transcript.players)
+    ]
+    version = 0
+    for number, game in enumerate(transcript.games, start=1):
+        events.append({"kind": "match_started" if number == 1 else "game_ended", "seat": None, "payload": {}})
+        for action in game.actions:
+            version += 1
+            events.append({"version": version, "kind": _ACTION_EVENTS[action.kind], "seat": action.player,
+                           "payload": _action_payload(action)})
+    options = transcript.options
+    return {
+        "variant": transcript.variant,
+        "match_length": transcript.length,
+        "options": {"cube": options.cube, "jacoby": options.jacoby, "automatic_doubles": options.automatic_doubles,
+                    "backgammon_value": options.backgammon_value, "beavers": options.beavers},
+        "events": events,
+    }
+
+
+def _action_payload(action: Action) -> dict[str, Any]:
+    if action.dice is not None:
+        return {"dice": list(action.dice)}
+    if action.kind == "move":
+        return {"steps": [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in action.steps]}
+    if action.kind == "resign":
+        return {"kind": action.kind_offered.value if action.kind_offered is not None else None}
+    return {}
+
+
 def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], index: int) -> Action:
     player = seat if seat in (0, 1) else None
     assert player is None or isinstance(player, int)
@@ -254,5 +297,5 @@ def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
 
 __all__ = [
     "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript", "apply_action",
-    "games_of", "replay", "transcript_from_record",
+    "games_of", "record_from_transcript", "replay", "transcript_from_record",
 ]

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from nardy.cli import main, transcript_reader
+from nardy.cli import main
+from nardy.notation.match_file import read_match_file
 from nardy.notation.transcript import transcript_from_record
 
 
@@ -111,8 +112,8 @@ def test_a_missing_file_and_an_unknown_level(tmp_path: Path, capsys: pytest.Capt
 
 def test_the_reader_is_chosen_by_extension_then_content(record: dict[str, Any]) -> None:
     text = json.dumps(record)
-    assert transcript_reader("match.json", text)(text) == transcript_from_record(record)
-    assert transcript_reader("download", text)(text) == transcript_from_record(record)
+    assert read_match_file(text, "match.json") == transcript_from_record(record)
+    assert read_match_file(text, "download") == transcript_from_record(record)
 
 
 def test_mat_and_sgf_files_are_read_by_their_readers(
@@ -127,6 +128,6 @@ def test_mat_and_sgf_files_are_read_by_their_readers(
              "match": transcript_to_mat(transcript)}
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-        assert transcript_reader(name, text)(text) == transcript
+        assert read_match_file(text, name) == transcript
     code, out, _ = run(capsys, "analyze", str(tmp_path / "match.sgf"), "--json", "--level", "advanced")
     assert code == 0 and len(json.loads(out)["decisions"]) > 0
