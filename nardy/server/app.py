@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
 from nardy.server.api import (
-    accounts, analysis, chouettes, coins, health, matchmaking, ratings, tables, testing, tournaments,
+    accounts, analysis, chouettes, coins, health, imports, matchmaking, ratings, tables, testing, tournaments,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
@@ -160,13 +160,15 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.state.rate_limiter = RateLimiter(config.redis_url, enabled=config.rate_limited)
     app.state.socket_slots = AddressSlots(config.max_sockets_per_address)
     app.add_middleware(CSRFMiddleware)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=config.max_body_bytes)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=config.max_body_bytes,
+                       path_caps={imports.IMPORTS_PATH: config.max_import_bytes})
     api_pages = () if production else (app.docs_url, app.swagger_ui_oauth2_redirect_url, app.redoc_url)
     app.add_middleware(SecurityHeadersMiddleware, csp_exempt_paths=[page for page in api_pages if page])
     app.include_router(health.router)
     app.include_router(accounts.router)
     app.include_router(tables.router)
     app.include_router(analysis.router)
+    app.include_router(imports.router)
     app.include_router(chouettes.router)
     app.include_router(matchmaking.router)
     app.include_router(ratings.router)

@@ -152,6 +152,10 @@ class Settings(BaseSettings):
         default_factory=list, description="proxy addresses or networks whose X-Forwarded-For and -Proto are believed",
     )
     max_body_bytes: int = Field(default=65536, ge=0, description="larger HTTP request bodies are refused with 413")
+    max_import_bytes: int = Field(
+        default=2_097_152, ge=0, description="the cap of max_body_bytes for a match file read in (POST /api/imports)",
+    )
+    imports_per_user: int = Field(default=100, ge=0, description="imported matches one user may keep")
     max_waiting_tables: int = Field(
         default=5, ge=1, description="tables waiting for players (the lobby's rows) one player may hold at once",
     )

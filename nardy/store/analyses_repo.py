@@ -1,15 +1,34 @@
-"""Queries about post-game analyses (``analyses``): requesting one, claiming jobs, progress and results."""
+"""Queries about analysis jobs: a finished table's analysis (``analyses``) and an imported match's
+(``imported_matches``, each row its own job): requesting, claiming, progress and results.
+
+The queue works both kinds alike; a job is named by a :class:`JobKey`, the
+kind of thing analysed and its id.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import ColumnElement, or_, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from nardy.store.models import Analysis
+from nardy.store.models import Analysis, AnalysisJob, ImportedMatch
+
+JobKind = Literal["table", "import"]
+
+_MODELS: dict[JobKind, type[Analysis] | type[ImportedMatch]] = {"table": Analysis, "import": ImportedMatch}
+_KEYS: dict[JobKind, InstrumentedAttribute[str]] = {"table": Analysis.table_id, "import": ImportedMatch.id}
+_CANDIDATES = 5
+"""Jobs of each kind looked at per claim, oldest first: a lost race moves on to the next."""
+
+
+class JobKey(NamedTuple):
+    """Which analysis job: a finished table's (``table``) or an imported match's (``import``), by its id."""
+
+    kind: JobKind
+    id: str
 
 
 def get(db: Session, table_id: str) -> Analysis | None:
@@ -28,8 +47,7 @@ def request(db: Session, *, table_id: str, level: str, user_id: int | None, now:
         db.add(job)
     else:
         job = existing
-        job.level, job.status, job.progress, job.error = level, "queued", 0.0, None
-        job.requested_by, job.requested_at, job.claimed_by, job.heartbeat_at = user_id, now, None, None
+        queue_again(job, level=level, user_id=user_id, now=now)
     try:
         db.commit()
     except IntegrityError:  # another request queued it first
@@ -40,55 +58,71 @@ def request(db: Session, *, table_id: str, level: str, user_id: int | None, now:
     return job, True
 
 
-def claim(db: Session, *, me: str, now: datetime, stale_before: datetime) -> tuple[str, str] | None:
-    """Take the oldest queued job, or a running one whose heartbeat is older than ``stale_before``.
+def queue_again(job: AnalysisJob, *, level: str, user_id: int | None, now: datetime) -> None:
+    """Put a failed job back in the queue at ``level`` (the caller commits)."""
+    job.level, job.status, job.progress, job.error = level, "queued", 0.0, None
+    job.requested_by, job.requested_at, job.claimed_by, job.heartbeat_at = user_id, now, None, None
 
-    Returns ``(table_id, level)`` of the job won, or None. The conditional
-    UPDATE is the claim: of several processes trying one job, one wins.
+
+def claim(db: Session, *, me: str, now: datetime, stale_before: datetime) -> tuple[JobKey, str] | None:
+    """Take the oldest queued job of either kind, or a running one whose heartbeat is older than ``stale_before``.
+
+    Returns the job won and its level, or None. The conditional UPDATE is
+    the claim: of several processes trying one job, one wins.
     """
-    waiting = or_(Analysis.status == "queued", (Analysis.status == "running") & (Analysis.heartbeat_at < stale_before))
-    candidates = db.execute(
-        select(Analysis.table_id, Analysis.level, Analysis.status, Analysis.claimed_by)
-        .where(waiting).order_by(Analysis.requested_at).limit(5)
-    ).all()
-    for table_id, level, status, claimed_by in candidates:
-        same = (Analysis.status == status) & (
-            Analysis.claimed_by.is_(None) if claimed_by is None else Analysis.claimed_by == claimed_by
+    candidates: list[tuple[datetime, JobKey, str, str, str | None]] = []
+    for kind, model in _MODELS.items():
+        waiting = or_(model.status == "queued", (model.status == "running") & (model.heartbeat_at < stale_before))
+        rows = db.execute(
+            select(_KEYS[kind], model.level, model.status, model.claimed_by, model.requested_at)
+            .where(waiting).order_by(model.requested_at).limit(_CANDIDATES)
+        ).all()
+        candidates.extend((requested_at, JobKey(kind, key), level, status, claimed_by)
+                          for key, level, status, claimed_by, requested_at in rows)
+    candidates.sort(key=lambda candidate: candidate[0])
+    for _, job, level, status, claimed_by in candidates:
+        model = _MODELS[job.kind]
+        same = (model.status == status) & (
+            model.claimed_by.is_(None) if claimed_by is None else model.claimed_by == claimed_by
         )
         won = db.execute(
-            update(Analysis).where(Analysis.table_id == table_id, same)
-            .values(status="running", claimed_by=me, heartbeat_at=now, progress=0.0)
+            update(model).where(_is(job), same).values(status="running", claimed_by=me, heartbeat_at=now, progress=0.0)
         )
         db.commit()
         if won.rowcount == 1:  # type: ignore[attr-defined]
-            return table_id, level
+            return job, level
     return None
 
 
-def progress(db: Session, *, table_id: str, me: str, done: float, now: datetime) -> bool:
+def progress(db: Session, *, job: JobKey, me: str, done: float, now: datetime) -> bool:
     """Record progress (0..1) and a heartbeat of a job this process holds; False when it holds it no more."""
+    model = _MODELS[job.kind]
     moved = db.execute(
-        update(Analysis).where(Analysis.table_id == table_id, Analysis.claimed_by == me, Analysis.status == "running")
+        update(model).where(_is(job), model.claimed_by == me, model.status == "running")
         .values(progress=done, heartbeat_at=now)
     )
     db.commit()
     return bool(moved.rowcount == 1)  # type: ignore[attr-defined]
 
 
-def finish(db: Session, *, table_id: str, me: str, result: dict[str, Any], now: datetime) -> bool:
+def finish(db: Session, *, job: JobKey, me: str, result: dict[str, Any], now: datetime) -> bool:
     """Store the result of a job this process holds; False (nothing stored) if another took it over."""
+    model = _MODELS[job.kind]
     moved = db.execute(
-        update(Analysis).where(Analysis.table_id == table_id, Analysis.claimed_by == me, Analysis.status == "running")
+        update(model).where(_is(job), model.claimed_by == me, model.status == "running")
         .values(status="done", progress=1.0, result=result, finished_at=now, heartbeat_at=now)
     )
     db.commit()
     return bool(moved.rowcount == 1)  # type: ignore[attr-defined]
 
 
-def fail(db: Session, *, table_id: str, me: str, error: str, now: datetime) -> None:
+def fail(db: Session, *, job: JobKey, me: str, error: str, now: datetime) -> None:
     """Mark a job this process holds as failed, with a short reason (it may be requested again)."""
-    db.execute(
-        update(Analysis).where(Analysis.table_id == table_id, Analysis.claimed_by == me)
-        .values(status="failed", error=error[:500], finished_at=now)
-    )
+    model = _MODELS[job.kind]
+    db.execute(update(model).where(_is(job), model.claimed_by == me).values(status="failed", error=error[:500],
+                                                                            finished_at=now))
     db.commit()
+
+
+def _is(job: JobKey) -> ColumnElement[bool]:
+    return _KEYS[job.kind] == job.id

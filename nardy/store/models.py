@@ -276,18 +276,15 @@ class ServerProcess(Base):
     seen_at: Mapped[datetime]
 
 
-class Analysis(Base):
-    """A post-game analysis of a finished table: a job in the queue, then its result.
+class AnalysisJob:
+    """The columns of an analysis job, shared by the analysis of a table and of an imported match.
 
-    One per table. ``status`` goes ``queued`` → ``running`` → ``done`` (or
-    ``failed``). A process claims a queued job (or a running one whose
-    ``heartbeat_at`` went stale: its process died) by a conditional UPDATE,
-    so two server processes never analyse one table at once.
+    ``status`` goes ``queued`` → ``running`` → ``done`` (or ``failed``). A
+    process claims a queued job (or a running one whose ``heartbeat_at``
+    went stale: its process died) by a conditional UPDATE, so two server
+    processes never run one job at once.
     """
 
-    __tablename__ = "analyses"
-
-    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
     level: Mapped[str] = mapped_column(String(16))
     status: Mapped[str] = mapped_column(String(16), index=True)
     progress: Mapped[float] = mapped_column(Float, default=0.0)
@@ -298,6 +295,37 @@ class Analysis(Base):
     finished_at: Mapped[datetime | None]
     result: Mapped[dict[str, Any] | None]
     error: Mapped[str | None] = mapped_column(String(500))
+
+
+class Analysis(AnalysisJob, Base):
+    """A post-game analysis of a finished table: a job in the queue, then its result. One per table."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
+
+
+class ImportedMatch(AnalysisJob, Base):
+    """A match a user read in from a file (.mat, SGF, a table record), kept to be analysed and replayed.
+
+    ``record`` is the match as :func:`nardy.notation.transcript.record_from_transcript`
+    writes it (the actions, numbered); the variant, length, names and number
+    of games are kept beside it for the user's list. The row is its own
+    analysis job (one per import), queued when it is read in.
+    """
+
+    __tablename__ = "imported_matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(120))
+    variant: Mapped[str] = mapped_column(String(32))
+    match_length: Mapped[int]
+    players: Mapped[list[str]] = mapped_column(JSON)
+    """The two players' names as the file gives them."""
+    games: Mapped[int]
+    record: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
 
 
 class ChatMessage(Base):

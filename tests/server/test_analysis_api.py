@@ -12,6 +12,7 @@ from conftest import Player, Server, racing_play
 from nardy.notation import transcript_from_mat, transcript_from_sgf
 from nardy.notation.transcript import replay, transcript_from_record
 from nardy.store import analyses_repo
+from nardy.store.analyses_repo import JobKey
 
 WAIT = 120.0
 """Seconds a worker process may take to start (spawn), load its engines and analyse a short match."""
@@ -108,19 +109,20 @@ def test_two_processes_claiming_one_job_never_both_win(make_server: Callable[...
     with sessions() as first, sessions() as second:
         wins = [analyses_repo.claim(first, me="a", now=now, stale_before=now - minute),
                 analyses_repo.claim(second, me="b", now=now, stale_before=now - minute)]
-    assert wins == [(table, "advanced"), None]
+    assert wins == [(JobKey("table", table), "advanced"), None]
     soon = now + timedelta(seconds=30)
     with sessions() as db:
         assert analyses_repo.claim(db, me="c", now=soon, stale_before=soon - minute) is None, "a live job stays"
     later = now + timedelta(minutes=5)
     with sessions() as db:
-        assert analyses_repo.claim(db, me="c", now=later, stale_before=later - minute) == (table, "advanced")
+        won = analyses_repo.claim(db, me="c", now=later, stale_before=later - minute)
+        assert won == (JobKey("table", table), "advanced")
     with sessions() as db:
         assert analyses_repo.claim(db, me="d", now=later, stale_before=later - minute) is None
     with sessions() as db:
-        assert not analyses_repo.progress(db, table_id=table, me="a", done=0.5, now=later)
-        assert not analyses_repo.finish(db, table_id=table, me="a", result={"games": []}, now=later)
-        assert analyses_repo.finish(db, table_id=table, me="c", result={"games": []}, now=later)
+        assert not analyses_repo.progress(db, job=JobKey("table", table), me="a", done=0.5, now=later)
+        assert not analyses_repo.finish(db, job=JobKey("table", table), me="a", result={"games": []}, now=later)
+        assert analyses_repo.finish(db, job=JobKey("table", table), me="c", result={"games": []}, now=later)
         job = analyses_repo.get(db, table)
         assert job is not None and job.status == "done" and job.claimed_by == "c"
 

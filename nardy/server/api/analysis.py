@@ -27,7 +27,7 @@ from nardy.server.api.tables import refuse
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.table_state import ActionError
 from nardy.store import analyses_repo, tables_repo
-from nardy.store.models import Analysis, GameTable
+from nardy.store.models import Analysis, AnalysisJob, GameTable
 
 router = APIRouter(prefix="/api", tags=["analysis"])
 
@@ -79,15 +79,20 @@ def get_analysis(table_id: str, db: DbSession) -> dict[str, Any]:
 
 
 def view(job: Analysis) -> dict[str, Any]:
-    """A job as the API shows it; the result's fields are merged in once it is done."""
+    """A table's analysis as the API shows it; the result's fields are merged in once it is done."""
+    return {"table": job.table_id, **job_view(job, with_result=True)}
+
+
+def job_view(job: AnalysisJob, *, with_result: bool) -> dict[str, Any]:
+    """An analysis job's status, level and progress (a failure's reason), and ``with_result`` its result's fields."""
     shown: dict[str, Any] = {
-        "table": job.table_id, "status": job.status, "level": job.level, "progress": round(job.progress, 3),
+        "status": job.status, "level": job.level, "progress": round(job.progress, 3),
         "requested_at": job.requested_at.isoformat(),
         "finished_at": job.finished_at.isoformat() if job.finished_at else None,
     }
     if job.status == "failed":
         shown["error"] = job.error
-    if job.status == "done" and job.result is not None:
+    if with_result and job.status == "done" and job.result is not None:
         shown.update(job.result)
     return shown
 

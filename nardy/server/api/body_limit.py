@@ -7,10 +7,13 @@ the read that passes the cap raises :class:`BodyTooLarge`, which FastAPI
 answers with 413 from the route (it never reaches the handler), and which
 this middleware answers when it comes out of an app that had not started a
 response. Nothing is buffered here: each chunk goes on to the app as it
-comes.
+comes. A route that takes files (an imported match) may have a cap of its
+own, by its exact path.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -26,18 +29,21 @@ class BodyTooLarge(HTTPException):
 
 
 class BodyLimitMiddleware:
-    """Refuse HTTP request bodies over ``max_bytes`` with 413; WebSocket connections pass untouched."""
+    """Refuse HTTP request bodies over ``max_bytes`` (over ``path_caps[path]`` for those paths) with 413;
+    WebSocket connections pass untouched."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_bytes: int, path_caps: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.path_caps = dict(path_caps or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        if _declares_more_than(scope, self.max_bytes):
-            await self._refuse(scope, receive, send)
+        max_bytes = self.path_caps.get(scope["path"], self.max_bytes)
+        if _declares_more_than(scope, max_bytes):
+            await self._refuse(max_bytes, scope, receive, send)
             return
         received = 0
         response_started = False
@@ -47,8 +53,8 @@ class BodyLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise BodyTooLarge(self.max_bytes)
+                if received > max_bytes:
+                    raise BodyTooLarge(max_bytes)
             return message
 
         async def watching_send(message: Message) -> None:
@@ -62,10 +68,11 @@ class BodyLimitMiddleware:
         except BodyTooLarge:
             if response_started:
                 raise
-            await self._refuse(scope, receive, send)
+            await self._refuse(max_bytes, scope, receive, send)
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        error = BodyTooLarge(self.max_bytes)
+    @staticmethod
+    async def _refuse(max_bytes: int, scope: Scope, receive: Receive, send: Send) -> None:
+        error = BodyTooLarge(max_bytes)
         await JSONResponse({"detail": error.detail}, status_code=error.status_code)(scope, receive, send)
 
 

@@ -1,9 +1,11 @@
 """Post-game analyses, off the event loop: a queue in the database, worked by a pool of worker processes.
 
-``POST /api/tables/{id}/analysis`` writes a ``queued`` row (``analyses``)
-and wakes this process's queue. The queue's task claims the oldest job with
-a conditional UPDATE (any server process may; one wins each job), reads the
-table's record and hands it to a worker process (``spawn``-started, kept in
+``POST /api/tables/{id}/analysis`` writes a ``queued`` row (``analyses``),
+``POST /api/imports`` an imported match whose row is its own job
+(``imported_matches``); each wakes this process's queue. The queue's task
+claims the oldest job of either kind with a conditional UPDATE (any server
+process may; one wins each job), reads the table's or the import's record
+and hands it to a worker process (``spawn``-started, kept in
 a pool), which replays the record through the rules, analyses every
 decision (:mod:`nardy.bots.analysis`) and writes its progress, with a
 heartbeat, into the job's row as it goes. The result is stored in the same
@@ -37,7 +39,9 @@ from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.records import public_record
 from nardy.server.services.tables import spec_from_row
 from nardy.store import analyses_repo, tables_repo
+from nardy.store.analyses_repo import JobKey
 from nardy.store.db import make_engine, make_sessionmaker
+from nardy.store.models import ImportedMatch
 
 log = logging.getLogger(__name__)
 
@@ -107,50 +111,55 @@ class AnalysisQueue:
                     break
                 if job is None:
                     break
-                task = asyncio.create_task(self._run(*job), name=f"nardy-analysis-{job[0]}")
+                key, level = job
+                task = asyncio.create_task(self._run(key, level), name=f"nardy-analysis-{key.kind}-{key.id}")
                 running.add(task)
                 task.add_done_callback(running.discard)
                 task.add_done_callback(lambda _: self._wake.set())  # a worker is free: look for more
 
-    async def _run(self, table_id: str, level: str) -> None:
+    async def _run(self, job: JobKey, level: str) -> None:
         now = self._clock.now()
         try:
-            record = await self._db.run(lambda session: _record(session, table_id))
+            record = await self._db.run(lambda session: _record(session, job))
             pool = self._pool or self._start_pool()
             result = await asyncio.get_running_loop().run_in_executor(
-                pool, analyse_in_worker, self._database_url, table_id, self._me, record, level,
+                pool, analyse_in_worker, self._database_url, job, self._me, record, level,
             )
         except Exception as error:  # the job fails, the queue goes on
-            log.exception("analysis of table %s failed", table_id)
+            log.exception("analysis of %s %s failed", job.kind, job.id)
             reason = f"{type(error).__name__}: {error}"
-            await self._db.run(
-                lambda session: analyses_repo.fail(session, table_id=table_id, me=self._me, error=reason, now=now)
-            )
+            await self._db.run(lambda session: analyses_repo.fail(session, job=job, me=self._me, error=reason, now=now))
             return
         finished = self._clock.now()
         stored = await self._db.run(
-            lambda session: analyses_repo.finish(session, table_id=table_id, me=self._me, result=result, now=finished)
+            lambda session: analyses_repo.finish(session, job=job, me=self._me, result=result, now=finished)
         )
         if not stored:
-            log.warning("analysis of table %s was taken over by another process before it finished here", table_id)
+            log.warning("analysis of %s %s was taken over by another process (or removed) before it finished here",
+                        job.kind, job.id)
 
     def _start_pool(self) -> ProcessPoolExecutor:
         self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
 
-def _record(db: Session, table_id: str) -> dict[str, Any]:
-    row = tables_repo.get_table(db, table_id)
+def _record(db: Session, job: JobKey) -> dict[str, Any]:
+    if job.kind == "import":
+        imported = db.get(ImportedMatch, job.id)
+        if imported is None:
+            raise LookupError(f"there is no imported match {job.id!r}")
+        return imported.record
+    row = tables_repo.get_table(db, job.id)
     if row is None:
-        raise LookupError(f"there is no table {table_id!r}")
-    return public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+        raise LookupError(f"there is no table {job.id!r}")
+    return public_record(job.id, spec_from_row(row), tables_repo.events_after(db, job.id))
 
 
 # ---------------------------------------------------------------- in the worker process
 
 
-def analyse_in_worker(database_url: str, table_id: str, me: str, record: dict[str, Any], level: str) -> dict[str, Any]:
-    """Analyse a table's record at ``level`` and return the result's JSON; progress goes to the job's row."""
+def analyse_in_worker(database_url: str, job: JobKey, me: str, record: dict[str, Any], level: str) -> dict[str, Any]:
+    """Analyse a record at ``level`` and return the result's JSON; progress goes to the job's row."""
     sessions = _worker_sessions(database_url)
     last = [0.0]
 
@@ -160,7 +169,7 @@ def analyse_in_worker(database_url: str, table_id: str, me: str, record: dict[st
             return
         last[0] = moment
         with sessions() as session:
-            if not analyses_repo.progress(session, table_id=table_id, me=me, done=done / total, now=datetime.now(UTC)):
+            if not analyses_repo.progress(session, job=job, me=me, done=done / total, now=datetime.now(UTC)):
                 raise RuntimeError("the job was taken over by another process")
 
     result = analyse(transcript_from_record(record), level=level, progress=report)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nardy.notation import position_to_dict
+from nardy.notation import format_steps, position_to_dict
+from nardy.notation.transcript import EVENT_ACTIONS, Replayed, Transcript, games_of
 from nardy.rules import Game
 from nardy.rules.chouette import BOX_SIDE, TEAM_SIDE, ChouetteGame, ChouettePhase
 from nardy.server.services import chouette_state
 from nardy.server.services.chouette_state import ChouetteSpec
-from nardy.server.services.table_state import NewEvent, TableSpec, TableState, apply_event
+from nardy.server.services.table_state import NewEvent, TableSpec, TableState, apply_event, step_dict
 from nardy.store.tables_repo import StoredEvent
 
 _ROLL_KINDS = {"opening_rolled": "opening", "rolled": "roll"}
@@ -95,6 +96,63 @@ def _frame_dice(event: StoredEvent, last_move: dict[str, Any] | None, game: Game
         played: list[int] = last_move["dice"]
         return played
     return list(game.dice) if game.dice else None
+
+
+_ACTION_EVENTS = {action: event for event, action in EVENT_ACTIONS.items()}
+
+
+def transcript_replay(transcript: Transcript) -> dict[str, Any]:
+    """Frames of a match read from a file, as :func:`replay` gives a table's, and who played white in each game.
+
+    A file has no events, so a frame's ``version`` is its action's ``source``
+    (an imported match's actions are numbered, which is how its analysis
+    names them); the end of each game and of the match get frames of their
+    own, with no version. NotationError names an action the rules refuse.
+    """
+    frames: list[dict[str, Any]] = []
+    whites: dict[str, int] = {}
+    for number, steps in enumerate(games_of(transcript), start=1):
+        for step in steps:
+            frames.append(_transcript_frame(step, _ACTION_EVENTS[step.action.kind], step.action.source))
+            result = step.game.result
+            if result is not None:
+                whites[str(number)] = step.game.white
+                ended = _transcript_frame(step, "game_ended", None)
+                ended["result"] = {"winner": result.winner, "kind": result.kind.value, "points": result.points,
+                                   "reason": result.reason}
+                frames.append(ended)
+        if steps and steps[-1].match.is_over:
+            frames.append(_transcript_frame(steps[-1], "match_ended", None))
+    return {"frames": frames, "whites": whites}
+
+
+def _transcript_frame(step: Replayed, kind: str, version: int | None) -> dict[str, Any]:
+    action, game = step.action, step.game
+    board = game.board_for(0)
+    moved = kind == "moved"
+    if action.dice is not None and kind != "game_ended":
+        dice: list[int] | None = list(action.dice)
+    elif moved:
+        dice = list(step.before.dice or ())
+    else:
+        dice = list(game.dice) if game.dice else None
+    return {
+        "version": version,
+        "kind": kind,
+        "seat": action.player if kind not in ("game_ended", "match_ended") else None,
+        "at": None,
+        "game_number": step.game_number,
+        "dice": dice,
+        "text": format_steps(action.steps) if moved else None,
+        "steps": [step_dict(s) for s in action.steps] if moved else None,
+        "board": position_to_dict(board),
+        "pips": list(board.pip_counts()),
+        "white": game.white,
+        "turn": game.turn,
+        "cube": {"value": game.cube.value, "owner": game.cube.owner},
+        "score": list(step.match.score),
+        "result": None,
+    }
 
 
 _CHOUETTE_FRAMES = frozenset({

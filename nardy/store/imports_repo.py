@@ -1,0 +1,44 @@
+"""Queries about imported matches (``imported_matches``): keeping one, a user's list, finding and removing one."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session, defer
+
+from nardy.store.models import ImportedMatch
+
+LISTED = 100
+"""The most imports a user's list shows, newest first."""
+
+
+def add(db: Session, imported: ImportedMatch) -> None:
+    """Keep a new import (its analysis queued); commits."""
+    db.add(imported)
+    db.commit()
+
+
+def get(db: Session, import_id: str, *, owner_id: int) -> ImportedMatch | None:
+    """The import ``import_id`` if ``owner_id`` read it in; None for anyone else's, as for one that is not there."""
+    return db.scalar(select(ImportedMatch).where(ImportedMatch.id == import_id, ImportedMatch.owner_id == owner_id))
+
+
+def of_owner(db: Session, owner_id: int) -> list[ImportedMatch]:
+    """The user's imports, newest first, without their records (a list shows none)."""
+    rows = db.scalars(
+        select(ImportedMatch).where(ImportedMatch.owner_id == owner_id)
+        .options(defer(ImportedMatch.record), defer(ImportedMatch.result))
+        .order_by(ImportedMatch.created_at.desc(), ImportedMatch.id).limit(LISTED)
+    )
+    return list(rows)
+
+
+def count_of_owner(db: Session, owner_id: int) -> int:
+    """How many imports the user keeps."""
+    return db.scalar(select(func.count()).select_from(ImportedMatch).where(ImportedMatch.owner_id == owner_id)) or 0
+
+
+def remove(db: Session, import_id: str, *, owner_id: int) -> bool:
+    """Remove the user's import (a running analysis of it then finds nothing to write); whether there was one."""
+    gone = db.execute(delete(ImportedMatch).where(ImportedMatch.id == import_id, ImportedMatch.owner_id == owner_id))
+    db.commit()
+    return bool(gone.rowcount == 1)  # type: ignore[attr-defined]
