@@ -341,6 +341,30 @@ def test_the_organiser_may_change_the_name_places_and_times_before_the_start(ser
     assert view(server, tournament)["name"] == "Summer cup" and view(server, tournament)["max_players"] == 6
 
 
+def test_registration_opens_before_the_start(server) -> None:
+    """Registration opening at or after the start would leave nobody able to register: refused at creation and
+    on every change, of either time."""
+    alice = server.player(connect=False)
+    starts = datetime.now(UTC) + timedelta(hours=2)
+    settings = {"name": "Late cup", "format": "knockout", "variant": "long-bolshie", "round": ROUND, "max_players": 4,
+                "start": "scheduled", "starts_at": starts.isoformat(), "registration_opens_at": starts.isoformat()}
+    too_late = alice.post("/api/tournaments", settings)
+    assert too_late.status_code == 422 and too_late.json()["detail"] == "registration must open before the start"
+    opens = starts - timedelta(hours=1)
+    tournament = organise(server, alice, start="scheduled", starts_at=starts.isoformat(),
+                          registration_opens_at=opens.isoformat())["id"]
+    for refused in ({"registration_opens_at": (starts + timedelta(minutes=1)).isoformat()},
+                    {"starts_at": (opens - timedelta(minutes=1)).isoformat()},
+                    {"starts_at": opens.isoformat()}):
+        answer = patch(alice, tournament, **refused)
+        assert answer.status_code == 422 and answer.json()["detail"] == "registration must open before the start"
+    earlier = opens - timedelta(minutes=30)
+    assert patch(alice, tournament, starts_at=(opens + timedelta(minutes=5)).isoformat(),
+                 registration_opens_at=earlier.isoformat()).status_code == 200
+    assert datetime.fromisoformat(view(server, tournament)["registration_opens_at"]) == earlier
+    assert patch(alice, tournament, registration_opens_at=None).status_code == 200
+
+
 def test_fewer_places_cannot_leave_out_a_registered_player_and_may_fill_a_sit_and_go(server) -> None:
     alice, bob, carol = server.player(connect=False), server.player(connect=False), server.player(connect=False)
     tournament = organise(server, alice, max_players=8)["id"]

@@ -19,6 +19,7 @@ from nardy.rules import VARIANTS
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.api.tables import BANK_CLOCK_NAMES, OptionsIn, bank_clock_or_422
+from nardy.server.services.tournament_steps import REGISTRATION_AFTER_START
 from nardy.server.services.tournaments import NewTournament, RoundSettings, TournamentError, TournamentService
 from nardy.server.settings import MOVE_SECONDS_CHOICES, Settings
 from nardy.store.models import User
@@ -143,6 +144,9 @@ def _new(body: TournamentIn, settings: Settings) -> NewTournament:
     for moment in (body.starts_at, body.registration_opens_at):
         if moment is not None and moment.tzinfo is None:
             raise HTTPException(422, "times need a time zone (e.g. 2027-01-01T18:00:00Z)")
+    if body.starts_at is not None and body.registration_opens_at is not None \
+            and body.registration_opens_at >= body.starts_at:
+        raise HTTPException(422, REGISTRATION_AFTER_START)
     if body.bots_fill and body.start != "sit_and_go":
         raise HTTPException(422, "computer players fill a sit-and-go only")
     if body.bots_fill and body.bot_level not in levels_for(variant.name):

@@ -137,6 +137,9 @@ def check_organiser_before_start(db: Session, *, tournament_id: str, user_id: in
     return tournament
 
 
+REGISTRATION_AFTER_START = "registration must open before the start"
+"""The refusal of a registration that would open at or after the start (when nobody could register)."""
+
 EDITABLE = frozenset({"name", "season", "max_players", "min_players", "starts_at", "registration_opens_at"})
 """What an organiser may change before the start. The game (variant, options, format, rounds, clocks,
 rating) stays as the players registered for it."""
@@ -147,8 +150,8 @@ def edit(db: Session, *, tournament_id: str, user_id: int, changes: dict[str, An
     comes between); TournamentError naming the first change refused, and then nothing changes.
 
     The places cannot drop below the players registered, the minimum cannot
-    pass the maximum, and only a scheduled tournament has a start time, which
-    must be in the future.
+    pass the maximum, only a scheduled tournament has a start time, which
+    must be in the future, and registration opens before the start.
     """
     unknown = set(changes) - EDITABLE
     if unknown:
@@ -166,6 +169,10 @@ def edit(db: Session, *, tournament_id: str, user_id: int, changes: dict[str, An
             raise TournamentError("bad_change", "a sit-and-go starts when full: it takes no starts_at")
         if changes["starts_at"] is None or changes["starts_at"] <= now:
             raise TournamentError("bad_change", "the start must be in the future")
+    opens = changes.get("registration_opens_at", tournament.registration_opens_at)
+    starts = changes.get("starts_at", tournament.starts_at)
+    if opens is not None and starts is not None and opens >= starts:
+        raise TournamentError("bad_change", REGISTRATION_AFTER_START)
     for name, value in changes.items():
         setattr(tournament, name, value)
     db.commit()
