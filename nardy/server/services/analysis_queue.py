@@ -170,7 +170,7 @@ def analyse_in_worker(database_url: str, job: JobKey, me: str, record: dict[str,
         last[0] = moment
         with sessions() as session:
             if not analyses_repo.progress(session, job=job, me=me, done=done / total, now=datetime.now(UTC)):
-                raise RuntimeError("the job was taken over by another process")
+                raise RuntimeError("the job was taken over by another process, or removed")
 
     result = analyse(transcript_from_record(record), level=level, progress=report)
     answer: dict[str, Any] = result.to_json()

@@ -1,6 +1,7 @@
 // The analysis board (#/analysis): any position of any variant (the start, or a pasted gnubg Position ID, XGID
 // or canonical JSON), a roll picked or rolled, and the plays the engine ranks best with their equities, or the
 // cube decision before a roll. Picking a play shows the position it leaves; "Play it" moves on from there.
+// A link leads to the analysis of a whole match from a file (#/imports).
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { post, errorText } from "./api.js";
@@ -91,6 +92,7 @@ export function mountAnalysisBoard(view) {
     h("label", { class: "field" }, h("span", {}, t("analysis.level")), level),
     h("button", { type: "submit", class: "primary", "data-action": "analyse-position" }, t("analysis.analyse")));
   fill(view, h("section", { class: "page analysis-board" }, h("h1", {}, t("board.title")),
+    h("p", {}, h("a", { href: "#/imports", "data-action": "imports" }, t("imports.title"))),
     h("div", { class: "replay-layout" }, boardHost, h("div", { class: "replay-side" }, form, results))));
   board = new Board(boardHost, {});
   analyse();

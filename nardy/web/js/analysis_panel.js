@@ -17,14 +17,14 @@ export function markName(mark) {
 }
 
 /**
- * The panel for table `tableId`. `names(seat)` names a player, `jump(source)` shows the frame of an event
- * version; `panel.decisionAt(source)` gives the decision judged at that event (or null) once the result is in.
+ * The panel for the match at `base` (`/api/tables/ID` or `/api/imports/ID`: its analysis is `${base}/analysis`).
+ * `names(seat)` names a player, `jump(source)` shows the frame of an event version; `panel.decisionAt(source)`
+ * gives the decision judged at that event (or null) once the result is in.
  */
-export function analysisPanel(tableId, { names, jump, onResult }) {
+export function analysisPanel(base, { names, jump, onResult }) {
   const el = h("section", { class: "analysis-panel", "aria-live": "polite" });
   const panel = { el, result: null, game: 1, stop: () => clearTimeout(timer) };
   let timer = null;
-  const id = encodeURIComponent(tableId);
 
   panel.decisionAt = (source) => {
     if (!panel.result) return null;
@@ -39,7 +39,7 @@ export function analysisPanel(tableId, { names, jump, onResult }) {
 
   async function load() {
     try {
-      show(await get(`/api/tables/${id}/analysis`));
+      show(await get(`${base}/analysis`));
     } catch (error) {
       if (error.status === 404) offer();
       else fill(el, h("p", { class: "error" }, errorText(error)));
@@ -59,7 +59,7 @@ export function analysisPanel(tableId, { names, jump, onResult }) {
 
   async function request(level) {
     try {
-      show(await post(`/api/tables/${id}/analysis`, { level }));
+      show(await post(`${base}/analysis`, { level }));
     } catch (error) {
       fill(el, h("h2", {}, t("analysis.title")), h("p", { class: "error" }, errorText(error)));
     }

@@ -5,6 +5,7 @@
 //   #/ratings         leaderboards   #/chouette/ID a chouette table
 //   #/chouette-replay/ID/N            replay of a chouette's finished game N (its dice number)
 //   #/analysis        the analysis board: rate any position of any variant
+//   #/imports         analyse a match file: upload one, the list of uploads   #/import/ID  an upload's replay
 //   #/tournaments     tournaments        #/tournament/ID a tournament  #/tournament-protocol/ID its game protocol
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
@@ -20,6 +21,7 @@ import { mountProfile } from "./profile.js";
 import { mountLogin } from "./auth.js";
 import { mountLeaderboard } from "./leaderboard.js";
 import { mountAnalysisBoard } from "./analysis_board.js";
+import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
 
 const view = document.getElementById("view");
@@ -55,6 +57,8 @@ function route() {
   else if (page === "settings") result = renderSettings(view);
   else if (page === "ratings") result = mountLeaderboard(view);
   else if (page === "analysis") result = mountAnalysisBoard(view);
+  else if (page === "imports") result = mountImports(view, context);
+  else if (page === "import" && arg) result = mountImportReplay(view, arg);
   else if (page === "tournaments") result = mountTournaments(view, context);
   else if (page === "tournament" && arg) result = mountTournament(view, arg, context);
   else if (page === "tournament-protocol" && arg) result = mountTournamentProtocol(view, arg);
@@ -79,8 +83,10 @@ function updateNav() {
       user.guest ? t("nav.guest", { name: user.username }) : user.username)]
     : [h("a", { href: "#/login" }, t("nav.login"))]);
   const page = document.body.dataset.page;
+  // the match files are reached from the analysis board, and belong to the same section
+  const section = page === "imports" || page === "import" ? "analysis" : page;
   for (const link of document.querySelectorAll("[data-nav]")) {
-    link.classList.toggle("active", link.dataset.nav === page);
+    link.classList.toggle("active", link.dataset.nav === section);
   }
 }
 

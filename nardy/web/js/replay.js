@@ -1,5 +1,6 @@
 // Replay (#/replay/ID): step through a table's frames (board from seat 0, dice, cube, pips, score,
-// the last move's arrows), with the list of moves beside the board to jump to any of them.
+// the last move's arrows), with the list of moves beside the board to jump to any of them, and the analysis.
+// The viewer (mountViewer) is shared with the replay of an uploaded match file (imports.js).
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
@@ -55,11 +56,42 @@ export function frameStepper(render) {
   return stepper;
 }
 
+/** A table's replay: its frames, its players, the .mat and SGF downloads and, once the match is over, its analysis. */
 export function mountReplay(view, tableId) {
+  const id = encodeURIComponent(tableId);
+  return mountViewer(view, { href: `#/table/${tableId}`, text: t("replay.back_to_table") }, async () => {
+    const [replay, table, record] = await Promise.all([get(`/api/tables/${id}/replay`), get(`/api/tables/${id}`), get(`/api/tables/${id}/record`)]);
+    // which seat played white in each finished game (the frames do not say)
+    const whites = {};
+    for (const event of record.events) if (event.kind === "game_ended") whites[event.payload.number] = event.payload.white;
+    return {
+      frames: replay.frames,
+      variant: replay.variant,
+      title: `${t("replay.title")}: ${variantName(replay.variant)}`,
+      names: [0, 1].map((seat) => (table.seats[seat] ? seatName(table.seats[seat]) : t("game.player_n", { n: seat + 1 }))),
+      whites,
+      white: table.game ? table.game.white : 0,
+      cube: table.options.cube,
+      analysis: table.status === "finished" ? `/api/tables/${id}` : null,
+      downloads: [
+        { href: `/api/tables/${id}/export.mat`, file: `nardy-${tableId}.mat`, kind: "mat", text: ".mat" },
+        isLong(replay.variant) ? null : { href: `/api/tables/${id}/export.sgf`, file: `nardy-${tableId}.sgf`, kind: "sgf", text: "SGF" },
+      ].filter(Boolean),
+    };
+  });
+}
+
+/**
+ * The replay page around what `load()` resolves to, a *source*: `frames` (as GET /api/tables/{id}/replay gives
+ * them), `variant`, `title`, `names` (the two players'), `whites` (game number → the seat that played white),
+ * `white` (the seat playing white in the game still in play, which `whites` leaves out), `cube` (whether the
+ * cube is drawn), `analysis` (the address whose /analysis the panel reads, or null for no panel) and
+ * `downloads` ({href, file, kind, text}: links to the match's files). `back` is the link under the move list,
+ * {href, text}. Returns the unmount function.
+ */
+export function mountViewer(view, back, load) {
   let frames = [];
-  let table = null;
-  let long = false;
-  const whites = {};
+  let source = null;
   let board = null;
   const boardHost = h("div", { class: "board-wrap" });
   const moveList = h("ol", { class: "replay-moves", "aria-label": t("game.moves") });
@@ -71,7 +103,7 @@ export function mountReplay(view, tableId) {
   let analysis = null;
   let bestShown = false;
 
-  const name = (seat) => (table && table.seats[seat] ? seatName(table.seats[seat]) : t("game.player_n", { n: seat + 1 }));
+  const name = (seat) => (source ? source.names[seat] : t("game.player_n", { n: seat + 1 }));
 
   function describe(frame) {
     const who = frame.seat === null || frame.seat === undefined ? "" : name(frame.seat);
@@ -163,7 +195,7 @@ export function mountReplay(view, tableId) {
   /** Arrows for a move frame's steps (the mover's numbering), drawn from seat 0's side. */
   function arrowsOf(frame) {
     if (frame.kind !== "moved" || !frame.steps) return [];
-    const shown = (p) => (frame.seat === 0 ? p : fromOpponent(p, long));
+    const shown = (p) => (frame.seat === 0 ? p : fromOpponent(p, isLong(source.variant)));
     return frame.steps.map((s) => ({ from: shown(s.source), to: shown(s.target), mine: frame.seat === 0, pending: false }));
   }
 
@@ -175,7 +207,7 @@ export function mountReplay(view, tableId) {
     if (analysis) analysis.showGame(frame.game_number);
     // frames are seen from seat 0; the board's pips come from the server only in live play
     const turnSeat = frame.turn;
-    const white = frame.game_number in whites ? whites[frame.game_number] : table && table.game ? table.game.white : 0;
+    const white = frame.game_number in source.whites ? source.whites[frame.game_number] : source.white;
     board.render({
       orientation: getSettings().home,
       points: b.points,
@@ -184,7 +216,7 @@ export function mountReplay(view, tableId) {
       colours: { me: white === 0 ? "white" : "black", opp: white === 0 ? "black" : "white" },
       dice: shownDice(index) ? { values: shownDice(index), used: [], mine: turnSeat === 0 } : null,
       opening: frame.kind === "opening_rolled" ? frame.dice : null,
-      cube: table && table.options.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
+      cube: source.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
       pips: frame.pips,
       arrows: bestShown ? [] : arrowsOf(frame),
     });
@@ -212,20 +244,15 @@ export function mountReplay(view, tableId) {
 
   fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
     h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field, moveList,
-      h("a", { href: `#/table/${tableId}`, class: "button" }, t("replay.back_to_table")), downloads, analysisHost))));
+      h("a", { href: back.href, class: "button" }, back.text), downloads, analysisHost))));
   board = new Board(boardHost, {});
 
   (async () => {
     try {
-      const id = encodeURIComponent(tableId);
-      const [replay, state, record] = await Promise.all([get(`/api/tables/${id}/replay`), get(`/api/tables/${id}`), get(`/api/tables/${id}/record`)]);
-      table = state;
-      // which seat played white in each finished game (the frames do not say)
-      for (const event of record.events) if (event.kind === "game_ended") whites[event.payload.number] = event.payload.white;
+      source = await load();
       // only the frames a viewer sees something happen in (e.g. not the dice seed commitments)
-      frames = replay.frames.filter((frame) => SHOWN.has(frame.kind));
-      long = isLong(replay.variant);
-      title.textContent = `${t("replay.title")}: ${variantName(replay.variant)}`;
+      frames = source.frames.filter((frame) => SHOWN.has(frame.kind));
+      title.textContent = source.title;
       if (!frames.length) {
         fill(caption, t("replay.empty"));
         return;
@@ -233,12 +260,12 @@ export function mountReplay(view, tableId) {
       stepper.count = frames.length;
       listMoves();
       stepper.go(0);
-      fill(downloads, h("span", { class: "hint" }, t("replay.download")),
-        h("a", { href: `/api/tables/${id}/export.mat`, download: `nardy-${tableId}.mat`, "data-download": "mat" }, ".mat"),
-        replay.variant.startsWith("long-") ? null
-          : h("a", { href: `/api/tables/${id}/export.sgf`, download: `nardy-${tableId}.sgf`, "data-download": "sgf" }, "SGF"));
-      if (table.status === "finished") {
-        analysis = analysisPanel(tableId, { names: name, jump: jumpTo, onResult: () => stepper.go(stepper.index) });
+      if (source.downloads.length) {
+        fill(downloads, h("span", { class: "hint" }, t("replay.download")), source.downloads.map((link) =>
+          h("a", { href: link.href, download: link.file, "data-download": link.kind }, link.text)));
+      }
+      if (source.analysis) {
+        analysis = analysisPanel(source.analysis, { names: name, jump: jumpTo, onResult: () => stepper.go(stepper.index) });
         fill(analysisHost, analysis.el);
       }
     } catch (error) {
