@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -117,6 +118,28 @@ def test_a_match_file_is_analysed_replayed_listed_and_deleted(
     person.page.click("[data-action=delete-import]")  # the page's confirmation is accepted
     person.page.wait_for_selector("#imports p.hint:has-text('not uploaded')")
     assert person.page.locator("[data-import]").count() == 0
+
+
+def test_a_failed_analysis_is_asked_for_again_from_the_panel(
+    client: MakeClient, server: WebServer, tmp_path: Path,
+) -> None:
+    """The panel of a failed analysis gives its reason, and the level and the button to try again."""
+    person = client()
+    _continue_as_guest(person)
+    person.goto("#/imports")
+    person.page.wait_for_selector("#imports p.hint")
+    path = tmp_path / "again.mat"
+    path.write_text(random_mat(2)[0], encoding="utf-8")
+    person.page.select_option("select[name=import-level]", "advanced")
+    _upload(person, path)
+    person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
+    with sqlite3.connect(server.data_dir / "nardy.sqlite3") as database:  # as a worker that died would leave it
+        database.execute("UPDATE imported_matches SET status = 'failed', error = 'RuntimeError: worker lost'")
+    person.page.reload()
+    person.page.wait_for_selector(".analysis-panel .error:has-text('worker lost')")
+    assert person.page.locator("select[name=analysis-level]").input_value() == "advanced"
+    person.page.click(".analysis-panel [data-action=analyse]")
+    person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
 
 
 def test_a_file_that_is_not_a_match_file_is_refused(client: MakeClient, server: WebServer, tmp_path: Path) -> None:

@@ -46,13 +46,16 @@ export function analysisPanel(base, { names, jump, onResult }) {
     }
   }
 
-  function offer() {
+  /** The level and the Analyse button: before any analysis, or after one failed (`failed`: its answer). */
+  function offer(failed = null) {
     const levels = { "advanced": t("analysis.level_advanced"), "expert": t("analysis.level_expert"), "world-class": t("analysis.level_world_class") };
+    const chosen = failed ? failed.level : "expert";
     const level = h("select", { name: "analysis-level", "aria-label": t("analysis.level") },
-      Object.entries(levels).map(([value, text]) => h("option", { value, selected: value === "expert" }, text)));
+      Object.entries(levels).map(([value, text]) => h("option", { value, selected: value === chosen }, text)));
     const signedIn = !!currentUser();
     fill(el, h("h2", {}, t("analysis.title")),
-      h("p", { class: "hint" }, signedIn ? t("analysis.offer") : t("analysis.sign_in")),
+      failed ? h("p", { class: "error" }, t("analysis.failed", { reason: failed.error || "" }))
+        : h("p", { class: "hint" }, signedIn ? t("analysis.offer") : t("analysis.sign_in")),
       signedIn ? h("div", { class: "row" }, level,
         h("button", { type: "button", class: "primary", "data-action": "analyse", onclick: () => request(level.value) }, t("analysis.analyse"))) : null);
   }
@@ -74,7 +77,7 @@ export function analysisPanel(base, { names, jump, onResult }) {
       return;
     }
     if (answer.status === "failed") {
-      fill(el, h("h2", {}, t("analysis.title")), h("p", { class: "error" }, t("analysis.failed", { reason: answer.error || "" })));
+      offer(answer);  // a failed analysis may be asked for again
       return;
     }
     const percent = Math.round(100 * answer.progress);
