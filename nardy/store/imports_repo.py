@@ -32,9 +32,12 @@ def of_owner(db: Session, owner_id: int) -> list[ImportedMatch]:
     return list(rows)
 
 
-def count_of_owner(db: Session, owner_id: int) -> int:
-    """How many imports the user keeps."""
-    return db.scalar(select(func.count()).select_from(ImportedMatch).where(ImportedMatch.owner_id == owner_id)) or 0
+def count_of_owner(db: Session, owner_id: int, *, unfinished_only: bool = False) -> int:
+    """How many imports the user keeps (``unfinished_only``: of those, how many are queued or being analysed)."""
+    query = select(func.count()).select_from(ImportedMatch).where(ImportedMatch.owner_id == owner_id)
+    if unfinished_only:
+        query = query.where(ImportedMatch.status.in_(("queued", "running")))
+    return db.scalar(query) or 0
 
 
 def remove(db: Session, import_id: str, *, owner_id: int) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from conftest import Player, Server, racing_play
 
 from sqlalchemy import select
@@ -139,17 +140,66 @@ def test_a_failed_analysis_may_be_asked_for_again(server: Server) -> None:
 
 
 def test_how_many_a_user_keeps_and_asks_for(make_server: Callable[..., Server]) -> None:
-    server = make_server(rate_limits=True, analyses_per_user="2 per hour", imports_per_user=2,
+    server = make_server(rate_limits=True, analyses_per_user="3 per hour", imports_per_user=2,
                          guests_per_address="100 per hour", signups_per_address="100 per hour")
     mat, _ = _exported(server)
     ivan = server.player(connect=False)
     made = [ivan.post("/api/imports", {"name": f"m{i}.mat", "text": mat, "level": "advanced"}) for i in range(2)]
     assert [answer.status_code for answer in made] == [201, 201]
-    assert ivan.post("/api/imports", {"name": "m.mat", "text": mat}).status_code == 409
+    for answer in made:
+        _wait_done(ivan, answer.json()["id"])
+    kept = ivan.post("/api/imports", {"name": "m.mat", "text": mat})
+    assert kept.status_code == 409 and "remove some first" in kept.json()["detail"]
     assert ivan.client.delete(f"/api/imports/{made[0].json()['id']}", headers=ivan.csrf()).status_code == 204
-    limited = ivan.post("/api/imports", {"name": "m.mat", "text": mat})
+    third = ivan.post("/api/imports", {"name": "m2.mat", "text": mat, "level": "advanced"})
+    assert third.status_code == 201
+    assert ivan.client.delete(f"/api/imports/{made[1].json()['id']}", headers=ivan.csrf()).status_code == 204
+    limited = ivan.post("/api/imports", {"name": "m3.mat", "text": mat})
     assert limited.status_code == 429, "each import queues an analysis: the hourly limit counts it"
-    assert len(ivan.client.get("/api/imports").json()["imports"]) == 1
+    assert [item["name"] for item in ivan.client.get("/api/imports").json()["imports"]] == ["m2.mat"]
+
+
+def test_a_user_waits_for_two_analyses_before_a_third(make_server: Callable[..., Server]) -> None:
+    """Nobody fills the queue the tables' analyses share: two unfinished imports, then 409 until one is done."""
+    server = make_server(analysis_poll_seconds=3600.0)  # the app's own queue is never woken: the rows stay queued
+    mat, _ = _exported(server)
+    judy = server.player(connect=False)
+    sessions = server.client.app.state.db  # type: ignore[attr-defined]
+    with sessions() as db:
+        owner = db.scalar(select(User.id).where(User.username == judy.name))
+        for name in ("first", "second"):
+            imports_repo.add(db, _queued(name, owner, mat))
+    waiting = judy.post("/api/imports", {"name": "third.mat", "text": mat})
+    assert waiting.status_code == 409 and "wait for one to finish" in waiting.json()["detail"]
+    with sessions() as db:
+        row = db.get(ImportedMatch, "first")
+        row.status = "done"
+        db.commit()
+    assert judy.post("/api/imports", {"name": "third.mat", "text": mat}).status_code == 201
+
+
+def test_a_match_too_long_to_analyse_is_refused(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    mat, _ = _exported(server)
+    actions = sum(len(game.actions) for game in transcript_from_mat(mat).games)
+    monkeypatch.setattr("nardy.server.api.imports.MAX_ACTIONS", actions - 1)
+    kim = server.player(connect=False)
+    refused = kim.post("/api/imports", {"name": "long.mat", "text": mat})
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == f"long.mat: {actions} actions; at most {actions - 1} are analysed"
+    monkeypatch.setattr("nardy.server.api.imports.MAX_ACTIONS", actions)
+    assert kim.post("/api/imports", {"name": "long.mat", "text": mat}).status_code == 201
+
+
+def _queued(import_id: str, owner: int, mat: str) -> ImportedMatch:
+    """An import of ``mat`` written straight to the database, its analysis queued (nothing wakes the queue)."""
+    transcript = transcript_from_mat(mat)
+    now = datetime.now(UTC)
+    return ImportedMatch(
+        id=import_id, owner_id=owner, name=f"{import_id}.mat", variant=transcript.variant,
+        match_length=transcript.length, players=list(transcript.players), games=len(transcript.games),
+        record=record_from_transcript(transcript), created_at=now, level="expert", status="queued", progress=0.0,
+        requested_at=now,
+    )
 
 
 def test_a_match_file_may_be_larger_than_other_bodies(make_server: Callable[..., Server]) -> None:
@@ -167,15 +217,11 @@ def test_jobs_of_both_kinds_are_claimed_oldest_first(make_server: Callable[..., 
     mat, table = _exported(server)
     sessions = server.client.app.state.db  # type: ignore[attr-defined]
     now = datetime.now(UTC)
-    transcript = transcript_from_mat(mat)
     with sessions() as db:
         analyses_repo.request(db, table_id=table, level="advanced", user_id=None, now=now)
-        owner = db.scalar(select(User.id).limit(1))
-        imports_repo.add(db, ImportedMatch(
-            id="older", owner_id=owner, name="m.mat", variant=transcript.variant, match_length=transcript.length,
-            players=list(transcript.players), games=len(transcript.games), record=record_from_transcript(transcript),
-            created_at=now, level="expert", status="queued", progress=0.0, requested_at=now - timedelta(seconds=1),
-        ))
+        older = _queued("older", db.scalar(select(User.id).limit(1)), mat)
+        older.requested_at = now - timedelta(seconds=1)
+        imports_repo.add(db, older)
     minute = timedelta(seconds=60)
     with sessions() as db:
         claims = [analyses_repo.claim(db, me="a", now=now, stale_before=now - minute) for _ in range(3)]

@@ -35,6 +35,12 @@ IMPORTS_PATH = "/api/imports"
 """Where match files are posted: its request bodies have a cap of their own (``max_import_bytes``)."""
 MAX_TEXT = 1_000_000
 """The most characters of a match file read in (a long match's .mat is some tens of thousands)."""
+MAX_ACTIONS = 5_000
+"""The most actions (rolls, moves, cube and resignation decisions) of a match read in: a 25-point match has
+some 1,500. It bounds how long one analysis holds a worker."""
+UNFINISHED_PER_USER = 2
+"""Analyses of one user's imports that may wait or run at once, so that nobody fills the queue that the
+tables' analyses share."""
 
 
 class ImportIn(BaseModel):
@@ -54,11 +60,14 @@ def import_match(
     """Read a match file in and queue its analysis (201); 422 naming what cannot be read or replayed.
 
     Each import queues an analysis, so it counts against ``analyses_per_user``
-    (429); a user keeps at most ``imports_per_user`` (409: remove some first).
+    (429); a user keeps at most ``imports_per_user``, and has at most
+    :data:`UNFINISHED_PER_USER` of them waiting for their analysis (409).
     """
     transcript = _read(body)
     if imports_repo.count_of_owner(db, user.id) >= settings.imports_per_user:
         raise HTTPException(409, f"you keep {settings.imports_per_user} imported matches already: remove some first")
+    if imports_repo.count_of_owner(db, user.id, unfinished_only=True) >= UNFINISHED_PER_USER:
+        raise HTTPException(409, f"{UNFINISHED_PER_USER} of your matches are being analysed: wait for one to finish")
     limiter.spend(Limit.of("analyses", settings.analyses_per_user, "too many analyses requested"), str(user.id))
     now = request.app.state.clock.now()
     imported = ImportedMatch(
@@ -146,6 +155,9 @@ def _read(body: ImportIn) -> Transcript:
         raise HTTPException(422, f"{body.name}: {error}") from None
     if not transcript.games:
         raise HTTPException(422, f"{body.name}: the file holds no game")
+    actions = sum(len(game.actions) for game in transcript.games)
+    if actions > MAX_ACTIONS:
+        raise HTTPException(422, f"{body.name}: {actions} actions; at most {MAX_ACTIONS} are analysed")
     return transcript
 
 
