@@ -213,7 +213,8 @@ def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
     return Transcript(variant, length, options, (names[0], names[1]), played)
 
 
-_ACTION_EVENTS: Final[dict[ActionKind, str]] = {action: event for event, action in EVENT_ACTIONS.items()}
+ACTION_EVENTS: Final[dict[ActionKind, str]] = {action: event for event, action in EVENT_ACTIONS.items()}
+"""The table event each action of a game is (the inverse of :data:`EVENT_ACTIONS`)."""
 
 
 def record_from_transcript(transcript: Transcript) -> dict[str, Any]:
@@ -234,7 +235,7 @@ def record_from_transcript(transcript: Transcript) -> dict[str, Any]:
         events.append({"kind": "match_started" if number == 1 else "game_ended", "seat": None, "payload": {}})
         for action in game.actions:
             version += 1
-            events.append({"version": version, "kind": _ACTION_EVENTS[action.kind], "seat": action.player,
+            events.append({"version": version, "kind": ACTION_EVENTS[action.kind], "seat": action.player,
                            "payload": _action_payload(action)})
     options = transcript.options
     return {
@@ -296,6 +297,6 @@ def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
 
 
 __all__ = [
-    "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript", "apply_action",
+    "ACTION_EVENTS", "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript", "apply_action",
     "games_of", "record_from_transcript", "replay", "transcript_from_record",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, defer
 
@@ -20,6 +22,11 @@ def add(db: Session, imported: ImportedMatch) -> None:
 def get(db: Session, import_id: str, *, owner_id: int) -> ImportedMatch | None:
     """The import ``import_id`` if ``owner_id`` read it in; None for anyone else's, as for one that is not there."""
     return db.scalar(select(ImportedMatch).where(ImportedMatch.id == import_id, ImportedMatch.owner_id == owner_id))
+
+
+def record(db: Session, import_id: str) -> dict[str, Any] | None:
+    """The kept record of import ``import_id`` (for its analysis, whoever owns it); None once it is removed."""
+    return db.scalar(select(ImportedMatch.record).where(ImportedMatch.id == import_id))
 
 
 def of_owner(db: Session, owner_id: int) -> list[ImportedMatch]:

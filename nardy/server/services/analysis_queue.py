@@ -38,10 +38,9 @@ from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.records import public_record
 from nardy.server.services.tables import spec_from_row
-from nardy.store import analyses_repo, tables_repo
+from nardy.store import analyses_repo, imports_repo, tables_repo
 from nardy.store.analyses_repo import JobKey
 from nardy.store.db import make_engine, make_sessionmaker
-from nardy.store.models import ImportedMatch
 
 log = logging.getLogger(__name__)
 
@@ -145,10 +144,10 @@ class AnalysisQueue:
 
 def _record(db: Session, job: JobKey) -> dict[str, Any]:
     if job.kind == "import":
-        imported = db.get(ImportedMatch, job.id)
-        if imported is None:
+        record = imports_repo.record(db, job.id)
+        if record is None:
             raise LookupError(f"there is no imported match {job.id!r}")
-        return imported.record
+        return record
     row = tables_repo.get_table(db, job.id)
     if row is None:
         raise LookupError(f"there is no table {job.id!r}")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from nardy.notation import format_steps, position_to_dict
-from nardy.notation.transcript import EVENT_ACTIONS, Replayed, Transcript, games_of
+from nardy.notation.transcript import ACTION_EVENTS, Replayed, Transcript, games_of
 from nardy.rules import Game
 from nardy.rules.chouette import BOX_SIDE, TEAM_SIDE, ChouetteGame, ChouettePhase
 from nardy.server.services import chouette_state
@@ -98,9 +98,6 @@ def _frame_dice(event: StoredEvent, last_move: dict[str, Any] | None, game: Game
     return list(game.dice) if game.dice else None
 
 
-_ACTION_EVENTS = {action: event for event, action in EVENT_ACTIONS.items()}
-
-
 def transcript_replay(transcript: Transcript) -> dict[str, Any]:
     """Frames of a match read from a file, as :func:`replay` gives a table's, and who played white in each game.
 
@@ -113,7 +110,7 @@ def transcript_replay(transcript: Transcript) -> dict[str, Any]:
     whites: dict[str, int] = {}
     for number, steps in enumerate(games_of(transcript), start=1):
         for step in steps:
-            frames.append(_transcript_frame(step, _ACTION_EVENTS[step.action.kind], step.action.source))
+            frames.append(_transcript_frame(step, ACTION_EVENTS[step.action.kind], step.action.source))
             result = step.game.result
             if result is not None:
                 whites[str(number)] = step.game.white
@@ -130,8 +127,12 @@ def _transcript_frame(step: Replayed, kind: str, version: int | None) -> dict[st
     action, game = step.action, step.game
     board = game.board_for(0)
     moved = kind == "moved"
-    if action.dice is not None and kind != "game_ended":
-        dice: list[int] | None = list(action.dice)
+    closing = kind in ("game_ended", "match_ended")
+    dice: list[int] | None
+    if closing:
+        dice = None
+    elif action.dice is not None:
+        dice = list(action.dice)
     elif moved:
         dice = list(step.before.dice or ())
     else:
@@ -139,7 +140,7 @@ def _transcript_frame(step: Replayed, kind: str, version: int | None) -> dict[st
     return {
         "version": version,
         "kind": kind,
-        "seat": action.player if kind not in ("game_ended", "match_ended") else None,
+        "seat": None if closing else action.player,
         "at": None,
         "game_number": step.game_number,
         "dice": dice,
