@@ -63,11 +63,11 @@ def import_match(
     (429); a user keeps at most ``imports_per_user``, and has at most
     :data:`UNFINISHED_PER_USER` of them waiting for their analysis (409).
     """
-    transcript = _read(body)
     if imports_repo.count_of_owner(db, user.id) >= settings.imports_per_user:
         raise HTTPException(409, f"you keep {settings.imports_per_user} imported matches already: remove some first")
     if imports_repo.count_of_owner(db, user.id, unfinished_only=True) >= UNFINISHED_PER_USER:
         raise HTTPException(409, f"{UNFINISHED_PER_USER} of your matches are being analysed: wait for one to finish")
+    transcript = _read(body)
     limiter.spend(Limit.of("analyses", settings.analyses_per_user, "too many analyses requested"), str(user.id))
     now = request.app.state.clock.now()
     imported = ImportedMatch(
