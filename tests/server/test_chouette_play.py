@@ -225,6 +225,11 @@ def test_the_lobby_lists_chouettes_and_each_service_keeps_to_its_own_kind(server
     ann.ok("leave", chouette)
     assert ann.state(chouette)["status"] == "closed"
     assert chouette not in {e["table"] for e in server.client.get("/api/lobby").json()["waiting"]}
+    late = server.player()
+    refused = late.post(f"/api/chouettes/{chouette}/join")
+    assert refused.status_code == 409 and "closed" in refused.json()["detail"], refused.text
+    assert ann.post(f"/api/chouettes/{chouette}/join").status_code == 409, "nor does one who left sit again"
+    assert server.client.get(f"/api/chouettes/{chouette}").json()["status"] == "closed"
 
 
 def test_members_silent_on_the_box_double_pass_when_the_clock_runs_out(chouette_server) -> None:

@@ -255,10 +255,16 @@ def fold(initial: ChouetteTableState, events: Sequence[tuple[NewEvent, datetime]
 
 
 def sit_events(state: ChouetteTableState, user_id: int, name: str, client_seed: str) -> list[NewEvent]:
-    """``user_id`` sits down (``POST .../join``); nothing when already seated; ``table_full`` or ``not_open``."""
+    """``user_id`` sits down (``POST .../join``); nothing when already seated; ``table_full`` or ``not_open``.
+
+    A closed chouette (everyone left) stays closed: it is a finished session
+    in its players' game histories, which a late join would reopen.
+    """
     chouette = state.chouette
     if user_id in chouette.players:
         return []
+    if state.status == "closed":
+        raise ActionError("not_open", "this chouette has closed: everyone left")
     if len(chouette.players) >= state.spec.max_players:
         raise ActionError("table_full", f"all {state.spec.max_players} places are taken")
     _ask(lambda: chouette.sit(user_id), "not_open")
