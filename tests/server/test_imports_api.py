@@ -13,7 +13,7 @@ from conftest import Player, Server, racing_play
 
 from sqlalchemy import select
 
-from nardy.notation import transcript_from_mat
+from nardy.notation import transcript_from_mat, transcript_from_sgf
 from nardy.notation.transcript import record_from_transcript
 from nardy.store import analyses_repo, imports_repo
 from nardy.store.analyses_repo import JobKey
@@ -86,6 +86,11 @@ def test_sgf_and_record_files_are_read_too(server: Server) -> None:
     frames = [dave.client.get(f"/api/imports/{answer.json()['id']}/replay").json()["frames"]
               for answer in (from_sgf, from_record)]
     assert [f["board"] for f in frames[0]] == [f["board"] for f in frames[1]]
+    converted = dave.client.get(f"/api/imports/{from_sgf.json()['id']}/export.mat")
+    assert converted.status_code == 200 and "attachment" in converted.headers["content-disposition"]
+    assert transcript_from_mat(converted.text).games == transcript_from_sgf(sgf).games, "SGF in, the same .mat out"
+    stranger = server.player(connect=False)
+    assert stranger.client.get(f"/api/imports/{from_sgf.json()['id']}/export.sgf").status_code == 404
 
 
 def test_what_cannot_be_read_or_replayed_is_refused_and_nothing_is_kept(server: Server) -> None:

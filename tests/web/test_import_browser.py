@@ -78,6 +78,8 @@ def test_a_match_file_is_analysed_replayed_listed_and_deleted(
     person.page.wait_for_url(re.compile(r"#/import/[A-Za-z0-9_-]+$"))
     person.page.wait_for_selector(".replay-counter:has-text('1 of')")
     assert "ann-bob.mat" in person.page.locator(".replay h1").inner_text()
+    assert person.page.locator("[data-download]").evaluate_all("links => links.map((a) => a.dataset.download)") == [
+        "mat", "sgf"]
 
     person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
     summary = person.page.locator(".analysis-summary")

@@ -23,6 +23,7 @@ from nardy.notation.match_file import read_match_file
 from nardy.notation.transcript import Transcript, record_from_transcript, replay, transcript_from_record
 from nardy.server.api.analysis import AnalysisIn, AnalysisLevel, job_view
 from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.ratelimit import Limit, RateLimiterDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.services.records import transcript_replay
@@ -110,6 +111,13 @@ def import_replay(import_id: str, db: DbSession, user: CurrentUser) -> dict[str,
         "id": imported.id, "name": imported.name, "variant": imported.variant, "match_length": imported.match_length,
         "options": imported.record["options"], "players": imported.players, **transcript_replay(transcript),
     }
+
+
+@router.get(IMPORTS_PATH + "/{import_id}/export.{fmt}")
+def export_import(import_id: str, fmt: MatchFormat, db: DbSession, user: CurrentUser) -> Response:
+    """An imported match written again as a .mat or an SGF file (a file of one kind read in, the other out)."""
+    imported = _owned(db, import_id, user.id)
+    return download(transcript_from_record(imported.record), fmt, f"nardy-import-{imported.id}")
 
 
 @router.get(IMPORTS_PATH + "/{import_id}/analysis")

@@ -15,10 +15,11 @@ from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
 from nardy.bots import levels_for
-from nardy.notation import NotationError, transcript_to_mat, transcript_to_sgf
+from nardy.notation import NotationError
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
@@ -357,7 +358,7 @@ async def table_chat(table_id: str, request: Request, viewer: OptionalUser) -> d
 
 
 @router.get("/tables/{table_id}/export.{fmt}")
-def export(table_id: str, fmt: Literal["mat", "sgf"], db: DbSession) -> Response:
+def export(table_id: str, fmt: MatchFormat, db: DbSession) -> Response:
     """A match as a Jellyfish/gnubg .mat or a gnubg SGF file (docs/formats.md), to download."""
     row = tables_repo.get_table(db, table_id)
     if row is None or row.kind == CHOUETTE_KIND:
@@ -365,12 +366,9 @@ def export(table_id: str, fmt: Literal["mat", "sgf"], db: DbSession) -> Response
     record = public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
     try:
         transcript = transcript_from_record(record)
-        text = transcript_to_mat(transcript) if fmt == "mat" else transcript_to_sgf(transcript)
     except NotationError as error:
         raise HTTPException(422, str(error)) from None
-    media = "text/plain; charset=utf-8" if fmt == "mat" else "application/x-go-sgf; charset=utf-8"
-    return Response(text, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="nardy-{table_id}.{fmt}"'})
+    return download(transcript, fmt, f"nardy-{table_id}")
 
 
 @router.get("/tables/{table_id}/replay")

@@ -5,7 +5,7 @@ import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, get, post, errorText } from "./api.js";
 import { currentUser } from "./session.js";
-import { variantName, matchLengthName, formatDate } from "./names.js";
+import { variantName, matchLengthName, formatDate, isLong } from "./names.js";
 import { mountViewer } from "./replay.js";
 
 const ACCEPT = ".mat,.txt,.sgf,.json";
@@ -133,7 +133,11 @@ export function mountImportReplay(view, importId) {
       white: last ? last.white : 0,  // a file may end before its last game does
       cube: replay.options.cube,
       analysis: base,
-      downloads: [],
+      // written again from what was read: a file of one kind in, either kind out
+      downloads: [
+        { href: `${base}/export.mat`, file: `nardy-import-${importId}.mat`, kind: "mat", text: ".mat" },
+        isLong(replay.variant) ? null : { href: `${base}/export.sgf`, file: `nardy-import-${importId}.sgf`, kind: "sgf", text: "SGF" },
+      ].filter(Boolean),
     };
   });
 }
