@@ -1,22 +1,20 @@
 """Post-game analysis (nardy.bots.analysis): sound on random matches, fair to bots and dice, faithful to bgsage.
 
-Random matches come from ``tests/notation/match_records.py``; games between
+Random matches come from ``tests/match_records.py``; games between
 bots are played here through the rules, with dice from ``random.Random(seed)``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import statistics
 from collections.abc import Sequence
 from dataclasses import astuple, replace
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from match_records import random_record
 
 from nardy.bots import Bot, RandomBot, make_bot
 from nardy.bots.analysis import (
@@ -34,19 +32,6 @@ from nardy.bots.sage import CubeContext, board_of, engine
 from nardy.notation import position_from_dict
 from nardy.notation.transcript import Action, ActionKind, GameTranscript, Transcript, replay, transcript_from_record
 from nardy.rules import DICE_ROLLS, VARIANTS, Game, GameOptions, Match, Phase, Play, Step
-
-
-def _match_records() -> ModuleType:
-    """tests/notation/match_records.py, loaded by its path (this directory is not on ``sys.path``)."""
-    path = Path(__file__).parents[1] / "notation" / "match_records.py"
-    spec = importlib.util.spec_from_file_location("match_records", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-random_record = _match_records().random_record
 
 
 # ---------------------------------------------------------------- making transcripts

@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from match_records import random_record
 
 from nardy.cli import main
 from nardy.notation.match_file import read_match_file
 from nardy.notation.transcript import transcript_from_record
 
 
-def _match_records() -> ModuleType:
-    """tests/notation/match_records.py, loaded by its path (this directory is not on ``sys.path``)."""
-    path = Path(__file__).parents[1] / "notation" / "match_records.py"
-    spec = importlib.util.spec_from_file_location("match_records", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
     """A random 3-point backgammon match with the cube, as a table's record."""
-    made: dict[str, Any] = _match_records().random_record("backgammon", 3, length=3)[0]
+    made: dict[str, Any] = random_record("backgammon", 3, length=3)[0]
     return made
 
 

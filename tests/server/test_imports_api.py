@@ -10,17 +10,39 @@ from typing import Any
 
 import pytest
 from conftest import Player, Server, racing_play
+from match_records import random_record
 
 from sqlalchemy import select
 
 from nardy.notation import transcript_from_mat, transcript_from_sgf
-from nardy.notation.transcript import record_from_transcript
+from nardy.notation.transcript import record_from_transcript, transcript_from_record
+from nardy.rules import GameOptions
+from nardy.server.services.records import transcript_replay
 from nardy.store import analyses_repo, imports_repo
 from nardy.store.analyses_repo import JobKey
 from nardy.store.models import ImportedMatch, User
 
 WAIT = 120.0
 """Seconds a worker process may take to start (spawn), load its engines and analyse a short match."""
+
+
+@pytest.mark.parametrize(("variant", "length", "options"), [
+    ("backgammon", 0, GameOptions(cube=True)), ("dave", 3, GameOptions(cube=True)), ("georgian", 3, GameOptions()),
+    ("long-traditional", 1, GameOptions()),
+])
+def test_replay_frames_of_a_kept_match_in_every_variant(variant: str, length: int, options: GameOptions) -> None:
+    """A frame per action, numbered 1..N in order, then a frame for each game's end with its result (and the
+    match's end, when it has one): a money session's games and a match ended by timeouts too."""
+    for seed in range(3):
+        record, played = random_record(variant, seed, length=length, options=options)
+        kept = transcript_from_record(record_from_transcript(transcript_from_record(record)))
+        frames = transcript_replay(kept)["frames"]
+        numbered = [f["version"] for f in frames if f["kind"] not in ("game_ended", "match_ended")]
+        assert numbered == list(range(1, sum(len(game.actions) for game in kept.games) + 1))
+        results = [f["result"] for f in frames if f["kind"] == "game_ended"]
+        assert [(r["winner"], r["points"]) for r in results] == [(r.winner, r.points) for r in played.results]
+        assert (frames[-1]["kind"] == "match_ended") == played.is_over
+        assert frames[-1]["score"] == list(played.score)
 
 
 def _exported(server: Server, variant: str = "backgammon", kind: str = "mat") -> tuple[str, str]:
