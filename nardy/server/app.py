@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
             db=db, tables=service, chouettes=chouette_service, chat=app.state.chat,
         )
         app.state.hub = Hub(pubsub)
-        app.state.sign_outs = SignOuts(pubsub)
+        app.state.sign_outs = SignOuts(pubsub, app.state.db)
         await app.state.sign_outs.start()
         await service.start()
         await chouette_service.start()

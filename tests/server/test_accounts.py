@@ -64,7 +64,7 @@ def make_app(tmp_path: Path) -> AppFactory:
         app.state.settings = config
         app.state.db = make_sessionmaker(engine)
         app.state.rate_limiter = RateLimiter(config.redis_url, enabled=config.rate_limited)
-        app.state.sign_outs = SignOuts(InProcessPubSub())
+        app.state.sign_outs = SignOuts(InProcessPubSub(), app.state.db)
         app.include_router(accounts_router)
         app.add_middleware(CSRFMiddleware)
 

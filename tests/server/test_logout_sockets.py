@@ -11,7 +11,9 @@ token, never the token.
 
 In-process: when notices may have been missed (the channel's subscriber fell
 behind or Redis was away), every socket looks its session up again at once,
-and the one whose session ended meanwhile closes with 4001.
+and the one whose session ended meanwhile closes with 4001. A session that
+ends with no notice at all is found by the process's sweep, which looks up
+every held session in one query.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from live_server import (
     redis_unreachable,
     unique_name,
 )
+from sqlalchemy import event
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
@@ -160,6 +163,34 @@ def test_missed_notices_make_every_socket_look_its_session_up_again(tmp_path: Pa
                 await app.state.pubsub.publish(SIGN_OUT_CHANNEL, "0" * 64)
 
         client.portal.call(flood)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            reader.submit(gone.receive_json).result(timeout=CLOSED_WITHIN)
+        assert (closed.value.code, closed.value.reason) == (4001, "signed out")
+        staying.send_text('{"t": "ping"}')
+        assert reader.submit(staying.receive_json).result(timeout=CLOSED_WITHIN) == {"t": "pong"}
+
+
+def test_the_sweep_finds_a_session_that_ended_without_a_notice(tmp_path: Path) -> None:
+    """One query for every session the process's sockets hold: the ended one's socket closes with 4001, and
+    neither a notice nor an action of its own was needed."""
+    app = create_app(Settings(environment="testing", data_dir=tmp_path))
+    reader = ThreadPoolExecutor(max_workers=1)
+    with TestClient(app) as client, ExitStack() as stack:
+        alice, bob = inprocess_signup(client, "alice"), inprocess_signup(client, "bob")
+        gone, staying = inprocess_ws(stack, client, alice), inprocess_ws(stack, client, bob)
+        with app.state.db() as db:  # Alice's session ends without a notice
+            accounts.close_session(db, alice["nardy_session"])
+        statements: list[str] = []
+
+        def note(*args: object) -> None:
+            statements.append(str(args[2]))
+
+        event.listen(app.state.engine, "before_cursor_execute", note)
+        try:
+            client.portal.call(app.state.sign_outs.sweep)
+        finally:
+            event.remove(app.state.engine, "before_cursor_execute", note)
+        assert sum("FROM sessions" in sql for sql in statements) == 1, statements
         with pytest.raises(WebSocketDisconnect) as closed:
             reader.submit(gone.receive_json).result(timeout=CLOSED_WITHIN)
         assert (closed.value.code, closed.value.reason) == (4001, "signed out")

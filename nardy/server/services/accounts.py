@@ -21,6 +21,7 @@ import hashlib
 import re
 import secrets
 import threading
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from functools import cache
 
@@ -194,6 +195,26 @@ def session_user(
         db.commit()
         return None
     return user, login
+
+
+LIVE_SESSIONS_PER_QUERY = 500
+"""Digests one query of :func:`live_session_digests` looks up at most (an IN list of this many)."""
+
+
+def live_session_digests(db: Session, digests: Sequence[str], *, now: datetime | None = None) -> set[str]:
+    """Which of the session digests (``token_hash``) still sign someone in at ``now``: not signed out, not expired.
+
+    One query per :data:`LIVE_SESSIONS_PER_QUERY` digests, for the sweep of a
+    process's WebSockets (:class:`nardy.server.ws.signouts.SignOuts`).
+    """
+    moment = _utc_now(now)
+    live: set[str] = set()
+    for start in range(0, len(digests), LIVE_SESSIONS_PER_QUERY):
+        chunk = digests[start : start + LIVE_SESSIONS_PER_QUERY]
+        live.update(db.scalars(
+            select(LoginSession.token_hash).where(LoginSession.token_hash.in_(chunk), LoginSession.expires_at > moment)
+        ))
+    return live
 
 
 def close_session(db: Session, token: str) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from datetime import UTC, datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -51,15 +50,6 @@ from nardy.server.ws.protocol import (
 from nardy.server.ws.signouts import SignOuts, session_digest
 
 router = APIRouter()
-
-SESSION_RECHECK_SECONDS = 60.0
-"""How stale a connection's knowledge of its session may be when no sign-out notice came.
-
-Sign-outs reach a connection as notices at once (``signouts``), expiry is
-known from the session's ``expires_at``, and a connection whose notices may
-have been missed (Redis was away) looks its session up at once; this
-backstop only bounds the rest. A shorter one cost a database query for
-every few actions of every player."""
 
 CLOSE_POLICY: Final = 1008
 """Close code for a client that breaks a rule: a foreign origin, or sending on far beyond its rate."""
@@ -111,7 +101,6 @@ class Connection:
         self._sessions = app.state.db
         self._cookie = websocket.headers.get("cookie")
         self._user_id: int | None = None
-        self._session_checked_at = time.monotonic()
         self._session_expires_at = datetime.max.replace(tzinfo=UTC)
         self._session_ended = asyncio.Event()
         self._session_in_doubt = asyncio.Event()
@@ -289,15 +278,16 @@ class Connection:
         return found[0].id, found[0].username
 
     async def _still_signed_in(self, *, now: bool = False) -> bool:
-        """Whether the session still stands; looked up when ``now``, once it has expired, or once the last look is old.
+        """Whether the session still stands; looked up when ``now`` or once it has expired.
 
+        Between those, a sign-out reaches the connection as a notice, or at the
+        latest by the process's sweep of every held session
+        (:class:`~nardy.server.ws.signouts.SignOuts`), not by a lookup per connection.
         A session found gone (or signed in as someone else) ends the connection's rights and closes it.
         """
         if self._user_id is None:
             return False
-        moment = time.monotonic()
-        fresh = moment - self._session_checked_at < SESSION_RECHECK_SECONDS
-        if not now and fresh and datetime.now(UTC) < self._session_expires_at:
+        if not now and datetime.now(UTC) < self._session_expires_at:
             return True
         current = await run_in_threadpool(self._session_user)
         if self._user_id is None:  # signed out while it was looked up
@@ -305,7 +295,6 @@ class Connection:
         if current is None or current[0] != self._user_id:
             self.signed_out()
             return False
-        self._session_checked_at = moment
         return True
 
     async def _act(self, table_id: str, action_id: str, action: dict[str, Any]) -> None:

@@ -11,10 +11,12 @@ listens to; each tells its own connections of that session
 Notices reach other processes late while Redis is unreachable (the
 publisher keeps them until it is back), and a process whose own subscription
 to Redis broke may have missed some. Then every connection is
-asked to look its session up again (:meth:`SessionHolder.recheck_session`),
-and the endpoint also rechecks the session every few seconds before an
-action, so a notice that never came delays the end of a session's rights by
-seconds, not for ever.
+asked to look its session up again (:meth:`SessionHolder.recheck_session`).
+And once every :data:`SWEEP_SECONDS` one query looks up every session this
+process's connections hold; those that ended (signed out, or expired) are
+told so, as by a notice. So a notice that never came delays the end of a
+session's rights by a minute at most, for one query a minute per process
+rather than one per connection.
 """
 
 from __future__ import annotations
@@ -22,19 +24,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import re
 from typing import Final, Protocol
 
 import anyio.from_thread
+from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
+from nardy.server.services import accounts
 
 SIGN_OUT_CHANNEL: Final = "control:signed-out"
 """Publish/subscribe channel of the notices; table channels are ``table:<id>``, so it cannot clash."""
+SWEEP_SECONDS: Final = 60.0
+"""How often the sessions that connections hold are looked up, all in one query."""
 
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
+
+log = logging.getLogger(__name__)
 
 
 def session_digest(token: str) -> str:
@@ -55,10 +65,12 @@ class SessionHolder(Protocol):
 class SignOuts:
     """This process's connections by session digest, and the listener of the sign-out channel."""
 
-    def __init__(self, pubsub: PubSub) -> None:
+    def __init__(self, pubsub: PubSub, sessions: sessionmaker[Session], *, sweep_seconds: float = SWEEP_SECONDS) -> None:
         self._pubsub = pubsub
+        self._sessions = sessions
+        self._sweep_seconds = sweep_seconds
         self._holders: dict[str, set[SessionHolder]] = {}
-        self._listener: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
     def hold(self, digest: str, holder: SessionHolder) -> None:
         """Tell ``holder`` when the session of ``digest`` signs out."""
@@ -73,18 +85,32 @@ class SignOuts:
                 del self._holders[digest]
 
     async def start(self) -> None:
-        """Listen to the channel; returns once the first subscription was made (or failed, then retried)."""
+        """Listen to the channel and sweep; returns once the first subscription was made (or failed, then retried)."""
         ready = asyncio.Event()
-        self._listener = asyncio.create_task(self._listen(ready), name="nardy-sign-outs")
+        self._tasks = [
+            asyncio.create_task(self._listen(ready), name="nardy-sign-outs"),
+            asyncio.create_task(self._sweep_periodically(), name="nardy-session-sweep"),
+        ]
         await ready.wait()
 
     async def close(self) -> None:
-        """Stop listening."""
-        if self._listener is not None:
-            self._listener.cancel()
+        """Stop listening and sweeping."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
+                await task
+        self._tasks = []
+
+    async def sweep(self) -> None:
+        """Look up every session held here in one query; tell the holders of those that ended."""
+        digests = list(self._holders)
+        if not digests:
+            return
+        live = await run_in_threadpool(self._live, digests)
+        for digest in digests:
+            if digest not in live:
+                self._notify(digest)
 
     async def announce(self, token: str) -> None:
         """The session of ``token`` has ended: tell this process's connections now, and every other process."""
@@ -95,6 +121,18 @@ class SignOuts:
     def _notify(self, digest: str) -> None:
         for holder in list(self._holders.get(digest, ())):
             holder.signed_out()
+
+    def _live(self, digests: list[str]) -> set[str]:
+        with self._sessions() as db:
+            return accounts.live_session_digests(db, digests)
+
+    async def _sweep_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # the database is away: the next sweep tries again
+                log.exception("looking up the sessions of this process's connections failed")
 
     def _recheck_all(self) -> None:
         for holders in list(self._holders.values()):
