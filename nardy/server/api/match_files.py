@@ -21,4 +21,5 @@ def download(transcript: Transcript, fmt: MatchFormat, stem: str) -> Response:
         text = transcript_to_mat(transcript) if fmt == "mat" else transcript_to_sgf(transcript)
     except NotationError as error:
         raise HTTPException(422, str(error)) from None
-    return Response(text, media_type=_MEDIA[fmt], headers={"Content-Disposition": f'attachment; filename="{stem}.{fmt}"'})
+    disposition = f'attachment; filename="{stem}.{fmt}"'
+    return Response(text, media_type=_MEDIA[fmt], headers={"Content-Disposition": disposition})

@@ -63,9 +63,12 @@ class SessionHolder(Protocol):
 
 
 class SignOuts:
-    """This process's connections by session digest, and the listener of the sign-out channel."""
+    """This process's connections by session digest, the listener of the sign-out channel, and the sweep of
+    their sessions."""
 
-    def __init__(self, pubsub: PubSub, sessions: sessionmaker[Session], *, sweep_seconds: float = SWEEP_SECONDS) -> None:
+    def __init__(
+        self, pubsub: PubSub, sessions: sessionmaker[Session], *, sweep_seconds: float = SWEEP_SECONDS,
+    ) -> None:
         self._pubsub = pubsub
         self._sessions = sessions
         self._sweep_seconds = sweep_seconds
