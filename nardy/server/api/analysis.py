@@ -21,11 +21,12 @@ from nardy.notation import (
 )
 from nardy.rules import VARIANTS, Phase, Position, RulesError
 from nardy.server.api.deps import DbSession, SettingsDep
-from nardy.server.api.ratelimit import Limit, RateLimiterDep, client_address
+from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
 from nardy.server.api.security import CurrentUser
 from nardy.server.api.tables import refuse
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.table_state import ActionError
+from nardy.server.settings import Settings
 from nardy.store import analyses_repo, tables_repo
 from nardy.store.models import Analysis, AnalysisJob, GameTable
 
@@ -58,7 +59,7 @@ def request_analysis(
         raise HTTPException(403, "only its players may have a private match analysed")
     existing = analyses_repo.get(db, table_id)
     if existing is None or existing.status == "failed":
-        limiter.spend(Limit.of("analyses", settings.analyses_per_user, "too many analyses requested"), str(user.id))
+        spend_analysis(limiter, settings, user.id)
     level = (body or AnalysisIn()).level
     now = request.app.state.clock.now()
     job, queued = analyses_repo.request(db, table_id=table_id, level=level, user_id=user.id, now=now)
@@ -76,6 +77,11 @@ def get_analysis(table_id: str, db: DbSession) -> dict[str, Any]:
     if job is None:
         raise HTTPException(404, f"table {table_id!r} has not been analysed: POST to this address to ask")
     return view(job)
+
+
+def spend_analysis(limiter: RateLimiter, settings: Settings, user_id: int) -> None:
+    """Count one analysis queued by ``user_id`` against ``analyses_per_user`` (429 past it), whatever it analyses."""
+    limiter.spend(Limit.of("analyses", settings.analyses_per_user, "too many analyses requested"), str(user_id))
 
 
 def view(job: Analysis) -> dict[str, Any]:

@@ -21,10 +21,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from nardy.notation import NotationError
 from nardy.notation.match_file import read_match_file
 from nardy.notation.transcript import Transcript, record_from_transcript, replay, transcript_from_record
-from nardy.server.api.analysis import AnalysisIn, AnalysisLevel, job_view
+from nardy.server.api.analysis import AnalysisIn, AnalysisLevel, job_view, spend_analysis
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
-from nardy.server.api.ratelimit import Limit, RateLimiterDep
+from nardy.server.api.ratelimit import RateLimiterDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.services.records import transcript_replay
 from nardy.store import analyses_repo, imports_repo
@@ -69,7 +69,7 @@ def import_match(
     if imports_repo.count_of_owner(db, user.id, unfinished_only=True) >= UNFINISHED_PER_USER:
         raise HTTPException(409, f"{UNFINISHED_PER_USER} of your matches are being analysed: wait for one to finish")
     transcript = _read(body)
-    limiter.spend(Limit.of("analyses", settings.analyses_per_user, "too many analyses requested"), str(user.id))
+    spend_analysis(limiter, settings, user.id)
     now = request.app.state.clock.now()
     imported = ImportedMatch(
         id=secrets.token_urlsafe(12), owner_id=user.id, name=body.name, variant=transcript.variant,
@@ -137,7 +137,7 @@ def request_import_analysis(
     if imported.status != "failed":
         response.status_code = status.HTTP_200_OK
     else:
-        limiter.spend(Limit.of("analyses", settings.analyses_per_user, "too many analyses requested"), str(user.id))
+        spend_analysis(limiter, settings, user.id)
         analyses_repo.queue_again(imported, level=(body or AnalysisIn()).level, user_id=user.id,
                                   now=request.app.state.clock.now())
         db.commit()
