@@ -185,7 +185,8 @@ def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer
     wait_page(alice, phase="rolling", my_turn="true")
     dave_row = alice.page.locator(f'li.chouette-player[data-user-id="{ids[dave]}"] .stake')
     assert dave_row.get_attribute("data-result") == "-1"
-    assert bob.page.locator(f'li.chouette-player[data-user-id="{ids[bob]}"] .stake').get_attribute("data-owner") == "member"
+    # Bob's page gets the take in its own update, which may come after the box's page has the next turn
+    bob.page.wait_for_selector(f'li.chouette-player[data-user-id="{ids[bob]}"] .stake[data-owner="member"]')
 
     # ----- the box rolls and plays by clicking
     click(alice, "[data-action=roll]")
