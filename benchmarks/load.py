@@ -109,6 +109,7 @@ DRAIN_TIMEOUT = 10.0
 CLIENT_STOP_TIMEOUT = 30.0
 HTTP_TIMEOUT = 30.0
 MAX_ERRORS_PER_PLAYER = 20
+CENSUS_TIMEOUT = 20.0
 
 
 # --------------------------------------------------------------------------- the server process
@@ -118,32 +119,74 @@ MAX_ERRORS_PER_PLAYER = 20
 # collection (wall-clock start, seconds, the thread's CPU seconds, generation) as a line of
 # a file: a pause longer than its CPU time is the collector descheduled on a busy machine (uvicorn
 # re-raises SIGTERM after shutting down, so nothing can be written at exit). On SIGUSR1
-# (after the window) it logs the objects the collector tracks per generation and frozen,
-# then unfreezes and collects everything once and logs how many unreachable objects that
-# found: the cyclic garbage the server was holding, frozen or not yet collected.
+# (after the window) it logs the objects the collector tracks per generation and frozen, then
+# collects the old generation (2) and then, unfrozen, everything once, and logs how long each walk
+# stopped the server and how many unreachable objects the two found: the cyclic garbage the server
+# was holding, frozen or not yet collected. The server's planned collections are one of the two
+# walks (nardy.server.collector: the old generation; earlier code: everything).
 SERVER_LAUNCHER = """
-import gc, runpy, signal, sys, time
+import gc, os, runpy, signal, sys, threading, time
 out = open(sys.argv[1], "w", buffering=1)
 del sys.argv[1:2]
 started = {}
+collecting = []
 def on_gc(phase, info):
     if phase == "start":
+        collecting.append(True)
         started["t"], started["c"], started["u"] = time.time(), time.perf_counter(), time.thread_time()
-    elif "t" in started:
+    else:
+        collecting.clear()
+    if phase == "stop" and "t" in started:
         wall, cpu = time.perf_counter() - started["c"], time.thread_time() - started["u"]
         out.write(f"{started['t']:.6f} {wall:.6f} {cpu:.6f} {info['generation']}\\n")
 gc.callbacks.append(on_gc)
-def count_objects(_signum, _frame):
+def count_objects(signum, _frame):
+    if collecting:  # the signal came during this callback, inside a collection, where gc.collect() does nothing
+        threading.Timer(0.05, os.kill, (os.getpid(), signum)).start()
+        return
     counts = [len(gc.get_objects(generation)) for generation in range(3)]
     frozen = gc.get_freeze_count()
     started.clear()
+    begun = time.perf_counter()
+    old = gc.collect(2)
+    old_ms = (time.perf_counter() - begun) * 1e3
+    begun = time.perf_counter()
     gc.unfreeze()
-    garbage = gc.collect()
+    rest = gc.collect()
+    everything_ms = (time.perf_counter() - begun) * 1e3
     gc.freeze()
-    out.write(f"objects {time.time():.6f} {' '.join(map(str, counts))} {frozen} {garbage}\\n")
+    out.write(f"objects {time.time():.6f} {' '.join(map(str, counts))} {frozen} {old + rest} {old_ms:.1f} {everything_ms:.1f}\\n")
 signal.signal(signal.SIGUSR1, count_objects)
 runpy.run_module("nardy.server", run_name="__main__", alter_sys=True)
 """
+
+
+class Census(NamedTuple):
+    """What a server's collector held after the window, and how long walking it stopped the server."""
+
+    generations: tuple[int, int, int]
+    frozen: int
+    garbage: int
+    """Cyclic garbage found by the two walks together."""
+    old_ms: float
+    """Collecting the old generation (2) and the young ones."""
+    everything_ms: float
+    """Then collecting everything, the frozen objects too."""
+
+    @staticmethod
+    def total(censuses: list[Census]) -> Census:
+        """Several processes' objects summed, the longest of their walks."""
+        return Census(
+            (sum(c.generations[0] for c in censuses), sum(c.generations[1] for c in censuses),
+             sum(c.generations[2] for c in censuses)),
+            sum(c.frozen for c in censuses), sum(c.garbage for c in censuses),
+            max(c.old_ms for c in censuses), max(c.everything_ms for c in censuses),
+        )
+
+    def summary(self) -> str:
+        """The objects, then the two walks, for the level's table."""
+        return (f"{' / '.join(f'{n:,}' for n in (*self.generations, self.frozen, self.garbage))}; "
+                f"walks: old generation {self.old_ms:,.1f} ms, everything {self.everything_ms:,.1f} ms")
 
 
 def free_port() -> int:
@@ -349,18 +392,22 @@ class Server:
         return []
 
     def count_objects(self) -> None:
-        """Ask the server (SIGUSR1) to log how many objects its collector tracks."""
+        """Ask the server (SIGUSR1) to log how many objects its collector tracks, and wait for the line."""
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGUSR1)
+        deadline = time.monotonic() + CENSUS_TIMEOUT
+        while self.census() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
 
-    def tracked_objects(self) -> tuple[int, ...]:
-        """Objects the collector tracks (generations 0, 1, 2, frozen) and the cyclic garbage found, as last logged."""
-        found: tuple[int, ...] = ()
+    def census(self) -> Census | None:
+        """The collector's objects and garbage after the window, as last logged."""
+        found = None
         with contextlib.suppress(OSError, ValueError):
             for line in self.gc_path.read_text().splitlines():
                 parts = line.split()
-                if parts and parts[0] == "objects":
-                    found = tuple(int(p) for p in parts[2:])
+                if parts and parts[0] == "objects" and len(parts) == 9:
+                    gen0, gen1, gen2, frozen, garbage = (int(p) for p in parts[2:7])
+                    found = Census((gen0, gen1, gen2), frozen, garbage, float(parts[7]), float(parts[8]))
         return found
 
     def cleanup(self) -> None:
@@ -515,9 +562,11 @@ class Cluster:
         for server in self.servers:
             server.count_objects()
 
-    def tracked_objects(self) -> tuple[int, ...]:
-        counts = [server.tracked_objects() for server in self.servers]
-        return tuple(sum(c) for c in zip(*counts, strict=False)) if all(counts) else ()
+    def census(self) -> Census | None:
+        censuses = [server.census() for server in self.servers]
+        if not censuses or any(c is None for c in censuses):
+            return None
+        return Census.total([c for c in censuses if c is not None])
 
     def gc_pauses(self, start: float, end: float) -> list[Pause]:
         return sorted(pause for server in self.servers for pause in server.gc_pauses(start, end))
@@ -964,7 +1013,7 @@ class Level:
     messages_in: int = 0
     bytes_in: int = 0
     gc: list[Pause] = field(default_factory=list)
-    tracked: tuple[int, ...] = ()
+    census: Census | None = None
 
     def gc_summary(self) -> str:
         by_generation: dict[int, list[Pause]] = {}
@@ -1155,7 +1204,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
                 process.join(5)
         server.stop()
         level.gc = server.gc_pauses(window_start, window_end)
-        level.tracked = server.tracked_objects()
+        level.census = server.census()
         level.server_log_errors = server.errors_logged()
         if level.failed is not None:
             level.failed += "\n--- server log tail ---\n" + server.log_tail()
@@ -1232,7 +1281,7 @@ def print_level(level: Level) -> None:
         ("setup (guests, tables, connections) s", f"{level.setup_seconds:.1f}"),
         ("server garbage collections in the window", level.gc_summary()),
         ("objects tracked by the server's gc after the window (gen0 / gen1 / gen2 / frozen / cyclic garbage)",
-         " / ".join(f"{n:,}" for n in level.tracked) or "-"),
+         "-" if level.census is None else level.census.summary()),
         ("server log errors", f"{len(level.server_log_errors)}"),
     ]
     print(f"| N = {n}, server {level.server} | |\n| --- | --- |")
@@ -1440,6 +1489,7 @@ def main(argv: list[str] | None = None) -> int:
             "server_rss_series_mib": lv.rss_series,
             "longest_gc_ms": lv.longest_gc_ms[0], "longest_gc_cpu_ms": lv.longest_gc_ms[1],
             "client_cpu_pct": lv.client_cpu_pct, "machine_cpu_pct": lv.machine_cpu_pct, "load": lv.load,
+            "gc_census": None if lv.census is None else lv.census._asdict(),
         } for lv in levels], indent=2))
     return 0 if levels and all(level.failed is None for level in levels) else 1
 

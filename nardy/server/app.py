@@ -126,7 +126,10 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
             stale_seconds=config.analysis_stale_seconds,
         )
         await app.state.analysis_queue.start()
-        collector = Collector(freeze_survivors=config.gc_freeze_survivors, full_seconds=config.gc_full_seconds)
+        collector = Collector(
+            young_only=config.gc_young_only, full_seconds=config.gc_full_seconds,
+            open_connections=app.state.socket_slots.total,
+        )
         collector.start()
         try:
             yield

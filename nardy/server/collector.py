@@ -3,22 +3,27 @@
 A full (generation 2) collection walks every container object the
 interpreter tracks, and a live server holds a few hundred per WebSocket
 (tasks, coroutines, queues, the connection's parser): at 1,000 games one
-full collection stopped all connections for about half a second,
-every few seconds. Almost none of those objects is ever cyclic garbage: a
-closed connection, a finished action and a replaced table state are freed by
+full collection stopped all connections for about half a second, every few
+seconds. Almost none of those objects is ever cyclic garbage: a closed
+connection, a finished action and a replaced table state are freed by
 reference counting.
 
-So the server *ages* its survivors out of the collector's sight: after
-every generation-1 collection it calls ``gc.freeze()``, which moves
-everything still alive into the permanent generation. Automatic collections
-then only ever see objects younger than the last generation-1 collection,
-so they stay short whatever the number of games. Frozen objects are still
-freed when their reference count drops; only cyclic garbage made of frozen
-objects waits, and every ``full_seconds`` the collector unfreezes and
-collects everything once, so such garbage is bounded in time: a planned
-pause instead of a stream of unplanned ones. ``benchmarks.load`` reports how
-much cyclic garbage the frozen generation held at the end of its window
-(under two thousand objects after a minute of 400 or 1,000 games).
+So the collector's automatic collections are kept to the young generations.
+What start-up left alive (modules, classes, the app; some 160,000 objects)
+is frozen for good with ``gc.freeze()``, out of every collection's sight.
+The young generations are collected four times a second, so they stay small,
+and their survivors go to the old generation (2) as usual; the old
+generation is never collected automatically. It holds the live games'
+objects and the little cyclic garbage among them (statements a thread was
+building while the young generations were collected): about a thousand
+objects after 1,000 games were set up and played, not growing with the
+time they played (benchmarks/RESULTS.md). It is collected once
+a minute while the process holds at most :data:`QUIET_CONNECTIONS`
+WebSockets, when the walk costs a few milliseconds, and whatever the load
+once every ``full_seconds``, a planned pause of about 0.15 s at 400 games
+(0.6 µs per tracked object; start-up's objects are not walked).
+``benchmarks.load`` reports the objects of each generation and the cyclic
+garbage the server held at the end of its window.
 """
 
 from __future__ import annotations
@@ -28,12 +33,13 @@ import contextlib
 import gc
 import logging
 import time
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
 
 YOUNG_SECONDS = 0.25
-"""How often the young generations are collected (and their survivors frozen) whatever the allocation count.
+"""How often the young generations are collected whatever the allocation count.
 
 CPython starts a collection when allocations outnumber deallocations by 700,
 and every old object freed counts against the new ones: a server that
@@ -42,60 +48,81 @@ allocates, so its young generations filled with survivors between rare
 collections, the longest of which then took 19 to 30 ms at 400 and 1,000 games.
 Collected four times a second, they hold a quarter second's survivors."""
 
+OLD_CHECK_SECONDS = 60.0
+"""How often the collector asks whether the old generation may be collected now."""
+
+QUIET_CONNECTIONS = 50
+"""The most open WebSockets at which the old generation is collected without waiting for ``full_seconds``:
+with 50 sockets (25 games) it held about 27,000 objects, walked in 5 ms (60 games: 47,000 in 15 ms)."""
+
+_NEVER = 2**31 - 1
+"""A generation-2 threshold no count of generation-1 collections reaches."""
+
+_CPYTHON_OLD_THRESHOLD = 10
+"""CPython's own generation-2 threshold: one old collection per ten generation-1 collections."""
+
 
 class Collector:
-    """Freezes the survivors of each generation-1 collection, collects the young generations every
-    :data:`YOUNG_SECONDS`, and everything once every ``full_seconds``."""
+    """Freezes start-up's objects, collects the young generations every :data:`YOUNG_SECONDS`, and the
+    old one when few connections are open or once every ``full_seconds``."""
 
-    def __init__(self, *, freeze_survivors: bool, full_seconds: float) -> None:
-        self._freeze_survivors = freeze_survivors
+    def __init__(self, *, young_only: bool, full_seconds: float, open_connections: Callable[[], int]) -> None:
+        self._young_only = young_only
         self._full_seconds = full_seconds
+        self._open_connections = open_connections
+        self._old_threshold = _CPYTHON_OLD_THRESHOLD
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
-        """Freeze what start-up left alive, then keep freezing survivors."""
+        """Freeze what start-up left alive, then keep automatic collections to the young generations."""
         gc.collect()
         gc.freeze()
-        if self._freeze_survivors:
-            gc.callbacks.append(_freeze_after_young_collection)
+        if self._young_only:
+            young, middle, old = gc.get_threshold()
+            if old != _NEVER:  # else another app of this process holds it off: CPython's own is restored
+                self._old_threshold = old
+            gc.set_threshold(young, middle, _NEVER)
             loop = asyncio.get_running_loop()
             self._tasks.append(loop.create_task(self._collect_young(), name="gc-young"))
-            if self._full_seconds > 0:
-                self._tasks.append(loop.create_task(self._collect_fully(), name="gc-full"))
+            self._tasks.append(loop.create_task(self._collect_old(), name="gc-old"))
 
     async def stop(self) -> None:
-        """Stop freezing and unfreeze, so the collector sees everything again (an app stopped in a process
-        that goes on, as in tests, leaves no garbage out of its reach)."""
-        if _freeze_after_young_collection in gc.callbacks:
-            gc.callbacks.remove(_freeze_after_young_collection)
+        """Restore the thresholds and unfreeze, so the collector sees everything again (an app stopped in a
+        process that goes on, as in tests, leaves no garbage out of its reach)."""
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+        if self._young_only:
+            young, middle, _ = gc.get_threshold()
+            gc.set_threshold(young, middle, self._old_threshold)
         gc.unfreeze()
+
+    def old_generation_due(self, since_last: float) -> bool:
+        """Whether to collect the old generation now, ``since_last`` seconds after its last collection."""
+        if self._open_connections() <= QUIET_CONNECTIONS:
+            return True
+        return self._full_seconds > 0 and since_last >= self._full_seconds
 
     async def _collect_young(self) -> None:
         while True:
             await asyncio.sleep(YOUNG_SECONDS)
             gc.collect(1)
 
-    async def _collect_fully(self) -> None:
+    async def _collect_old(self) -> None:
+        last = time.monotonic()
         while True:
-            await asyncio.sleep(self._full_seconds)
-            full_collection()
+            await asyncio.sleep(OLD_CHECK_SECONDS)
+            if self.old_generation_due(time.monotonic() - last):
+                collect_old_generation()
+                last = time.monotonic()
 
 
-def _freeze_after_young_collection(phase: str, info: dict[str, int]) -> None:
-    if phase == "stop" and info["generation"] == 1:
-        gc.freeze()
-
-
-def full_collection() -> int:
-    """Unfreeze, collect everything, freeze again; the unreachable objects found."""
+def collect_old_generation() -> int:
+    """Collect every generation but what start-up froze; the unreachable objects found."""
     started = time.perf_counter()
-    gc.unfreeze()
-    found = gc.collect()
-    gc.freeze()
-    log.info("full garbage collection: %d unreachable objects, %.0f ms", found, (time.perf_counter() - started) * 1e3)
+    found = gc.collect(2)
+    log.debug("old-generation garbage collection: %d unreachable objects, %.1f ms",
+             found, (time.perf_counter() - started) * 1e3)
     return found

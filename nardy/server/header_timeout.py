@@ -48,10 +48,10 @@ class _HeaderDeadlineProtocol(HttpToolsProtocol):
         uvicorn drops its parser (which calls back into this object, a
         reference cycle) when a connection is lost, but an upgraded
         connection is never lost here: this object is just abandoned. With
-        the cycle it waited for a collection, and one frozen during its own
-        handshake (:mod:`nardy.server.collector` freezes what the young
-        collections leave) for the periodic full one; without it, it goes
-        at once.
+        the cycle it waited for a collection, and one that a young
+        collection found still in its handshake for a collection of the old
+        generation (:mod:`nardy.server.collector`, rare under load); without
+        it, it goes at once.
         """
         super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]  # as in connection_lost

@@ -127,15 +127,15 @@ class Settings(BaseSettings):
     analysis_stale_seconds: float = Field(
         default=120.0, gt=0, description="an analysis whose worker wrote no progress this long is taken again",
     )
-    gc_freeze_survivors: bool = Field(
+    gc_young_only: bool = Field(
         default=True,
-        description="freeze the survivors of every generation-1 garbage collection out of the collector's sight, "
-                    "so no collection walks every live game (off: only start-up objects are frozen)",
+        description="keep automatic garbage collections to the young generations, so none walks every live game "
+                    "(off: CPython's own schedule; start-up's objects are frozen either way)",
     )
     gc_full_seconds: float = Field(
-        default=3600.0, ge=0,
-        description="how often everything is unfrozen and collected once, to free cyclic garbage among frozen "
-                    "objects (0: never)",
+        default=86400.0, ge=0,
+        description="the longest time between two collections of the old generation, which are otherwise made "
+                    "only while the process holds at most 50 WebSockets (0: only then)",
     )
     allowed_origins: list[str] = Field(default_factory=list)
     rate_limits: bool | None = Field(

@@ -19,9 +19,9 @@ def test_without_servers_the_benchmark_runs_this_checkout() -> None:
 
 
 def test_servers_are_compared_in_the_order_given_with_their_own_settings(tmp_path: Path) -> None:
-    specs = parse_servers([f"before={tmp_path}", "after=."], ["before:NARDY_GC_FREEZE_SURVIVORS=false"])
+    specs = parse_servers([f"before={tmp_path}", "after=."], ["before:NARDY_GC_YOUNG_ONLY=false"])
     assert [s.label for s in specs] == ["before", "after"]
-    assert specs[0].root == tmp_path.resolve() and specs[0].env == {"NARDY_GC_FREEZE_SURVIVORS": "false"}
+    assert specs[0].root == tmp_path.resolve() and specs[0].env == {"NARDY_GC_YOUNG_ONLY": "false"}
     assert specs[1].env == {}
 
 

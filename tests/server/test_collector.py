@@ -1,5 +1,6 @@
-"""The server's garbage-collection policy: survivors of young collections are frozen, so automatic
-collections never walk every live game, and a full collection still frees frozen cyclic garbage."""
+"""The server's garbage-collection policy: start-up's objects are frozen for good, automatic collections
+keep to the young generations, and the old generation is collected when few connections are open or
+once every ``full_seconds``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 import gc
 import weakref
 
-from nardy.server.collector import YOUNG_SECONDS, Collector, full_collection
+from nardy.server.collector import QUIET_CONNECTIONS, YOUNG_SECONDS, Collector, collect_old_generation
 
 
 class Node:
@@ -17,16 +18,21 @@ class Node:
         self.other: Node | None = None
 
 
-def test_survivors_of_a_young_collection_leave_the_collectors_sight() -> None:
+def _in_generation(obj: object, *generations: int) -> bool:
+    return any(obj is o for generation in generations for o in gc.get_objects(generation))
+
+
+def test_start_up_objects_are_frozen_and_survivors_go_to_the_old_generation() -> None:
     async def scenario() -> None:
-        collector = Collector(freeze_survivors=True, full_seconds=0)
+        before = Node()
+        collector = Collector(young_only=True, full_seconds=0, open_connections=lambda: 0)
         collector.start()
         try:
-            survivor = Node()
-            assert gc.is_tracked(survivor)
-            gc.collect(1)
-            assert all(survivor is not o for o in gc.get_objects(0) + gc.get_objects(1) + gc.get_objects(2))
             assert gc.get_freeze_count() > 0
+            assert not _in_generation(before, 0, 1, 2)
+            survivor = Node()
+            gc.collect(1)
+            assert _in_generation(survivor, 2)
         finally:
             await collector.stop()
         assert gc.get_freeze_count() == 0  # stopped: everything is in sight again
@@ -34,36 +40,53 @@ def test_survivors_of_a_young_collection_leave_the_collectors_sight() -> None:
     asyncio.run(scenario())
 
 
-def test_a_full_collection_frees_cyclic_garbage_that_was_frozen() -> None:
+def test_no_automatic_collection_walks_the_old_generation() -> None:
+    """However many young collections run, cyclic garbage in the old generation stays until it is collected."""
     async def scenario() -> None:
-        collector = Collector(freeze_survivors=True, full_seconds=0)
+        collector = Collector(young_only=True, full_seconds=0, open_connections=lambda: 0)
         collector.start()
         try:
+            assert gc.get_threshold()[2] >= 2**31 - 1
             first, second = Node(), Node()
             first.other, second.other = second, first
-            gc.collect(1)  # the cycle is alive now, so it is frozen
+            gc.collect(1)  # the cycle is alive now, so it goes to the old generation
             watch = weakref.ref(first)
             del first, second
-            gc.collect()  # an ordinary full collection does not see frozen objects
+            for _ in range(200):
+                [Node() for _ in range(1000)]  # allocations enough for many automatic young collections
             assert watch() is not None
-            assert full_collection() >= 2
+            assert collect_old_generation() >= 2
             assert watch() is None
         finally:
             await collector.stop()
+        assert gc.get_threshold()[2] < 2**31 - 1
 
     asyncio.run(scenario())
 
 
+def test_the_old_generation_is_due_when_few_sockets_are_open_or_full_seconds_passed() -> None:
+    open_sockets = [QUIET_CONNECTIONS]
+    collector = Collector(young_only=True, full_seconds=3600, open_connections=lambda: open_sockets[0])
+    assert collector.old_generation_due(since_last=60)
+    open_sockets[0] = QUIET_CONNECTIONS + 1
+    assert not collector.old_generation_due(since_last=3599)
+    assert collector.old_generation_due(since_last=3600)
+    never = Collector(young_only=True, full_seconds=0, open_connections=lambda: QUIET_CONNECTIONS + 1)
+    assert not never.old_generation_due(since_last=10**9)
+
+
 def test_off_only_start_up_objects_are_frozen() -> None:
     async def scenario() -> None:
-        collector = Collector(freeze_survivors=False, full_seconds=0)
+        thresholds = gc.get_threshold()
+        collector = Collector(young_only=False, full_seconds=0, open_connections=lambda: 0)
         collector.start()
         try:
+            assert gc.get_threshold() == thresholds
             frozen = gc.get_freeze_count()
             survivor = Node()
             gc.collect(1)
             assert gc.get_freeze_count() == frozen
-            assert any(survivor is o for o in gc.get_objects(2))
+            assert _in_generation(survivor, 2)
         finally:
             await collector.stop()
 
@@ -71,17 +94,38 @@ def test_off_only_start_up_objects_are_frozen() -> None:
 
 
 def test_the_young_generations_are_collected_by_the_clock_not_only_by_allocations() -> None:
-    """A survivor leaves the collector's sight within about YOUNG_SECONDS, though nothing else is allocated."""
+    """A survivor reaches the old generation within about YOUNG_SECONDS, though nothing else is allocated."""
     async def scenario() -> None:
-        collector = Collector(freeze_survivors=True, full_seconds=0)
+        collector = Collector(young_only=True, full_seconds=0, open_connections=lambda: 0)
         collector.start()
         try:
             survivor = Node()
-            young = gc.get_objects(0) + gc.get_objects(1)
-            assert any(survivor is o for o in young)
-            del young
+            assert _in_generation(survivor, 0, 1)
             await asyncio.sleep(YOUNG_SECONDS * 3)
-            assert all(survivor is not o for o in gc.get_objects(0) + gc.get_objects(1) + gc.get_objects(2))
+            assert _in_generation(survivor, 2)
+        finally:
+            await collector.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_quiet_process_collects_its_old_generation_by_itself(monkeypatch) -> None:
+    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0.05)
+
+    async def scenario() -> None:
+        collector = Collector(young_only=True, full_seconds=0, open_connections=lambda: 0)
+        collector.start()
+        try:
+            first, second = Node(), Node()
+            first.other, second.other = second, first
+            gc.collect(1)
+            watch = weakref.ref(first)
+            del first, second
+            for _ in range(40):
+                await asyncio.sleep(0.05)
+                if watch() is None:
+                    break
+            assert watch() is None
         finally:
             await collector.stop()
 

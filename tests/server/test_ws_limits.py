@@ -38,6 +38,7 @@ from websockets.sync.client import connect
 from nardy.server.app import create_app
 from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
+from nardy.server.ws.limits import AddressSlots
 
 Json = dict[str, Any]
 T = TypeVar("T")
@@ -238,3 +239,16 @@ def test_a_slow_session_lookup_stalls_no_other_socket(tmp_path: Path, monkeypatc
         assert within(visitor.receive_json) == {"t": "pong"}
         assert time.monotonic() - started < slow_seconds / 3, "the lookup held up another socket"
         assert opening.result(timeout=slow_seconds + WAIT)["user"]["username"] == "alice"
+
+
+def test_the_slots_count_every_open_socket_once() -> None:
+    """The garbage collector asks this total whether the process is quiet (nardy.server.collector)."""
+    slots = AddressSlots(limit=2)
+    assert [slots.take("a"), slots.take("a"), slots.take("a"), slots.take("b")] == [True, True, False, True]
+    assert slots.total() == 3
+    slots.give_back("a")
+    slots.give_back("c")  # never taken: nothing to give back
+    assert slots.total() == 2
+    slots.give_back("a")
+    slots.give_back("b")
+    assert slots.total() == 0

@@ -63,6 +63,7 @@ class AddressSlots:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self._open: dict[str, int] = {}
+        self._total = 0
 
     def take(self, address: str) -> bool:
         """Count one more connection of ``address``; false (and nothing counted) when it holds ``limit``."""
@@ -70,15 +71,23 @@ class AddressSlots:
         if held >= self.limit:
             return False
         self._open[address] = held + 1
+        self._total += 1
         return True
 
     def held(self, address: str) -> int:
         """How many connections ``address`` holds open now."""
         return self._open.get(address, 0)
 
+    def total(self) -> int:
+        """How many connections all addresses hold open now."""
+        return self._total
+
     def give_back(self, address: str) -> None:
         """A connection of ``address`` that :meth:`take` counted has closed."""
-        held = self._open.get(address, 0) - 1
+        if address not in self._open:
+            return
+        self._total -= 1
+        held = self._open[address] - 1
         if held > 0:
             self._open[address] = held
         else:
