@@ -1393,6 +1393,17 @@ def parse_servers(servers: list[str], envs: list[str]) -> list[ServerSpec]:
     return [ServerSpec(label, Path(root).resolve(), env[label]) for label, root in roots.items()]
 
 
+DEFAULT_MAX_CONNECTIONS = 2048
+"""The server's own ``NARDY_MAX_CONNECTIONS``: connections per process beyond which HTTP gets 503."""
+
+
+def connection_cap(games: int, processes: int) -> dict[str, str]:
+    """``NARDY_MAX_CONNECTIONS`` for ``games`` games over ``processes`` processes, where the default would refuse
+    the setup: two sockets a game, the proxy's spread a quarter uneven, 256 HTTP connections beside them."""
+    needed = -(-2 * games * 5 // (4 * processes)) + 256
+    return {"NARDY_MAX_CONNECTIONS": str(needed)} if needed > DEFAULT_MAX_CONNECTIONS else {}
+
+
 def commit_of(root: Path) -> str:
     """The checkout's commit, with "+changes" when its working tree differs from it."""
     def git(*command: str) -> str:
@@ -1439,7 +1450,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.computer <= 1:
         parser.error("--computer is a share of the games, from 0 to 1")
     bot_delay = {"NARDY_BOT_DELAY_SECONDS": str(args.think)} if args.computer else {}
-    specs = [replace(spec, processes=args.processes, redis_url=args.redis_url, env={**bot_delay, **spec.env},
+    cap = connection_cap(max(args.games), args.processes)
+    specs = [replace(spec, processes=args.processes, redis_url=args.redis_url, env={**bot_delay, **cap, **spec.env},
                      database_url=args.postgres_url if args.database == "postgresql" else None)
              for spec in parse_servers(args.server, args.server_env)]
     if args.profile is not None:
