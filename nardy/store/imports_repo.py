@@ -2,21 +2,43 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, defer
 
-from nardy.store.models import ImportedMatch
+from nardy.store.models import ImportedMatch, User
 
 LISTED = 100
 """The most imports a user's list shows, newest first."""
 
 
-def add(db: Session, imported: ImportedMatch) -> None:
-    """Keep a new import (its analysis queued); commits."""
+CapPassed = Literal["kept", "unfinished"]
+"""Which cap a refused import would have passed: the imports a user keeps, or those waiting for analysis."""
+
+
+def add_within_caps(db: Session, imported: ImportedMatch, *, kept: int, unfinished: int) -> CapPassed | None:
+    """Keep a new import (its analysis queued) unless its owner would then keep more than ``kept`` imports,
+    or have more than ``unfinished`` queued or being analysed; the cap it would pass, else None.
+
+    Two uploads of one user at the same instant must not both pass: on PostgreSQL the owner's row is
+    locked first (``FOR NO KEY UPDATE``, which other tables' foreign-key checks do not wait for), and on
+    SQLite, whose writers queue for one lock, the row is written before it is counted. Either way each
+    count sees the other upload. Commits what it keeps and rolls back what it refuses.
+    """
+    db.execute(select(User.id).where(User.id == imported.owner_id).with_for_update(key_share=True))
     db.add(imported)
-    db.commit()
+    db.flush()
+    passed: CapPassed | None = None
+    if count_of_owner(db, imported.owner_id) > kept:
+        passed = "kept"
+    elif count_of_owner(db, imported.owner_id, unfinished_only=True) > unfinished:
+        passed = "unfinished"
+    if passed is None:
+        db.commit()
+    else:
+        db.rollback()
+    return passed
 
 
 def get(db: Session, import_id: str, *, owner_id: int) -> ImportedMatch | None:

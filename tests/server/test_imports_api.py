@@ -18,7 +18,7 @@ from nardy.notation import transcript_from_mat, transcript_from_sgf
 from nardy.notation.transcript import record_from_transcript, transcript_from_record
 from nardy.rules import GameOptions
 from nardy.server.services.records import transcript_replay
-from nardy.store import analyses_repo, imports_repo
+from nardy.store import analyses_repo
 from nardy.store.analyses_repo import JobKey
 from nardy.store.models import ImportedMatch, User
 
@@ -194,8 +194,8 @@ def test_a_user_waits_for_two_analyses_before_a_third(make_server: Callable[...,
     sessions = server.client.app.state.db  # type: ignore[attr-defined]
     with sessions() as db:
         owner = db.scalar(select(User.id).where(User.username == judy.name))
-        for name in ("first", "second"):
-            imports_repo.add(db, _queued(name, owner, mat))
+        db.add_all(_queued(name, owner, mat) for name in ("first", "second"))
+        db.commit()
     waiting = judy.post("/api/imports", {"name": "third.mat", "text": mat})
     assert waiting.status_code == 409 and "wait for one to finish" in waiting.json()["detail"]
     with sessions() as db:
@@ -248,7 +248,8 @@ def test_jobs_of_both_kinds_are_claimed_oldest_first(make_server: Callable[..., 
         analyses_repo.request(db, table_id=table, level="advanced", user_id=None, now=now)
         older = _queued("older", db.scalar(select(User.id).limit(1)), mat)
         older.requested_at = now - timedelta(seconds=1)
-        imports_repo.add(db, older)
+        db.add(older)
+        db.commit()
     minute = timedelta(seconds=60)
     with sessions() as db:
         claims = [analyses_repo.claim(db, me="a", now=now, stale_before=now - minute) for _ in range(3)]

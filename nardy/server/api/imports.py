@@ -27,6 +27,7 @@ from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.ratelimit import RateLimiterDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.services.records import transcript_replay
+from nardy.server.settings import Settings
 from nardy.store import analyses_repo, imports_repo
 from nardy.store.models import ImportedMatch
 
@@ -63,11 +64,14 @@ def import_match(
     Each import queues an analysis, so it counts against ``analyses_per_user``
     (429); a user keeps at most ``imports_per_user``, and has at most
     :data:`UNFINISHED_PER_USER` of them waiting for their analysis (409).
+    The caps are looked at before the file is read, so that a user at one
+    spends neither the time nor the analysis, and decided when the import
+    is written, so that two uploads at once cannot both pass.
     """
     if imports_repo.count_of_owner(db, user.id) >= settings.imports_per_user:
-        raise HTTPException(409, f"you keep {settings.imports_per_user} imported matches already: remove some first")
+        raise _cap_passed("kept", settings)
     if imports_repo.count_of_owner(db, user.id, unfinished_only=True) >= UNFINISHED_PER_USER:
-        raise HTTPException(409, f"{UNFINISHED_PER_USER} of your matches are being analysed: wait for one to finish")
+        raise _cap_passed("unfinished", settings)
     transcript = _read(body)
     spend_analysis(limiter, settings, user.id)
     now = request.app.state.clock.now()
@@ -77,9 +81,19 @@ def import_match(
         record=record_from_transcript(transcript), created_at=now,
         level=body.level, status="queued", progress=0.0, requested_by=user.id, requested_at=now,
     )
-    imports_repo.add(db, imported)
+    passed = imports_repo.add_within_caps(
+        db, imported, kept=settings.imports_per_user, unfinished=UNFINISHED_PER_USER,
+    )
+    if passed is not None:
+        raise _cap_passed(passed, settings)
     request.app.state.analysis_queue.wake()
     return view(imported)
+
+
+def _cap_passed(cap: imports_repo.CapPassed, settings: Settings) -> HTTPException:
+    if cap == "kept":
+        return HTTPException(409, f"you keep {settings.imports_per_user} imported matches already: remove some first")
+    return HTTPException(409, f"{UNFINISHED_PER_USER} of your matches are being analysed: wait for one to finish")
 
 
 @router.get(IMPORTS_PATH)
