@@ -7,7 +7,8 @@ from typing import Any, Literal
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session, defer
 
-from nardy.store.models import ImportedMatch, User
+from nardy.store import owner_caps
+from nardy.store.models import ImportedMatch
 
 LISTED = 100
 """The most imports a user's list shows, newest first."""
@@ -19,26 +20,16 @@ CapPassed = Literal["kept", "unfinished"]
 
 def add_within_caps(db: Session, imported: ImportedMatch, *, kept: int, unfinished: int) -> CapPassed | None:
     """Keep a new import (its analysis queued) unless its owner would then keep more than ``kept`` imports,
-    or have more than ``unfinished`` queued or being analysed; the cap it would pass, else None.
-
-    Two uploads of one user at the same instant must not both pass: on PostgreSQL the owner's row is
-    locked first (``FOR NO KEY UPDATE``, which other tables' foreign-key checks do not wait for), and on
-    SQLite, whose writers queue for one lock, the row is written before it is counted. Either way each
-    count sees the other upload. Commits what it keeps and rolls back what it refuses.
-    """
-    db.execute(select(User.id).where(User.id == imported.owner_id).with_for_update(key_share=True))
-    db.add(imported)
-    db.flush()
-    passed: CapPassed | None = None
-    if count_of_owner(db, imported.owner_id) > kept:
-        passed = "kept"
-    elif count_of_owner(db, imported.owner_id, unfinished_only=True) > unfinished:
-        passed = "unfinished"
-    if passed is None:
-        db.commit()
-    else:
-        db.rollback()
-    return passed
+    or have more than ``unfinished`` queued or being analysed; the cap it would pass, else None. Two
+    uploads at once cannot both pass (:mod:`nardy.store.owner_caps`)."""
+    owner = imported.owner_id
+    caps: tuple[owner_caps.Cap[CapPassed], ...] = (
+        owner_caps.Cap("kept", lambda session: count_of_owner(session, owner), kept),
+        owner_caps.Cap(
+            "unfinished", lambda session: count_of_owner(session, owner, unfinished_only=True), unfinished,
+        ),
+    )
+    return owner_caps.add_within_caps(db, imported, owner_id=owner, caps=caps)
 
 
 def get(db: Session, import_id: str, *, owner_id: int) -> ImportedMatch | None:

@@ -48,7 +48,7 @@ from nardy.server.services.table_state import ActionError
 from nardy.server.services.tables import TableService
 from nardy.server.services.tournament_protocol import protocol_mat
 from nardy.server.services.tournament_steps import ToOpen, TournamentError
-from nardy.store import tournaments_repo
+from nardy.store import owner_caps, tournaments_repo
 from nardy.store.models import Tournament, User
 
 __all__ = ["NewTournament", "RoundSettings", "TournamentError", "TournamentService"]
@@ -162,13 +162,13 @@ class TournamentService:
         )
 
         def add(db: Session) -> None:
-            if tournaments_repo.registering_by(db, user.id) >= self.max_open_per_user:
+            registering = owner_caps.Cap("registering", lambda session: tournaments_repo.registering_by(session, user.id),
+                              self.max_open_per_user)
+            if owner_caps.add_within_caps(db, row, owner_id=user.id, caps=(registering,)) is not None:
                 raise TournamentError(
                     "too_many_tournaments",
                     f"you already organise {self.max_open_per_user} tournaments that have not started",
                 )
-            db.add(row)
-            db.commit()
 
         await self._db.run(add)
         return tournament_id
