@@ -188,6 +188,18 @@ def test_registration_rules(server) -> None:
     assert [t["id"] for t in listing["running"]] == [tournament]
 
 
+def test_an_organiser_holds_at_most_the_cap_of_tournaments_not_yet_started(make_server) -> None:
+    server = make_server(tournament_sweep_seconds=0.05, max_open_tournaments=2)
+    alice = server.player()
+    first = organise(server, alice)["id"]
+    organise(server, alice)
+    refused = alice.post("/api/tournaments", {"name": "Third", "format": "knockout", "variant": "long-bolshie",
+                                              "round": ROUND, "max_players": 4})
+    assert refused.status_code == 409 and "2 tournaments that have not started" in refused.json()["detail"]
+    assert alice.post(f"/api/tournaments/{first}/cancel").status_code == 200
+    organise(server, alice, name="Third")
+
+
 def test_a_withdrawal_forfeits_the_match_and_the_rest_of_a_round_robin(server) -> None:
     people = [server.player() for _ in range(3)]
     tournament = organise(server, people[0], format="round_robin", max_players=3)["id"]
