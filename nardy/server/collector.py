@@ -19,9 +19,12 @@ building while the young generations were collected): about a thousand
 objects after 1,000 games were set up and played, not growing with the
 time they played (benchmarks/RESULTS.md). It is collected once
 a minute while the process holds at most :data:`QUIET_CONNECTIONS`
-WebSockets, when the walk costs a few milliseconds, and whatever the load
-once every ``full_seconds``, a planned pause of about 0.15 s at 400 games
-(0.6 µs per tracked object; start-up's objects are not walked).
+WebSockets, when the walk costs a few milliseconds. A process never that
+quiet collects it once ``full_seconds`` (a day) have passed, at the first
+minute with about as few sockets as the fewest it saw since its last
+collection, so at the quietest hour of its day, and at the latest after
+twice ``full_seconds``: a planned pause of about 0.6 µs per object the live
+games hold, 0.15 s at 400 games (start-up's objects are not walked).
 ``benchmarks.load`` reports the objects of each generation and the cyclic
 garbage the server held at the end of its window.
 """
@@ -32,6 +35,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 import time
 from collections.abc import Callable
 
@@ -55,6 +59,11 @@ QUIET_CONNECTIONS = 50
 """The most open WebSockets at which the old generation is collected without waiting for ``full_seconds``:
 with 50 sockets (25 games) it held about 27,000 objects, walked in 5 ms (60 games: 47,000 in 15 ms)."""
 
+TROUGH_SLACK = 1.1
+"""Once ``full_seconds`` have passed, the old generation is collected at the first check whose open sockets
+are at most this many times the fewest seen at a check since its last collection: at the day's quietest
+hour, when the walk is shortest, and at the latest after twice ``full_seconds``."""
+
 _NEVER = 2**31 - 1
 """A generation-2 threshold no count of generation-1 collections reaches."""
 
@@ -64,7 +73,7 @@ _CPYTHON_OLD_THRESHOLD = 10
 
 class Collector:
     """Freezes start-up's objects, collects the young generations every :data:`YOUNG_SECONDS`, and the
-    old one when few connections are open or once every ``full_seconds``."""
+    old one when few connections are open or, once ``full_seconds`` have passed, at the day's quietest."""
 
     def __init__(self, *, young_only: bool, full_seconds: float, open_connections: Callable[[], int]) -> None:
         self._young_only = young_only
@@ -99,11 +108,14 @@ class Collector:
             gc.set_threshold(young, middle, self._old_threshold)
         gc.unfreeze()
 
-    def old_generation_due(self, since_last: float) -> bool:
-        """Whether to collect the old generation now, ``since_last`` seconds after its last collection."""
-        if self._open_connections() <= QUIET_CONNECTIONS:
+    def old_generation_due(self, since_last: float, open_now: int, fewest: int) -> bool:
+        """Whether to collect the old generation now: ``since_last`` seconds after its last collection, with
+        ``open_now`` sockets open, and at least ``fewest`` open at every check since that collection."""
+        if open_now <= QUIET_CONNECTIONS:
             return True
-        return self._full_seconds > 0 and since_last >= self._full_seconds
+        if self._full_seconds <= 0 or since_last < self._full_seconds:
+            return False
+        return open_now <= fewest * TROUGH_SLACK or since_last >= 2 * self._full_seconds
 
     async def _collect_young(self) -> None:
         while True:
@@ -111,12 +123,14 @@ class Collector:
             gc.collect(1)
 
     async def _collect_old(self) -> None:
-        last = time.monotonic()
+        last, fewest = time.monotonic(), sys.maxsize
         while True:
             await asyncio.sleep(OLD_CHECK_SECONDS)
-            if self.old_generation_due(time.monotonic() - last):
+            open_now = self._open_connections()
+            fewest = min(fewest, open_now)
+            if self.old_generation_due(time.monotonic() - last, open_now, fewest):
                 collect_old_generation()
-                last = time.monotonic()
+                last, fewest = time.monotonic(), sys.maxsize
 
 
 def collect_old_generation() -> int:

@@ -134,8 +134,9 @@ class Settings(BaseSettings):
     )
     gc_full_seconds: float = Field(
         default=86400.0, ge=0,
-        description="the longest time between two collections of the old generation, which are otherwise made "
-                    "only while the process holds at most 50 WebSockets (0: only then)",
+        description="after this long without a collection of the old generation (made whenever the process holds "
+                    "at most 50 WebSockets), one is made at its quietest minute, at the latest after twice this "
+                    "long (0: only when quiet)",
     )
     allowed_origins: list[str] = Field(default_factory=list)
     rate_limits: bool | None = Field(

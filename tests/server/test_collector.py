@@ -8,7 +8,13 @@ import asyncio
 import gc
 import weakref
 
-from nardy.server.collector import QUIET_CONNECTIONS, YOUNG_SECONDS, Collector, collect_old_generation
+from nardy.server.collector import (
+    QUIET_CONNECTIONS,
+    TROUGH_SLACK,
+    YOUNG_SECONDS,
+    Collector,
+    collect_old_generation,
+)
 
 
 class Node:
@@ -64,15 +70,23 @@ def test_no_automatic_collection_walks_the_old_generation() -> None:
     asyncio.run(scenario())
 
 
-def test_the_old_generation_is_due_when_few_sockets_are_open_or_full_seconds_passed() -> None:
-    open_sockets = [QUIET_CONNECTIONS]
-    collector = Collector(young_only=True, full_seconds=3600, open_connections=lambda: open_sockets[0])
-    assert collector.old_generation_due(since_last=60)
-    open_sockets[0] = QUIET_CONNECTIONS + 1
-    assert not collector.old_generation_due(since_last=3599)
-    assert collector.old_generation_due(since_last=3600)
-    never = Collector(young_only=True, full_seconds=0, open_connections=lambda: QUIET_CONNECTIONS + 1)
-    assert not never.old_generation_due(since_last=10**9)
+def test_the_old_generation_is_due_when_few_sockets_are_open() -> None:
+    collector = Collector(young_only=True, full_seconds=3600, open_connections=lambda: 0)
+    assert collector.old_generation_due(since_last=60, open_now=QUIET_CONNECTIONS, fewest=QUIET_CONNECTIONS)
+    assert not collector.old_generation_due(since_last=3599, open_now=QUIET_CONNECTIONS + 1, fewest=1)
+    never = Collector(young_only=True, full_seconds=0, open_connections=lambda: 0)
+    assert not never.old_generation_due(since_last=10**9, open_now=QUIET_CONNECTIONS + 1, fewest=1)
+    assert never.old_generation_due(since_last=10**9, open_now=QUIET_CONNECTIONS, fewest=1)
+
+
+def test_after_full_seconds_the_old_generation_waits_for_the_quietest_hour_at_most_as_long_again() -> None:
+    collector = Collector(young_only=True, full_seconds=3600, open_connections=lambda: 0)
+    trough = 400
+    assert collector.old_generation_due(since_last=3600, open_now=trough, fewest=trough)  # flat load: at once
+    assert not collector.old_generation_due(since_last=3600, open_now=2000, fewest=trough)
+    assert collector.old_generation_due(since_last=5000, open_now=int(trough * TROUGH_SLACK), fewest=trough)
+    assert not collector.old_generation_due(since_last=7199, open_now=2000, fewest=trough)
+    assert collector.old_generation_due(since_last=7200, open_now=2000, fewest=trough)
 
 
 def test_off_only_start_up_objects_are_frozen() -> None:
