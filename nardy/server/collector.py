@@ -137,6 +137,8 @@ def collect_old_generation() -> int:
     """Collect every generation but what start-up froze; the unreachable objects found."""
     started = time.perf_counter()
     found = gc.collect(2)
-    log.debug("old-generation garbage collection: %d unreachable objects, %.1f ms",
-             found, (time.perf_counter() - started) * 1e3)
+    log.debug(
+        "old-generation garbage collection: %d unreachable objects, %.1f ms",
+        found, (time.perf_counter() - started) * 1e3,
+    )
     return found

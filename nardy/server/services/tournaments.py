@@ -162,8 +162,10 @@ class TournamentService:
         )
 
         def add(db: Session) -> None:
-            registering = owner_caps.Cap("registering", lambda session: tournaments_repo.registering_by(session, user.id),
-                              self.max_open_per_user)
+            registering = owner_caps.Cap(
+                "registering", lambda session: tournaments_repo.registering_by(session, user.id),
+                self.max_open_per_user,
+            )
             if owner_caps.add_within_caps(db, row, owner_id=user.id, caps=(registering,)) is not None:
                 raise TournamentError(
                     "too_many_tournaments",
