@@ -15,6 +15,7 @@ from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from nardy.store import owner_caps
 from nardy.store.driver_sql import DriverStatement
 from nardy.store.models import ATTENTION, ChouettePlayer, FinishedGame, GameSeed, GameTable, ServerProcess, TableEvent
 
@@ -382,13 +383,24 @@ def table_status(db: Session, table_id: str) -> str | None:
 
 
 def waiting_tables_of(db: Session, user_id: int) -> int:
-    """How many tables waiting for players ``user_id`` holds: matches they sit at, chouettes they opened."""
+    """How many tables waiting for players ``user_id`` holds: matches they sit at, chouettes they opened, and
+    matches against people they opened whose seats are not written yet (the creator sits down just after)."""
     held = or_(
         GameTable.player0_id == user_id,
         GameTable.player1_id == user_id,
         (GameTable.kind == "chouette") & (GameTable.created_by == user_id),
+        (GameTable.created_by == user_id) & GameTable.bot_seat.is_(None)
+        & GameTable.player0_id.is_(None) & GameTable.player1_id.is_(None),
     )
     return db.scalar(select(func.count()).where(GameTable.status.in_(LOBBY_WAITING), held)) or 0
+
+
+def add_waiting_table(db: Session, row: GameTable, *, user_id: int, cap: int) -> bool:
+    """Store a new table row opened by ``user_id`` unless they would then hold more than ``cap`` tables
+    waiting for players (:func:`waiting_tables_of` counts the row at once); whether it was stored. Two
+    tables opened at once cannot both pass (:mod:`nardy.store.owner_caps`)."""
+    waiting = owner_caps.Cap("waiting", lambda session: waiting_tables_of(session, user_id), cap)
+    return owner_caps.add_within_caps(db, row, owner_id=user_id, caps=(waiting,)) is None
 
 
 def table_kind(db: Session, table_id: str) -> str | None:

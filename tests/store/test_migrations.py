@@ -1,6 +1,6 @@
 """The migrations build exactly the models' schema, on SQLite and PostgreSQL, and rerun harmlessly.
 
-The databases come from ``conftest.py``: a fresh one of each kind per test.
+The databases come from ``tests/databases.py``: a fresh one of each kind per test.
 """
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ import sys
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 from sqlalchemy import Engine, event, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 

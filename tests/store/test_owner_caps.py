@@ -1,5 +1,5 @@
-"""Rows kept within their owner's caps (imported matches, tournaments not yet started), also when that
-owner's requests arrive at the same instant (nardy.store.owner_caps)."""
+"""Rows kept within their owner's caps (imported matches, tournaments not yet started, tables waiting for
+players), also when that owner's requests arrive at the same instant (nardy.store.owner_caps)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
 import pytest
+from databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from nardy.store import imports_repo, owner_caps, tournaments_repo
+from nardy.store import imports_repo, owner_caps, tables_repo, tournaments_repo
 from nardy.store.db import make_engine
 from nardy.store.migrate import upgrade
-from nardy.store.models import ImportedMatch, Tournament, User
+from nardy.store.models import GameTable, ImportedMatch, Tournament, User
 
 RACERS = 6
 
@@ -65,7 +66,9 @@ def _race_imports(sessions: sessionmaker[Session], owner: int, *, kept: int, unf
     ))
 
 
-def _kept(sessions: sessionmaker[Session], model: type[ImportedMatch | Tournament] = ImportedMatch) -> int:
+def _kept(
+    sessions: sessionmaker[Session], model: type[ImportedMatch | Tournament | GameTable] = ImportedMatch,
+) -> int:
     with sessions() as db:
         return db.scalar(select(func.count()).select_from(model)) or 0
 
@@ -112,4 +115,27 @@ def _tournament(tournament_id: str, owner: int) -> Tournament:
         id=tournament_id, name=tournament_id, format="knockout", start_kind="sit_and_go", variant="backgammon",
         options={}, rounds_settings={"default": {}, "rounds": []}, max_players=8, min_players=2,
         status="registering", created_by=owner, created_at=datetime.now(UTC),
+    )
+
+
+def test_tables_opened_at_once_pass_the_waiting_cap_no_further(sessions: sessionmaker[Session]) -> None:
+    """A new table counts as waiting before its creator's seat is written (it sits down just after)."""
+    owner = _owner(sessions)
+    with sessions() as db:
+        db.add(_table("against-the-computer", owner, bot_seat=1))  # being set up, but waits for nobody
+        db.commit()
+
+    def open_table(db: Session, index: int) -> str | None:
+        kept = tables_repo.add_waiting_table(db, _table(f"t{index}", owner), user_id=owner, cap=2)
+        return None if kept else "waiting"
+
+    outcomes = _race(sessions, owner, open_table)
+    assert sorted(outcomes, key=str) == [None] * 2 + ["waiting"] * (RACERS - 2)
+    assert _kept(sessions, GameTable) == 3
+
+
+def _table(table_id: str, owner: int, bot_seat: int | None = None) -> GameTable:
+    return GameTable(
+        id=table_id, variant="backgammon", match_length=1, options={}, created_by=owner,
+        created_at=datetime.now(UTC), status="waiting", version=0, bot_seat=bot_seat,
     )

@@ -15,7 +15,7 @@ from nardy.rules import GameOptions
 from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
-from nardy.server.api.tables import JoinIn, check_invite, check_table_allowance, client_seed_or_422, in_session, refuse
+from nardy.server.api.tables import JoinIn, check_invite, client_seed_or_422, in_session, refuse
 from nardy.server.services.chouette_state import CHOUETTE_KIND, ChouetteSpec
 from nardy.server.services.chouettes import ChouetteService, chouette_spec_from_row
 from nardy.server.services.records import chouette_replay
@@ -62,8 +62,10 @@ async def create_chouette(body: ChouetteIn, request: Request, user: CurrentUser,
                         private=body.private)
     service = _service(request)
     try:
-        await run_in_threadpool(in_session, request, check_table_allowance, user, settings.max_waiting_tables)
-        state = await service.create(user=user, spec=spec, client_seed=client_seed_or_422(body.client_seed))
+        state = await service.create(
+            user=user, spec=spec, client_seed=client_seed_or_422(body.client_seed),
+            waiting_cap=settings.max_waiting_tables,
+        )
     except ActionError as error:
         raise refuse(error) from None
     row = await run_in_threadpool(in_session, request, tables_repo.get_table, state.id)

@@ -110,15 +110,6 @@ def check_invite(db: Session, table_id: str, invite: str | None) -> None:
         raise ActionError("invite_required", "this table is private: join it through its invite link")
 
 
-def check_table_allowance(db: Session, user: User, limit: int) -> None:
-    """Refuse a new table to a player who already has ``limit`` tables waiting for players (the lobby's rows)."""
-    if tables_repo.waiting_tables_of(db, user.id) >= limit:
-        raise ActionError(
-            "too_many_tables",
-            f"you already have {limit} tables waiting for players: start or leave one before opening another",
-        )
-
-
 def _service(request: Request) -> TableService:
     tables: TableService = request.app.state.tables
     return tables
@@ -208,12 +199,12 @@ async def create_table(body: TableIn, request: Request, user: CurrentUser, setti
     """Open a table; against the computer the match begins at once."""
     spec = _spec(body, settings)
     service = _service(request)
+    against_people = body.opponent == "human"
     try:
-        if body.opponent == "human":
-            await run_in_threadpool(in_session, request, check_table_allowance, user, settings.max_waiting_tables)
         state = await service.create(
-            user=user, spec=spec, bot_level=body.bot_level if body.opponent == "computer" else None,
+            user=user, spec=spec, bot_level=None if against_people else body.bot_level,
             client_seed=client_seed_or_422(body.client_seed),
+            waiting_cap=settings.max_waiting_tables if against_people else None,
         )
     except ActionError as error:
         raise refuse(error) from None

@@ -58,6 +58,7 @@ from nardy.server.services.table_state import (
     forced_events,
     initial_state,
     step_dict,
+    too_many_waiting_tables,
     unrated_reason,
     view,
 )
@@ -178,11 +179,14 @@ class TableService(EventLogService[TableState]):
         bot_level: str | None = None,
         client_seed: str | None = None,
         rematch_of: str | None = None,
+        waiting_cap: int | None = None,
     ) -> TableState:
         """A new table with ``user`` in seat 0; with ``bot_level`` the bot takes seat 1 and play begins.
 
         A table against the computer is never rated (its spec is stored unrated)
-        and never played for coins (the computer has none).
+        and never played for coins (the computer has none). With ``waiting_cap``
+        it is refused (``too_many_tables``) to a player who would then hold more
+        tables waiting for players.
         """
         if bot_level is not None:
             spec = replace(spec, rated=False)
@@ -201,7 +205,7 @@ class TableService(EventLogService[TableState]):
             table_id, spec, created_by=user.id, at=now, bot_seat=1 if bot_level else None, bot_level=bot_level,
             rematch_of=rematch_of,
         )
-        await self._db.run(lambda session: self._add_table(session, row, user, spec, now))
+        await self._db.run(lambda session: self._add_table(session, row, user, spec, now, waiting_cap))
         live = self._new_live(state)
         seats = [self._seat_event(0, user, client_seed)]
         if bot_level is not None:
@@ -278,17 +282,23 @@ class TableService(EventLogService[TableState]):
             rematch_of=rematch_of, owner=self.process_id, stake=spec.stake,
         )
 
-    def _add_table(self, db: Session, row: GameTable, user: User, spec: TableSpec, now: datetime) -> None:
-        """Store a new table row; at a coin table, in the same transaction, hold the creator's stake.
+    def _add_table(
+        self, db: Session, row: GameTable, user: User, spec: TableSpec, now: datetime, waiting_cap: int | None,
+    ) -> None:
+        """Store a new table row, within ``waiting_cap``; at a coin table, in the same transaction, hold the
+        creator's stake.
 
         Holding it here rather than with the creator's ``seated`` event means a
-        creator who cannot cover the stake leaves no table behind.
+        creator who cannot cover the stake, or is at the cap, leaves no table behind.
         """
         if spec.stake:
             db.add(row)
             db.flush()
             sit_down(db, user.id, table_id=row.id, amount=spec.coins_at_stake, policy=self.coins, at=now)
-        tables_repo.add_table(db, row)
+        if waiting_cap is None:
+            tables_repo.add_table(db, row)
+        elif not tables_repo.add_waiting_table(db, row, user_id=user.id, cap=waiting_cap):
+            raise too_many_waiting_tables(waiting_cap)
 
     def _seat_event(self, seat: int, user: User, seed: str | None) -> NewEvent:
         """A person sits down (a guest says so: their results are never rated)."""

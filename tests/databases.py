@@ -1,4 +1,5 @@
-"""Fresh databases of both kinds for the store's tests.
+"""Fresh databases of both kinds, as fixtures a test module imports (``from databases import database_url,
+postgresql_url, sqlite_url``: ``database_url`` asks for the other two by name).
 
 PostgreSQL is the server at ``NARDY_TEST_POSTGRES_URL`` (default
 ``postgresql+psycopg://postgres@127.0.0.1:5432/test``); each test gets a fresh
