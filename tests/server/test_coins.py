@@ -222,6 +222,18 @@ def test_guests_cannot_play_for_coins_and_nothing_changes(server):
     assert server.view(table)["seats"][1] is None
 
 
+def test_a_coin_table_over_the_waiting_cap_holds_nothing(make_server):
+    """The stake is held in the transaction that writes the table: a table refused at the cap leaves no hold."""
+    server = make_server(max_waiting_tables=1)
+    alice = server.player(connect=False)
+    server.create(alice, "georgian", 1, stake=10, move_seconds=120)
+    assert balances(alice) == [(GRANT, 10)]
+    body = {"variant": "georgian", "match_length": 1, "stake": 30, "move_seconds": 120}
+    refused = alice.post("/api/tables", body)
+    assert refused.status_code == 409 and "1 tables waiting" in refused.json()["detail"]
+    assert balances(alice) == [(GRANT, 10)]
+
+
 @pytest.mark.parametrize("body", [
     {"variant": "georgian", "match_length": 0, "stake": 10, "move_seconds": 120},  # money play: no bounded loss
     {"variant": "georgian", "match_length": 1, "stake": 10, "move_seconds": 120, "opponent": "computer"},
