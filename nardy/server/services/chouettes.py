@@ -27,8 +27,6 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
 from nardy.server.pubsub import PubSub
@@ -58,7 +56,7 @@ from nardy.server.services.eventlog import (
     refresh,
     table_channel,
 )
-from nardy.server.services.table_state import NewEvent, Roller, too_many_waiting_tables
+from nardy.server.services.table_state import NewEvent, Roller
 from nardy.server.services.timers import DeadlineTimers
 from nardy.store import tables_repo
 from nardy.store.models import ChouettePlayer, GameSeed, GameTable, User
@@ -128,19 +126,14 @@ class ChouetteService(EventLogService[ChouetteTableState]):
             invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
             created_at=self._clock.now(), status="waiting", version=0, owner=self.process_id,
         )
-        await self._db.run(lambda session: self._add_table(session, row, user.id, waiting_cap))
+        await self._db.run(
+            lambda session: self._store_new_table(session, row, user_id=user.id, waiting_cap=waiting_cap),
+        )
         live = self._new_live(state)
         async with live.lock:
             events = sit_events(state, user.id, user.username, client_seed or secrets.token_hex(16))
             await self._commit(live, events, action_id=None)
         return live.state
-
-    @staticmethod
-    def _add_table(db: Session, row: GameTable, user_id: int, waiting_cap: int | None) -> None:
-        if waiting_cap is None:
-            tables_repo.add_table(db, row)
-        elif not tables_repo.add_waiting_table(db, row, user_id=user_id, cap=waiting_cap):
-            raise too_many_waiting_tables(waiting_cap)
 
     async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> ChouetteTableState:
         """Seat ``user``: before forming, to roll for a place; later at the end of the team (from the next game).

@@ -463,6 +463,18 @@ class EventLogService(Generic[S]):
         live.pins -= 1
         live.used_at = self._clock.now()
 
+    @staticmethod
+    def _store_new_table(db: Session, row: GameTable, *, user_id: int, waiting_cap: int | None) -> None:
+        """Write the row of a table ``user_id`` opens; with ``waiting_cap``, refuse it (``too_many_tables``) if they
+        would then hold more tables waiting for players, and roll back what the transaction did before."""
+        if waiting_cap is None:
+            tables_repo.add_table(db, row)
+        elif not tables_repo.add_waiting_table(db, row, user_id=user_id, cap=waiting_cap):
+            raise ActionError(
+                "too_many_tables",
+                f"you already have {waiting_cap} tables waiting for players: start or leave one before opening another",
+            )
+
     def _new_live(self, state: S) -> LiveLog[S]:
         """Hold a table just created (no events yet)."""
         live = LiveLog(state=state, seeds={}, apply=self._fold_event, used_at=self._clock.now())

@@ -44,14 +44,6 @@ class ActionError(ValueError):
         self.code = code
 
 
-def too_many_waiting_tables(cap: int) -> ActionError:
-    """The refusal of a table or chouette to a player who already holds ``cap`` tables waiting for players."""
-    return ActionError(
-        "too_many_tables",
-        f"you already have {cap} tables waiting for players: start or leave one before opening another",
-    )
-
-
 @dataclass(frozen=True, slots=True)
 class TableSpec:
     """What a table was created with; a rematch copies it.

@@ -58,7 +58,6 @@ from nardy.server.services.table_state import (
     forced_events,
     initial_state,
     step_dict,
-    too_many_waiting_tables,
     unrated_reason,
     view,
 )
@@ -295,10 +294,7 @@ class TableService(EventLogService[TableState]):
             db.add(row)
             db.flush()
             sit_down(db, user.id, table_id=row.id, amount=spec.coins_at_stake, policy=self.coins, at=now)
-        if waiting_cap is None:
-            tables_repo.add_table(db, row)
-        elif not tables_repo.add_waiting_table(db, row, user_id=user.id, cap=waiting_cap):
-            raise too_many_waiting_tables(waiting_cap)
+        self._store_new_table(db, row, user_id=user.id, waiting_cap=waiting_cap)
 
     def _seat_event(self, seat: int, user: User, seed: str | None) -> NewEvent:
         """A person sits down (a guest says so: their results are never rated)."""
