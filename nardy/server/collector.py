@@ -75,10 +75,14 @@ class Collector:
     """Freezes start-up's objects, collects the young generations every :data:`YOUNG_SECONDS`, and the
     old one when few connections are open or, once ``full_seconds`` have passed, at the day's quietest."""
 
-    def __init__(self, *, young_only: bool, full_seconds: float, open_connections: Callable[[], int]) -> None:
+    def __init__(
+        self, *, young_only: bool, full_seconds: float, open_connections: Callable[[], int],
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._young_only = young_only
         self._full_seconds = full_seconds
         self._open_connections = open_connections
+        self._monotonic = monotonic
         self._old_threshold = _CPYTHON_OLD_THRESHOLD
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -123,14 +127,14 @@ class Collector:
             gc.collect(1)
 
     async def _collect_old(self) -> None:
-        last, fewest = time.monotonic(), sys.maxsize
+        last, fewest = self._monotonic(), sys.maxsize
         while True:
             await asyncio.sleep(OLD_CHECK_SECONDS)
             open_now = self._open_connections()
             fewest = min(fewest, open_now)
-            if self.old_generation_due(time.monotonic() - last, open_now, fewest):
+            if self.old_generation_due(self._monotonic() - last, open_now, fewest):
                 collect_old_generation()
-                last, fewest = time.monotonic(), sys.maxsize
+                last, fewest = self._monotonic(), sys.maxsize
 
 
 def collect_old_generation() -> int:

@@ -144,3 +144,38 @@ def test_a_quiet_process_collects_its_old_generation_by_itself(monkeypatch) -> N
             await collector.stop()
 
     asyncio.run(scenario())
+
+
+def test_each_day_the_old_generation_is_collected_at_the_quietest_hour_seen_since_the_last(monkeypatch) -> None:
+    """A check an hour (hours counted from the start); each day's trough is five hours in, then the load is flat."""
+    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
+    first_day = [900, 700, 500, 400, 300, 320, 600, 1200] + [1500] * 16
+    second_day = [900, 700, 500, 400, 300] + [1500] * 19  # its trough, at hour 29, is the first day's again
+    third_day = [1500] * 4 + [600] + [1500] * 19  # a busier day: its trough is higher than the days before
+    counts = iter(first_day + second_day + third_day + [1500] * 50)
+    hour = [0]
+    collected_at: list[int] = []
+
+    def open_connections() -> int:
+        hour[0] += 1
+        return next(counts)
+
+    monkeypatch.setattr("nardy.server.collector.collect_old_generation", lambda: collected_at.append(hour[0]) or 0)
+
+    async def scenario() -> None:
+        collector = Collector(
+            young_only=True, full_seconds=24 * 3600, open_connections=open_connections,
+            monotonic=lambda: hour[0] * 3600.0,
+        )
+        collector.start()
+        try:
+            while hour[0] < 53 + 48 + 1:
+                await asyncio.sleep(0)
+        finally:
+            await collector.stop()
+
+    asyncio.run(scenario())
+    # a day in, the load is high: the first waits for the day's trough, met again at hour 29; the second
+    # counts only the hours since the first, so the third day's higher trough (hour 53) is its quietest;
+    # after that the load is flat, so every day's first check is as quiet as any
+    assert collected_at == [29, 53, 77, 101]
