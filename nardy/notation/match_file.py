@@ -14,7 +14,7 @@ from pathlib import PurePath
 from nardy.notation.errors import NotationError
 from nardy.notation.matfile import transcript_from_mat
 from nardy.notation.sgf import transcript_from_sgf
-from nardy.notation.transcript import Transcript, transcript_from_record
+from nardy.notation.transcript import Transcript, replay, transcript_from_record
 
 _MAT_HEADER = re.compile(r"\d+ point match")
 
@@ -24,7 +24,10 @@ def read_match_file(text: str, name: str = "") -> Transcript:
 
     ``.json`` or ``{``: a table record (``GET /api/tables/{id}/record``);
     ``.sgf`` or ``(;``: SGF; ``.mat``/``.txt`` or an ``N point match``
-    header: a Jellyfish .mat file. NotationError names what cannot be read.
+    header: a Jellyfish .mat file. Every kind is played through the rules
+    (the .mat and SGF readers as they read, a record once read), so what
+    comes back replays to its end. NotationError names what cannot be read
+    or played.
     """
     suffix = PurePath(name).suffix.lower()
     head = text.lstrip("\ufeff \t\r\n")
@@ -44,4 +47,7 @@ def _from_json(text: str) -> Transcript:
         raise NotationError(f"the record is not valid JSON: {error.msg} at character {error.pos}") from None
     if not isinstance(record, dict):
         raise NotationError("a table record is a JSON object")
-    return transcript_from_record(record)
+    transcript = transcript_from_record(record)
+    for _ in replay(transcript):
+        pass
+    return transcript

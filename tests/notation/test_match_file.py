@@ -70,3 +70,13 @@ def test_the_kind_is_known_by_the_name_else_by_the_beginning() -> None:
 def test_what_cannot_be_read_is_refused_with_a_reason(text: str, name: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         read_match_file(text, name)
+
+
+def test_a_record_the_rules_refuse_is_refused_when_read() -> None:
+    """The .mat and SGF readers play every action as they read; a record is played once read, so a reader's
+    caller never gets a match that stops half-way."""
+    record, _ = random_record("backgammon", 5, options=GameOptions(cube=True))
+    moved = next(e for e in record["events"] if e["kind"] == "moved")
+    moved["payload"]["steps"] = [{"source": 24, "target": 1, "die": 6}]
+    with pytest.raises(NotationError, match=r"^game 1, action \d+ \(move\): "):
+        read_match_file(json.dumps(record), "illegal.json")

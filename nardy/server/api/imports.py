@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from nardy.notation import NotationError
 from nardy.notation.match_file import read_match_file
-from nardy.notation.transcript import Transcript, record_from_transcript, replay, transcript_from_record
+from nardy.notation.transcript import Transcript, record_from_transcript, transcript_from_record
 from nardy.server.api.analysis import AnalysisIn, AnalysisLevel, job_view, spend_analysis
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
@@ -172,7 +172,6 @@ def _read(body: ImportIn) -> Transcript:
     """The file's match, replayed through the rules to the end; 422 with the reason when it cannot be."""
     try:
         transcript = read_match_file(body.text, body.name)
-        list(replay(transcript))
     except NotationError as error:
         raise HTTPException(422, f"{body.name}: {error}") from None
     if not transcript.games:
