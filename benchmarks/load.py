@@ -77,6 +77,7 @@ import asyncio
 import contextlib
 import datetime
 import json
+import math
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -1400,7 +1401,7 @@ DEFAULT_MAX_CONNECTIONS = 2048
 def connection_cap(games: int, processes: int) -> dict[str, str]:
     """``NARDY_MAX_CONNECTIONS`` for ``games`` games over ``processes`` processes, where the default would refuse
     the setup: two sockets a game, the proxy's spread a quarter uneven, 256 HTTP connections beside them."""
-    needed = -(-2 * games * 5 // (4 * processes)) + 256
+    needed = math.ceil(2 * games / processes * 1.25) + 256
     return {"NARDY_MAX_CONNECTIONS": str(needed)} if needed > DEFAULT_MAX_CONNECTIONS else {}
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import logging
 import re
 from typing import Final, Protocol
 
@@ -35,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
 from nardy.server.services import accounts
+from nardy.server.services.periodic import Periodic
 
 SIGN_OUT_CHANNEL: Final = "control:signed-out"
 """Publish/subscribe channel of the notices; table channels are ``table:<id>``, so it cannot clash."""
@@ -43,8 +43,6 @@ SWEEP_SECONDS: Final = 60.0
 
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
-
-log = logging.getLogger(__name__)
 
 
 def session_digest(token: str) -> str:
@@ -71,9 +69,9 @@ class SignOuts:
     ) -> None:
         self._pubsub = pubsub
         self._sessions = sessions
-        self._sweep_seconds = sweep_seconds
         self._holders: dict[str, set[SessionHolder]] = {}
-        self._tasks: list[asyncio.Task[None]] = []
+        self._listener: asyncio.Task[None] | None = None
+        self._sweeps = Periodic(self.sweep, sweep_seconds, name="the sweep of the sessions held here")
 
     def hold(self, digest: str, holder: SessionHolder) -> None:
         """Tell ``holder`` when the session of ``digest`` signs out."""
@@ -90,20 +88,18 @@ class SignOuts:
     async def start(self) -> None:
         """Listen to the channel and sweep; returns once the first subscription was made (or failed, then retried)."""
         ready = asyncio.Event()
-        self._tasks = [
-            asyncio.create_task(self._listen(ready), name="nardy-sign-outs"),
-            asyncio.create_task(self._sweep_periodically(), name="nardy-session-sweep"),
-        ]
+        self._listener = asyncio.create_task(self._listen(ready), name="nardy-sign-outs")
+        self._sweeps.start()
         await ready.wait()
 
     async def close(self) -> None:
         """Stop listening and sweeping."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
+        await self._sweeps.stop()
+        if self._listener is not None:
+            self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await task
-        self._tasks = []
+                await self._listener
+            self._listener = None
 
     async def sweep(self) -> None:
         """Look up every session held here in one query; tell the holders of those that ended."""
@@ -128,14 +124,6 @@ class SignOuts:
     def _live(self, digests: list[str]) -> set[str]:
         with self._sessions() as db:
             return accounts.live_session_digests(db, digests)
-
-    async def _sweep_periodically(self) -> None:
-        while True:
-            await asyncio.sleep(self._sweep_seconds)
-            try:
-                await self.sweep()
-            except Exception:  # the database is away: the next sweep tries again
-                log.exception("looking up the sessions of this process's connections failed")
 
     def _recheck_all(self) -> None:
         for holders in list(self._holders.values()):
