@@ -177,7 +177,9 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(ratings.router)
     app.include_router(tournaments.router)
     app.include_router(coins.router)
-    app.include_router(endpoint.router)
+    # a plain Starlette route: FastAPI's keeps, per open socket, four more coroutines and a dependency solution
+    # with its three exit stacks, all walked by every collection of the old generation (nardy/server/collector.py)
+    app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)
     if config.testing:
         app.include_router(testing.router)
     # Last, so the API and WebSocket routes above take precedence: the browser client at /.

@@ -1,8 +1,9 @@
 """Keeping CPython's cycle collector from stopping every game at once.
 
 A full (generation 2) collection walks every container object the
-interpreter tracks, and a live server holds a few hundred per WebSocket
-(tasks, coroutines, queues, the connection's parser): at 1,000 games one
+interpreter tracks, and a live server holds some two hundred per WebSocket
+(the frameworks' coroutines and the connection's tasks, parser and
+handshake, :class:`nardy.server.ws.endpoint.Connection`): at 1,000 games one
 full collection stopped all connections for about half a second, every few
 seconds. Almost none of those objects is ever cyclic garbage: a closed
 connection, a finished action and a replaced table state are freed by
@@ -24,7 +25,7 @@ quiet collects it once ``full_seconds`` (a day) have passed, at the first
 minute with about as few sockets as the fewest it saw since its last
 collection, so at the quietest hour of its day, and at the latest after
 twice ``full_seconds``: a planned pause of about 0.6 µs per object the live
-games hold, 0.15 s at 400 games (start-up's objects are not walked).
+games hold, 0.1 s at 400 games (start-up's objects are not walked).
 ``benchmarks.load`` reports the objects of each generation and the cyclic
 garbage the server held at the end of its window.
 """

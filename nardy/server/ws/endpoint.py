@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from nardy.server.api.security import session_from_cookie_header, session_token
@@ -49,8 +49,6 @@ from nardy.server.ws.protocol import (
 )
 from nardy.server.ws.signouts import SignOuts, session_digest
 
-router = APIRouter()
-
 CLOSE_POLICY: Final = 1008
 """Close code for a client that breaks a rule: a foreign origin, or sending on far beyond its rate."""
 CLOSE_TRY_AGAIN: Final = 1013
@@ -69,7 +67,6 @@ def _origin_allowed(websocket: WebSocket, settings: Settings) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host")
 
 
-@router.websocket("/ws")
 async def websocket_endpoint(websocket: WebSocket) -> None:
     """Serve one client connection until it closes."""
     settings: Settings = websocket.app.state.settings
@@ -89,7 +86,15 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 
 
 class Connection:
-    """One client: a reader loop, a writer task draining the watcher queue, and the watch on its session."""
+    """One client: a reader task, and the connection's own task sending what its watched tables publish.
+
+    Two tasks a connection, and no task or event per thing it waits for: a
+    live server holds hundreds of connections, and every object they keep is
+    walked by each collection of CPython's old generation
+    (:mod:`nardy.server.collector`). One event, ``_wake``, tells the sending
+    task that something is to do: a message to send, the reader gone, the
+    watcher overflowed, or the session ended.
+    """
 
     def __init__(self, websocket: WebSocket, settings: Settings) -> None:
         app = websocket.app
@@ -102,9 +107,12 @@ class Connection:
         self._cookie = websocket.headers.get("cookie")
         self._user_id: int | None = None
         self._session_expires_at = datetime.max.replace(tzinfo=UTC)
-        self._session_ended = asyncio.Event()
-        self._session_in_doubt = asyncio.Event()
-        self._watcher = Watcher()
+        self._session_ended = False
+        self._in_doubt = False
+        self._serving = False
+        self._recheck: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._watcher = Watcher(self._wake)
         self._tables: set[str] = set()
         self._bucket = TokenBucket(settings.messages_per_second, settings.message_burst, settings.message_overrun)
         self._send_lock = asyncio.Lock()
@@ -117,7 +125,7 @@ class Connection:
             self._sign_outs.hold(held, self)
         try:
             user = None if held is None else await run_in_threadpool(self._session_user)
-            if self._session_ended.is_set():
+            if self._session_ended:
                 user = None
             if user is not None:
                 self._user_id = self._watcher.user_id = user[0]
@@ -134,11 +142,14 @@ class Connection:
     def signed_out(self) -> None:
         """The login session ended (a sign-out notice, or a lookup that found it gone): stop acting for it."""
         self._user_id = self._watcher.user_id = None  # no team messages from now on either
-        self._session_ended.set()
+        self._session_ended = True
+        self._wake.set()
 
     def recheck_session(self) -> None:
-        """Sign-out notices may have been missed: look the session up again now."""
-        self._session_in_doubt.set()
+        """Sign-out notices may have been missed: look the session up again now (once serving)."""
+        self._in_doubt = True
+        if self._serving and (self._recheck is None or self._recheck.done()):
+            self._recheck = asyncio.create_task(self._recheck_while_in_doubt())
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send one message now."""
@@ -149,22 +160,33 @@ class Connection:
             await self._websocket.send_text(text)
 
     async def _serve(self) -> None:
-        """Read messages until the client goes; forward table events meanwhile."""
-        writer = asyncio.create_task(self._write())
-        overflow = asyncio.create_task(self._watcher.overflowed.wait())
-        ended = asyncio.create_task(self._session_ended.wait())
-        doubts = asyncio.create_task(self._recheck_when_in_doubt())
+        """Read messages until the client goes; send what the watched tables publish meanwhile."""
         reader = asyncio.create_task(self._read())
-        tasks = (writer, overflow, ended, doubts, reader)
+        reader.add_done_callback(lambda _: self._wake.set())
+        self._serving = True
+        if self._in_doubt:
+            self.recheck_session()
         try:
-            await asyncio.wait({reader, overflow, ended}, return_when=asyncio.FIRST_COMPLETED)
-            if not reader.done():
-                with contextlib.suppress(Exception):
-                    if ended.done():
-                        await self._websocket.close(code=CLOSE_SIGNED_OUT, reason="signed out")
-                    else:
-                        await self._websocket.close(code=CLOSE_TRY_AGAIN, reason="too far behind: reconnect and resync")
+            while not reader.done():
+                if self._session_ended or self._watcher.overflowed:
+                    with contextlib.suppress(Exception):
+                        if self._session_ended:
+                            await self._websocket.close(code=CLOSE_SIGNED_OUT, reason="signed out")
+                        else:
+                            await self._websocket.close(code=CLOSE_TRY_AGAIN, reason="too far behind: reconnect and resync")
+                    return
+                text = self._watcher.next_message()
+                if text is not None:
+                    try:
+                        await self._send_text(text)
+                    except Exception:  # the client is gone, and so will the reader be: nothing to report
+                        return
+                else:
+                    self._wake.clear()
+                    await self._wake.wait()
         finally:
+            self._serving = False
+            tasks = [task for task in (reader, self._recheck) if task is not None]
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -172,15 +194,9 @@ class Connection:
                     await task
             self._hub.unwatch_all(self._watcher)
 
-    async def _write(self) -> None:
-        while True:
-            text = await self._watcher.queue.get()
-            await self._send_text(text)
-
-    async def _recheck_when_in_doubt(self) -> None:
-        while True:
-            await self._session_in_doubt.wait()
-            self._session_in_doubt.clear()
+    async def _recheck_while_in_doubt(self) -> None:
+        while self._in_doubt:
+            self._in_doubt = False
             await self._still_signed_in(now=True)
 
     async def _read(self) -> None:

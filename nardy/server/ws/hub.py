@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import deque
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
 from nardy.server.services.eventlog import parse_addressed, table_channel
@@ -22,33 +23,48 @@ from nardy.server.services.eventlog import parse_addressed, table_channel
 log = logging.getLogger(__name__)
 
 QUEUE_LIMIT = 256
+"""Messages a connection may have waiting to be sent before it counts as too far behind."""
 
 
 class Watcher:
-    """One connection's outgoing queue; ``overflowed`` is set when it fell too far behind.
+    """One connection's outgoing messages, or the mark that it fell too far behind (``overflowed``).
 
     ``user_id`` is the user the connection is signed in as (None for a visitor).
-    While a table's subscription is answered its published messages are held
-    back (:meth:`hold`), so that the answer and the chat history come first and
-    nothing they already hold is sent after them.
+    ``wake`` is the connection's event, set whenever there is a message to
+    send or the watcher overflowed. While a table's subscription is answered
+    its published messages are held back (:meth:`hold`), so that the answer and
+    the chat history come first and nothing they already hold is sent after them.
     """
 
-    def __init__(self, user_id: int | None = None) -> None:
+    def __init__(self, wake: asyncio.Event, user_id: int | None = None) -> None:
         self.user_id = user_id
-        self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
-        self.overflowed = asyncio.Event()
+        self.overflowed = False
+        self._wake = wake
+        self._outbox: deque[str] = deque()
         self._held: dict[str, list[str]] = {}
 
     def deliver(self, table_id: str, message: str) -> None:
-        """Queue a message about ``table_id`` (or hold it back), or mark the watcher as overflowed."""
+        """Queue a message about ``table_id`` (or hold it back); past :data:`QUEUE_LIMIT` waiting, overflow."""
         held = self._held.get(table_id)
         if held is not None:
             held.append(message)
             return
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.overflowed.set()
+        if self.overflowed:
+            return
+        if len(self._outbox) < QUEUE_LIMIT:
+            self._outbox.append(message)
+        else:
+            self.overflowed = True
+        self._wake.set()
+
+    def overflow(self) -> None:
+        """Mark the watcher as too far behind: its connection must close, and the client resync."""
+        self.overflowed = True
+        self._wake.set()
+
+    def next_message(self) -> str | None:
+        """The oldest message waiting to be sent, taken off the queue; ``None`` if none waits."""
+        return self._outbox.popleft() if self._outbox else None
 
     def hold(self, table_id: str) -> None:
         """Keep ``table_id``'s messages back until :meth:`release`."""
@@ -153,4 +169,4 @@ class Hub:
     def _resync_all(self, table_id: str) -> None:
         """Messages were lost: make every watcher of the table reconnect and resync."""
         for watcher in list(self._watchers.get(table_id, ())):
-            watcher.overflowed.set()
+            watcher.overflow()
