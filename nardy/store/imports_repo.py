@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 from sqlalchemy import delete, func, select
@@ -18,10 +19,13 @@ CapPassed = Literal["kept", "unfinished"]
 """Which cap a refused import would have passed: the imports a user keeps, or those waiting for analysis."""
 
 
-def add_within_caps(db: Session, imported: ImportedMatch, *, kept: int, unfinished: int) -> CapPassed | None:
+def add_within_caps(
+    db: Session, imported: ImportedMatch, *, kept: int, unfinished: int, on_kept: Callable[[], None] | None = None,
+) -> CapPassed | None:
     """Keep a new import (its analysis queued) unless its owner would then keep more than ``kept`` imports,
     or have more than ``unfinished`` queued or being analysed; the cap it would pass, else None. Two
-    uploads at once cannot both pass (:mod:`nardy.store.owner_caps`)."""
+    uploads at once cannot both pass; ``on_kept`` runs before a kept import is committed, and may still
+    refuse it by raising (:func:`nardy.store.owner_caps.add_within_caps`)."""
     owner = imported.owner_id
     caps: tuple[owner_caps.Cap[CapPassed], ...] = (
         owner_caps.Cap("kept", lambda session: count_of_owner(session, owner), kept),
@@ -29,7 +33,7 @@ def add_within_caps(db: Session, imported: ImportedMatch, *, kept: int, unfinish
             "unfinished", lambda session: count_of_owner(session, owner, unfinished_only=True), unfinished,
         ),
     )
-    return owner_caps.add_within_caps(db, imported, owner_id=owner, caps=caps)
+    return owner_caps.add_within_caps(db, imported, owner_id=owner, caps=caps, on_kept=on_kept)
 
 
 def get(db: Session, import_id: str, *, owner_id: int) -> ImportedMatch | None:

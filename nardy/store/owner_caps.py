@@ -31,15 +31,28 @@ class Cap(Generic[Name]):
     limit: int
 
 
-def add_within_caps(db: Session, row: Base, *, owner_id: int, caps: Sequence[Cap[Name]]) -> Name | None:
+def add_within_caps(
+    db: Session, row: Base, *, owner_id: int, caps: Sequence[Cap[Name]], on_kept: Callable[[], None] | None = None,
+) -> Name | None:
     """Keep ``row``, owned by ``owner_id``, unless it takes a count past its cap; the first cap it would
-    pass, else None. Commits what it keeps and rolls back what it refuses."""
+    pass, else None. Commits what it keeps and rolls back what it refuses.
+
+    ``on_kept`` is called once the row is within its caps, before it is committed: what it spends (a
+    request's share of a rate limit) is spent only for a row kept, and an exception it raises refuses
+    the row too, and is raised on.
+    """
     db.execute(select(User.id).where(User.id == owner_id).with_for_update(key_share=True))
     db.add(row)
     db.flush()
     passed = next((cap.name for cap in caps if cap.count(db) > cap.limit), None)
-    if passed is None:
-        db.commit()
-    else:
+    if passed is not None:
         db.rollback()
-    return passed
+        return passed
+    if on_kept is not None:
+        try:
+            on_kept()
+        except BaseException:
+            db.rollback()
+            raise
+    db.commit()
+    return None

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from functools import partial
 
 import pytest
 from databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
@@ -87,6 +88,27 @@ def test_uploads_at_once_pass_the_kept_cap_no_further(sessions: sessionmaker[Ses
     outcomes = _race_imports(sessions, owner, kept=4, unfinished=100)
     assert sorted(outcomes, key=str) == [None] + ["kept"] * (RACERS - 1)
     assert _kept(sessions) == 4
+
+
+def test_only_a_kept_import_spends_what_on_kept_spends(sessions: sessionmaker[Session]) -> None:
+    """The route spends one of the user's hourly analyses in ``on_kept``: an upload refused at a cap spends none."""
+    owner = _owner(sessions)
+    spent: list[str] = []
+    with sessions() as db:
+        for name in ("first", "second"):
+            imports_repo.add_within_caps(db, _import(name, owner), kept=1, unfinished=1, on_kept=partial(spent.append, name))
+    assert spent == ["first"]
+
+
+def test_an_import_on_kept_refuses_is_rolled_back(sessions: sessionmaker[Session]) -> None:
+    owner = _owner(sessions)
+
+    def over_the_hourly_limit() -> None:
+        raise RuntimeError("too many analyses requested")
+
+    with sessions() as db, pytest.raises(RuntimeError, match="too many analyses"):
+        imports_repo.add_within_caps(db, _import("refused", owner), kept=5, unfinished=5, on_kept=over_the_hourly_limit)
+    assert _kept(sessions) == 0
 
 
 def test_a_refused_import_leaves_nothing(sessions: sessionmaker[Session]) -> None:

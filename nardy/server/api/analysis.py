@@ -79,9 +79,14 @@ def get_analysis(table_id: str, db: DbSession) -> dict[str, Any]:
     return view(job)
 
 
+def analyses_limit(settings: Settings) -> Limit:
+    """How many analyses one user may queue (``analyses_per_user``), whatever they analyse."""
+    return Limit.of("analyses", settings.analyses_per_user, "too many analyses requested")
+
+
 def spend_analysis(limiter: RateLimiter, settings: Settings, user_id: int) -> None:
-    """Count one analysis queued by ``user_id`` against ``analyses_per_user`` (429 past it), whatever it analyses."""
-    limiter.spend(Limit.of("analyses", settings.analyses_per_user, "too many analyses requested"), str(user_id))
+    """Count one analysis queued by ``user_id`` against ``analyses_per_user`` (429 past it)."""
+    limiter.spend(analyses_limit(settings), str(user_id))
 
 
 def view(job: Analysis) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from nardy.notation import NotationError
 from nardy.notation.match_file import read_match_file
 from nardy.notation.transcript import Transcript, record_from_transcript, transcript_from_record
-from nardy.server.api.analysis import AnalysisIn, AnalysisLevel, job_view, spend_analysis
+from nardy.server.api.analysis import AnalysisIn, AnalysisLevel, analyses_limit, job_view, spend_analysis
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.ratelimit import RateLimiterDep
@@ -61,19 +61,20 @@ def import_match(
 ) -> dict[str, Any]:
     """Read a match file in and queue its analysis (201); 422 naming what cannot be read or replayed.
 
-    Each import queues an analysis, so it counts against ``analyses_per_user``
-    (429); a user keeps at most ``imports_per_user``, and has at most
-    :data:`UNFINISHED_PER_USER` of them waiting for their analysis (409).
-    The caps are looked at before the file is read, so that a user at one
-    spends neither the time nor the analysis, and decided when the import
-    is written, so that two uploads at once cannot both pass.
+    Each import kept queues an analysis, so it counts against
+    ``analyses_per_user`` (429); a user keeps at most ``imports_per_user``,
+    and has at most :data:`UNFINISHED_PER_USER` of them waiting for their
+    analysis (409). The limits are looked at before the file is read, so
+    that a user at one spends no time reading it, and decided when the
+    import is written, so that two uploads at once cannot both pass and a
+    refused one spends none of the user's analyses.
     """
     if imports_repo.count_of_owner(db, user.id) >= settings.imports_per_user:
         raise _cap_passed("kept", settings)
     if imports_repo.count_of_owner(db, user.id, unfinished_only=True) >= UNFINISHED_PER_USER:
         raise _cap_passed("unfinished", settings)
+    limiter.require_room(analyses_limit(settings), str(user.id))
     transcript = _read(body)
-    spend_analysis(limiter, settings, user.id)
     now = request.app.state.clock.now()
     imported = ImportedMatch(
         id=secrets.token_urlsafe(12), owner_id=user.id, name=body.name, variant=transcript.variant,
@@ -83,6 +84,7 @@ def import_match(
     )
     passed = imports_repo.add_within_caps(
         db, imported, kept=settings.imports_per_user, unfinished=UNFINISHED_PER_USER,
+        on_kept=lambda: spend_analysis(limiter, settings, user.id),
     )
     if passed is not None:
         raise _cap_passed(passed, settings)
