@@ -14,6 +14,8 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from nardy.server.settings import Settings
 from nardy.server.ws.endpoint import Connection
 from nardy.server.ws.hub import QUEUE_LIMIT
@@ -99,3 +101,28 @@ def test_a_session_that_ends_closes_the_connection_with_4001() -> None:
         assert socket.closed == (4001, "signed out")
 
     asyncio.run(scenario())
+
+
+def test_a_session_re_check_that_fails_is_left_to_the_sweep(caplog: pytest.LogCaptureFixture) -> None:
+    """A doubt about the session (missed sign-out notices) whose lookup fails keeps the socket open and logs;
+    the next doubt looks again."""
+    async def scenario() -> None:
+        socket, connection, served = await _open()
+        lookups: list[int] = []
+
+        def database_down() -> None:
+            lookups.append(1)
+            raise RuntimeError("the database is down")
+
+        connection._sessions = database_down
+        connection._user_id = 7  # as if the socket had been opened signed in
+        for _ in range(2):
+            connection.recheck_session()
+            while connection._recheck is not None and not connection._recheck.done():
+                await asyncio.sleep(0.01)
+        assert len(lookups) == 2 and socket.closed is None and not served.done()
+        socket.inbox.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        await asyncio.wait_for(served, 5)
+
+    asyncio.run(scenario())
+    assert caplog.text.count("a session re-check failed") == 2

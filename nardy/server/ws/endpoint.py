@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from datetime import UTC, datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
@@ -48,6 +49,8 @@ from nardy.server.ws.protocol import (
     parse_message,
 )
 from nardy.server.ws.signouts import SignOuts, session_digest
+
+log = logging.getLogger(__name__)
 
 CLOSE_POLICY: Final = 1008
 """Close code for a client that breaks a rule: a foreign origin, or sending on far beyond its rate."""
@@ -195,9 +198,14 @@ class Connection:
             self._hub.unwatch_all(self._watcher)
 
     async def _recheck_while_in_doubt(self) -> None:
+        """Look the session up until no new doubt came meanwhile; a failed lookup is left to the sweep."""
         while self._in_doubt:
             self._in_doubt = False
-            await self._still_signed_in(now=True)
+            try:
+                await self._still_signed_in(now=True)
+            except Exception:
+                log.warning("a session re-check failed; the sweep of held sessions looks again", exc_info=True)
+                return
 
     async def _read(self) -> None:
         limit = self._settings.max_message_bytes
