@@ -195,3 +195,26 @@ def test_the_create_form_offers_final_moves_with_the_variants_default(client: Ma
     form.locator("[data-action=create]").click()
     alice.page.wait_for_selector(".game-page[data-status=waiting]")
     assert Http(server).get(f"/api/tables/{alice.table_id()}")["options"]["moves_final"] is True
+
+
+PHONE_UPRIGHT = {"width": 360, "height": 780}
+"""A small phone held upright."""
+
+WIDE_CONTENT = """() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll("body *")]
+    .filter((el) => el.getBoundingClientRect().right > width + 1)
+    .map((el) => `${el.tagName.toLowerCase()}${el.getAttribute("name") ? `[name=${el.getAttribute("name")}]` : ""}`);
+}"""
+
+
+def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
+    """The mission's mobile layout: nothing is wider than a 360-pixel screen, whatever the language. The
+    Russian and Georgian names of the long-nardy regulations, the longest options of the lobby's and the
+    analysis board's selects, once widened the one column past the screen (a sideways scroll)."""
+    for locale in ("ru-RU", "en-US", "ka-GE", "tr-TR"):
+        person = client(viewport=PHONE_UPRIGHT, locale=locale, has_touch=True, is_mobile=True)
+        for page, ready in (("#/", "select[name=variant]"), ("#/analysis", "svg.board")):
+            person.goto(page)
+            person.page.wait_for_selector(ready)
+            assert person.page.evaluate(WIDE_CONTENT) == [], f"{locale} {page} is wider than the screen"
