@@ -16,7 +16,7 @@ ANALYSIS_SECONDS = 180_000
 """Milliseconds the worker process may take: spawned, engines loaded, a whole game analysed on a busy machine."""
 
 
-def _finish_against_the_computer(person: Client, server: WebServer, variant: str) -> None:
+def finish_against_the_computer(person: Client, server: WebServer, variant: str) -> None:
     server.dice(*winning_dice(variant))
     person.goto("#/")
     person.page.select_option("select[name=quick-variant]", variant)
@@ -34,7 +34,7 @@ def _finish_against_the_computer(person: Client, server: WebServer, variant: str
 @pytest.mark.parametrize("variant", ["backgammon", "long-traditional"])
 def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeClient, server: WebServer) -> None:
     person = client()
-    _finish_against_the_computer(person, server, variant)
+    finish_against_the_computer(person, server, variant)
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
     person.page.select_option("select[name=analysis-level]", "advanced")

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from browser_client import Client
+from test_analysis_browser import finish_against_the_computer
 from test_browser import quick_play, winning_dice
 from test_chouette_browser import create_from_lobby
 from web_driver import Driver, Http, WebServer
@@ -202,10 +203,12 @@ PHONE_UPRIGHT = {"width": 360, "height": 780}
 
 WIDE_CONTENT = """() => {
   const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth <= width) return [];
   return [...document.querySelectorAll("body *")]
     .filter((el) => el.getBoundingClientRect().right > width + 1)
     .map((el) => `${el.tagName.toLowerCase()}${el.getAttribute("name") ? `[name=${el.getAttribute("name")}]` : ""}`);
 }"""
+"""The elements past the right edge when the page scrolls sideways, else nothing."""
 
 
 def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
@@ -218,3 +221,16 @@ def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
             person.goto(page)
             person.page.wait_for_selector(ready)
             assert person.page.evaluate(WIDE_CONTENT) == [], f"{locale} {page} is wider than the screen"
+
+
+def test_a_players_pages_fit_a_small_phone(client: MakeClient, server: WebServer) -> None:
+    """After a finished match, its replay and the player's profile, whose tables of matches are wider than a
+    phone, scroll inside their cards: the page itself never scrolls sideways."""
+    person = client(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
+    finish_against_the_computer(person, server, "backgammon")
+    person.page.click(".overlay [data-action=replay]")
+    person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
+    assert person.page.evaluate(WIDE_CONTENT) == [], "the replay is wider than the screen"
+    person.page.click("header a[href^='#/profile/']")
+    person.page.wait_for_selector("table.data tbody tr[data-table]")
+    assert person.page.evaluate(WIDE_CONTENT) == [], "the profile is wider than the screen"

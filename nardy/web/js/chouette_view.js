@@ -1,6 +1,6 @@
 // Pieces of the chouette page drawn from its state view: the players with their roles, scores
 // and cubes, the rolls for places, and the results of past games. Pure: state in, elements out.
-import { h } from "./dom.js";
+import { h, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { kindName } from "./names.js";
 import { icon } from "./icons.js";
@@ -93,7 +93,7 @@ export function resultsTable(state, name) {
   const ids = [];
   for (const r of results) for (const [uid] of r.points) if (!ids.includes(uid)) ids.push(uid);
   const outcome = (r) => `${r.team_won ? t("chouette.team_won") : t("chouette.box_won")}${r.kind ? ` · ${kindName(r.kind)}` : ""}`;
-  return h("div", { class: "table-scroll" }, h("table", { class: "data chouette-results", "data-results": String(results.length) },
+  return scrollable(h("table", { class: "data chouette-results", "data-results": String(results.length) },
     h("thead", {}, h("tr", {},
       h("th", {}, t("chouette.players")),
       results.map((r, i) => h("th", { "data-game": String(r.number), title: t("chouette.game_result", { n: i + 1, result: outcome(r) }) }, String(i + 1))),

@@ -1,6 +1,6 @@
 // Virtual coins: the profile's balance and history, the coins leaderboard, and how a stake is written.
 // Coins are not money (seed 002): wherever they appear, the note says they cannot be bought or sold.
-import { h, fill } from "./dom.js";
+import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { ApiError, get, errorText } from "./api.js";
 import { formatDate } from "./names.js";
@@ -72,10 +72,10 @@ export function coinsCard(username, own, guest) {
         h("p", { class: "hint" }, t("coins.daily", { grant: data.starting_grant, daily: data.daily_top_up })),
         coinsNote(),
         h("h3", {}, t("coins.history")),
-        h("table", { class: "data", id: "coins-history" },
+        scrollable(h("table", { class: "data", id: "coins-history" },
           h("thead", {}, h("tr", {}, [t("profile.date"), t("coins.what"), t("coins.amount"), t("coins.balance_after")]
             .map((x) => h("th", { scope: "col" }, x)))),
-          body),
+          body)),
         more);
     } catch (error) {
       fill(card, h("p", { class: "error" }, errorText(error)));
@@ -107,12 +107,12 @@ export async function showCoinsBoard(board) {
       coinsNote(),
       data.players.length === 0
         ? h("p", { class: "hint" }, t("coins.board_empty"))
-        : h("table", { id: "coins-board" },
+        : scrollable(h("table", { id: "coins-board" },
           h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("ratings.player")), h("th", {}, t("coins.amount")))),
           h("tbody", {}, data.players.map((row) => h("tr", { "data-coins-player": row.username },
             h("td", {}, String(row.rank)),
             h("td", {}, h("a", { href: `#/profile/${encodeURIComponent(row.username)}` }, row.username)),
-            h("td", {}, String(row.balance)))))));
+            h("td", {}, String(row.balance))))))));
   } catch (error) {
     fill(board, h("p", { class: "error" }, errorText(error)));
   }

@@ -40,3 +40,8 @@ export function fill(el, ...children) {
   append(el, children);
   return el;
 }
+
+/** A table that scrolls sideways inside its card when wider than the screen, rather than widening the page. */
+export function scrollable(table) {
+  return h("div", { class: "table-scroll" }, table);
+}

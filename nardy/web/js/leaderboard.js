@@ -1,5 +1,5 @@
 // Leaderboards (#/ratings): the top players of each variant family, with the provisional mark, and the coins board.
-import { h, fill } from "./dom.js";
+import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
 import { showCoinsBoard } from "./coins.js";
@@ -29,7 +29,7 @@ export function mountLeaderboard(view) {
       const data = await get(`/api/ratings/${family}`);
       fill(board, data.players.length === 0
         ? h("p", { class: "hint" }, t("ratings.empty"))
-        : h("table", {},
+        : scrollable(h("table", {},
           h("thead", {}, h("tr", {},
             h("th", {}, "#"), h("th", {}, t("ratings.player")), h("th", {}, t("ratings.rating")),
             h("th", {}, t("ratings.matches")))),
@@ -38,7 +38,7 @@ export function mountLeaderboard(view) {
             h("td", {}, h("a", { href: `#/profile/${encodeURIComponent(row.username)}` }, row.username)),
             h("td", {}, String(Math.round(row.rating)),
               row.provisional ? h("span", { class: "provisional" }, ` (${t("profile.provisional")})`) : null),
-            h("td", {}, String(row.matches)))))));
+            h("td", {}, String(row.matches))))))));
     } catch (error) {
       fill(board, h("p", { class: "error" }, errorText(error)));
     }

@@ -1,5 +1,5 @@
 // A player's page (#/profile/NAME): ratings, coins, finished matches and results, dice statistics, wins by colour.
-import { h, fill } from "./dom.js";
+import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
 import { variantName, matchLengthName, formatDate, playerName } from "./names.js";
@@ -99,9 +99,9 @@ function renderGames(el, data) {
     h("h2", {}, t("profile.games")),
     matches.length ? h("p", {}, t("profile.summary", { games: matches.length, wins, losses: matches.length - wins })) : null,
     rows.length
-      ? h("table", { class: "data" },
+      ? scrollable(h("table", { class: "data" },
         h("thead", {}, h("tr", {}, [t("profile.date"), t("lobby.variant"), t("lobby.match_length"), t("profile.opponent"), t("game.score"), t("profile.result"), ""].map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, body))
+        h("tbody", {}, body)))
       : h("p", { class: "hint" }, t("profile.no_games")));
 }
 
@@ -147,12 +147,12 @@ function renderColours(el, data) {
   fill(el,
     h("h2", {}, t("profile.colours")),
     variants.length
-      ? h("table", { class: "data" },
+      ? scrollable(h("table", { class: "data" },
         h("thead", {}, h("tr", {}, [t("lobby.variant"), t("profile.white"), t("profile.black")].map((x) => h("th", { scope: "col" }, x)))),
         h("tbody", {}, variants.map(([variant, counts]) => {
           const total = counts.white + counts.black || 1;
           const pct = (n) => `${n} (${((100 * n) / total).toFixed(1)} %)`;
           return h("tr", { "data-variant": variant }, h("td", {}, variantName(variant)), h("td", {}, pct(counts.white)), h("td", {}, pct(counts.black)));
-        })))
+        }))))
       : h("p", { class: "hint" }, t("profile.no_colour_stats")));
 }

@@ -4,7 +4,7 @@
 //                              (Swiss, round robin), every round's tables and results
 //   #/tournament-protocol/ID   the printable game protocol (001): one sheet per game
 // The pages poll the server while a tournament runs; the server pairs the rounds and opens the tables.
-import { h, fill } from "./dom.js";
+import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, patch, errorText } from "./api.js";
 import { currentUser } from "./session.js";
@@ -75,7 +75,7 @@ export function mountTournaments(view, { toast, navigate }) {
 function listSection(key, title, items) {
   return h("section", { class: "card", "data-list": key },
     h("h2", {}, title),
-    items.length === 0 ? h("p", { class: "hint" }, t("tournament.none")) : h("table", { class: "tournament-list" },
+    items.length === 0 ? h("p", { class: "hint" }, t("tournament.none")) : scrollable(h("table", { class: "tournament-list" },
       h("thead", {}, h("tr", {},
         h("th", {}, t("tournament.name")), h("th", {}, t("tournament.format")), h("th", {}, t("lobby.variant")),
         h("th", {}, t("tournament.players")), h("th", {}, t("tournament.status")))),
@@ -84,7 +84,7 @@ function listSection(key, title, items) {
         h("td", {}, formatName(item.format)),
         h("td", {}, variantName(item.variant)),
         h("td", {}, `${item.players}/${item.max_players}`),
-        h("td", {}, item.status === "registering" ? startText(item) : statusName(item.status)))))));
+        h("td", {}, item.status === "registering" ? startText(item) : statusName(item.status))))))));
 }
 
 function createForm({ toast, navigate }) {
@@ -371,7 +371,7 @@ function standingsCard(data) {
   const tieBreaks = data.format !== "knockout";
   return h("section", { class: "card" },
     h("h2", {}, data.status === "finished" ? t("tournament.final_standings") : t("tournament.standings")),
-    h("table", { class: "standings", "data-standings": "" },
+    scrollable(h("table", { class: "standings", "data-standings": "" },
       h("thead", {}, h("tr", {},
         h("th", {}, "#"), h("th", {}, t("tournament.player")), h("th", {}, t("tournament.points")),
         tieBreaks ? h("th", { title: t("tournament.buchholz_hint") }, t("tournament.buchholz")) : null,
@@ -383,7 +383,7 @@ function standingsCard(data) {
         h("td", {}, String(row.points)),
         tieBreaks ? h("td", {}, String(row.buchholz)) : null,
         tieBreaks ? h("td", {}, String(row.sonneborn_berger)) : null,
-        h("td", {}, String(row.wins)), h("td", {}, String(row.losses)))))),
+        h("td", {}, String(row.wins)), h("td", {}, String(row.losses))))))),
     tieBreaks ? h("p", { class: "hint" }, t("tournament.tie_breaks")) : null);
 }
 
@@ -392,9 +392,9 @@ function roundsCard(data) {
     h("h2", {}, t("tournament.rounds_title")),
     [...data.rounds_played].reverse().map((round) => h("div", { class: "tournament-round", "data-round": round.round },
       h("h3", {}, roundTitle(round.round, data), " · ", matchLengthName(round.settings.match_length)),
-      h("table", {}, h("tbody", {}, round.pairings.map((p) => h("tr", { "data-pairing": p.id },
+      scrollable(h("table", {}, h("tbody", {}, round.pairings.map((p) => h("tr", { "data-pairing": p.id },
         h("td", {}, String(p.board)), h("td", {}, side(p, "a")), h("td", {}, side(p, "b")),
-        h("td", {}, resultText(p)), h("td", {}, tableLink(p)))))))));
+        h("td", {}, resultText(p)), h("td", {}, tableLink(p))))))))));
 }
 
 // ----------------------------------------------------------------- the protocol
