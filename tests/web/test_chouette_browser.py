@@ -335,3 +335,13 @@ def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_gam
     assert entry["points"] > 0, "the box resigned to every member"
     assert f"+{entry['points']}" in row.inner_text() and "won" in row.inner_text()
     assert row.locator("a").get_attribute("href") == f"#/chouette/{table}"
+
+
+def test_upright_on_a_phone_the_chouette_board_takes_the_whole_width(client: MakeClient) -> None:
+    """As on a table's page (test_game_page_browser): a phone held upright shows the board edge to edge."""
+    width = 360
+    person = client(viewport={"width": width, "height": 780}, has_touch=True, is_mobile=True)
+    create_from_lobby(person, 3)
+    board = person.page.locator("svg.board").bounding_box()
+    assert board is not None and board["width"] >= width - 1
+    assert person.page.evaluate("document.documentElement.scrollWidth") <= width
