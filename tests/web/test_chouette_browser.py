@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
 from browser_client import Client
 from web_driver import Http, WebServer
 
@@ -337,11 +338,18 @@ def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_gam
     assert row.locator("a").get_attribute("href") == f"#/chouette/{table}"
 
 
-def test_upright_on_a_phone_the_chouette_board_takes_the_whole_width(client: MakeClient) -> None:
-    """As on a table's page (test_game_page_browser): a phone held upright shows the board edge to edge."""
-    width = 360
-    person = client(viewport={"width": width, "height": 780}, has_touch=True, is_mobile=True)
+@pytest.mark.parametrize("viewport", [{"width": 360, "height": 780}, {"width": 844, "height": 390}],
+                         ids=["upright", "sideways"])
+def test_on_a_phone_the_chouette_board_fills_the_screen(viewport: dict[str, int], client: MakeClient) -> None:
+    """As on a table's page (test_game_page_browser): a phone held upright shows the board edge to edge, held
+    sideways the board takes the whole height with the controls beside it."""
+    person = client(viewport=viewport, has_touch=True, is_mobile=True)
     create_from_lobby(person, 3)
     board = person.page.locator("svg.board").bounding_box()
-    assert board is not None and board["width"] >= width - 1
-    assert person.page.evaluate("document.documentElement.scrollWidth") <= width
+    assert board is not None
+    if viewport["width"] < viewport["height"]:
+        assert board["width"] >= viewport["width"] - 1
+    else:
+        assert board["height"] >= viewport["height"] * 0.95 and board["y"] + board["height"] <= viewport["height"] + 1
+        assert person.page.locator(".game-side").bounding_box()["x"] >= board["x"] + board["width"]
+    assert person.page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
