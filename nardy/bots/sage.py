@@ -87,6 +87,11 @@ MAX_PLIES: Final = DEEPER_STAGES[-1].plies
 MAX_CUBE_PLIES: Final = 3
 """The deepest cube analysis: one a turn, and bgsage's 3-ply cube matches its truncated rollouts
 (its MODEL_BENCHMARKS.md)."""
+DOUBLING_FAR: Final = 0.2
+"""How much worse than holding (equity for a cube of 1) bgsage's 1-ply must find doubling for a deeper level
+to hold without its own cube analysis. Measured on 11,970 decisions (benchmarks/cube_filter.py,
+docs/strength.md): where the 3-ply analysis doubled, the 1-ply one put doubling at worst 0.12 below holding
+(short of too good), and 0.2 skips about half of the decisions, each some 80 ms of a deeper level's turn."""
 SEARCH_THREADS: Final = min(8, os.cpu_count() or 1)
 """Threads rating plays in bgsage's cube-aware tree at once (it releases the GIL there)."""
 
@@ -407,6 +412,17 @@ The expert searches 3 plies, not 2: bgsage's 2-ply (gnubg's 1-ply, an odd
 ply) measured no better than its 1-ply against gnubg 0-ply, its 3-ply did."""
 
 
+def far_from_doubling(advice: CubeAdvice) -> bool:
+    """Whether doubling costs more than :data:`DOUBLING_FAR` against holding, in a position not too good to double.
+
+    Only a position short of the doubling window is judged this way: one
+    too good to double (no double above the pass) has a cash next to it,
+    which only the deeper analysis may find.
+    """
+    doubled = min(advice.double_take, advice.double_pass)
+    return advice.no_double < advice.double_pass and doubled - advice.no_double < -DOUBLING_FAR
+
+
 class SageBot:
     """A short-board bot: our legal plays, rated by bgsage; bgsage's cube decisions.
 
@@ -436,14 +452,21 @@ class SageBot:
         ranked = rank_plays(position, dice, context, plies=level.plies, deadline=deadline)
         return ranked[0].play if ranked else None
 
-    def cube_advice(self, game: Game, player: int) -> CubeAdvice:
-        """bgsage's cube analysis for ``player`` about to roll, at most :data:`MAX_CUBE_PLIES` deep."""
-        plies = min(self.level.plies, MAX_CUBE_PLIES)
-        return engine().cube(board_of(game.board_for(player)), CubeContext.of(game, player), plies=plies)
+    def cube_advice(self, game: Game, player: int, *, plies: int | None = None) -> CubeAdvice:
+        """bgsage's cube analysis for ``player`` about to roll, at most :data:`MAX_CUBE_PLIES` deep
+        (``plies``, if given, instead of the level's depth)."""
+        depth = min(self.level.plies if plies is None else plies, MAX_CUBE_PLIES)
+        return engine().cube(board_of(game.board_for(player)), CubeContext.of(game, player), plies=depth)
 
     def wants_to_double(self, game: Game, player: int) -> bool:
-        """Double when bgsage says so; never when ``nardy.rules`` refuses a double (or the game has no cube)."""
+        """Double when bgsage says so; never when ``nardy.rules`` refuses a double (or the game has no cube).
+
+        A level deeper than 1-ply first asks bgsage's 1-ply analysis, and does not double, without its own,
+        when that finds doubling far worse than holding (:func:`far_from_doubling`): most turns of a game.
+        """
         if not game.can_double(player):
+            return False
+        if self.level.plies > 1 and far_from_doubling(self.cube_advice(game, player, plies=1)):
             return False
         return self.cube_advice(game, player).should_double
 

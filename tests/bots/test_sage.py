@@ -15,11 +15,15 @@ from nardy.bots import make_bot
 from nardy.bots import sage as sage_module
 from nardy.bots.sage import (
     CUBELESS,
+    DOUBLING_FAR,
     SAGE_LEVELS,
+    CubeAdvice,
     CubeContext,
     SageBot,
     SageUnavailable,
     board_of,
+    engine,
+    far_from_doubling,
     position_of,
     rank_plays,
 )
@@ -204,6 +208,74 @@ def test_the_expert_does_not_double_from_the_bar_21_pips_behind() -> None:
     assert game.can_double(0)
     for level in ("advanced", "expert", "world-class"):  # world-class's cube looks 3 plies ahead, as the expert's
         assert make_bot(level, variant="backgammon").wants_to_double(game, 0) is False
+
+
+def _advice(no_double: float, double_take: float, double_pass: float = 1.0) -> CubeAdvice:
+    doubled = min(double_take, double_pass)
+    return CubeAdvice(no_double, double_take, double_pass, doubled > no_double, double_take <= double_pass)
+
+
+def test_far_from_doubling_is_only_ever_short_of_the_window() -> None:
+    assert far_from_doubling(_advice(0.10, -0.20))
+    assert not far_from_doubling(_advice(0.45, 0.45 - DOUBLING_FAR + 0.01))
+    assert not far_from_doubling(_advice(0.40, 0.60)), "a double"
+    assert not far_from_doubling(_advice(1.30, 1.60)), "too good to double: a cash may be near, for the deep look"
+
+
+class _CountingEngine:
+    """bgsage's engine, noting the depth of each cube analysis asked."""
+
+    def __init__(self) -> None:
+        self.depths: list[int] = []
+
+    def cube(self, board: list[int], context: CubeContext, *, plies: int) -> CubeAdvice:
+        self.depths.append(plies)
+        return engine().cube(board, context, plies=plies)
+
+
+def test_deeper_levels_analyse_the_cube_at_their_depth_only_near_the_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    counting = _CountingEngine()
+    monkeypatch.setattr(sage_module, "engine", lambda: counting)
+    opening = Game.new("backgammon", options=GameOptions(cube=True), first_player=0)
+    game = dataclasses.replace(opening, phase=Phase.ROLLING, turns_played=6)
+    assert make_bot("expert", variant="backgammon").wants_to_double(game, 0) is False
+    assert counting.depths == [1], "the starting position is far from a double: the 1-ply look decides"
+    counting.depths.clear()
+    assert make_bot("advanced", variant="backgammon").wants_to_double(game, 0) is False
+    assert counting.depths == [1]
+    near = next(g for g in _money_games() if not far_from_doubling(engine().cube(
+        board_of(g.board_for(0)), CubeContext.of(g, 0), plies=1)))
+    counting.depths.clear()
+    make_bot("expert", variant="backgammon").wants_to_double(near, 0)
+    assert counting.depths == [1, 3]
+
+
+def _money_games() -> Iterator[Game]:
+    """Money games with a centred cube in positions of random games, the side to roll allowed to double."""
+    start = Game.new("backgammon", options=GameOptions(cube=True, jacoby=True, beavers=True), first_player=0)
+    for position in game_positions("backgammon", seed=7, count=600)[::20]:
+        game = dataclasses.replace(start, position=position, phase=Phase.ROLLING, turns_played=6)
+        if game.can_double(0):
+            yield game
+
+
+FOUND_LATE = (3, 3, 4, -2, 3, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, -2, -2, -2, -2, -2, -3)
+"""A position of the advanced level's games (benchmarks/cube_filter.py): a double by the 3-ply analysis that the
+1-ply one put 0.12 below holding, the furthest such case the benchmark met."""
+
+
+def test_the_expert_doubles_where_its_own_cube_analysis_doubles() -> None:
+    """Skipping the 3-ply analysis far from the window changes no decision (benchmarks/cube_filter.py measures
+    it on thousands of decisions); here on positions of random games, doubles among them, and on the double
+    the 1-ply analysis saw worst."""
+    late = Position(Position.start("backgammon").variant, FOUND_LATE, (0, 0), (0, 0))
+    games = [*_money_games(), dataclasses.replace(next(_money_games()), position=late)]
+    expert = make_bot("expert", variant="backgammon")
+    decided = [(expert.wants_to_double(game, 0), engine().cube(
+        board_of(game.board_for(0)), CubeContext.of(game, 0), plies=3).should_double) for game in games]
+    assert [ours for ours, _ in decided] == [deep for _, deep in decided]
+    assert decided[-1] == (True, True)
+    assert any(deep for _, deep in decided) and not all(deep for _, deep in decided)
 
 
 def test_a_missing_bgsage_is_reported_when_the_engine_loads(monkeypatch: pytest.MonkeyPatch) -> None:
