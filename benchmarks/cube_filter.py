@@ -24,7 +24,17 @@ import time
 from collections import Counter
 from typing import NamedTuple
 
-from nardy.bots.sage import SAGE_LEVELS, CubeAdvice, CubeContext, SageBot, board_of, engine
+from nardy.bots.sage import (
+    SAGE_LEVELS,
+    CubeAdvice,
+    DOUBLING_FAR,
+    CubeContext,
+    SageBot,
+    board_of,
+    doubling_gain,
+    engine,
+    far_from_doubling,
+)
 from nardy.rules import Cube, Game, GameOptions, MatchContext, Phase, Position
 
 THRESHOLDS = (0.05, 0.1, 0.15, 0.2, 0.3)
@@ -35,7 +45,8 @@ STATES: tuple[tuple[str, str, GameOptions, MatchContext, Cube], ...] = (
     ("7 points, 0-0", "backgammon", GameOptions(cube=True), MatchContext(length=7, score=(0, 0)), Cube()),
     ("7 points, 2-4", "backgammon", GameOptions(cube=True), MatchContext(length=7, score=(2, 4)), Cube()),
     ("7 points, 5-3", "backgammon", GameOptions(cube=True), MatchContext(length=7, score=(5, 3)), Cube()),
-    ("7 points, 3-6 after Crawford", "backgammon", GameOptions(cube=True), MatchContext(length=7, score=(3, 6)), Cube()),
+    ("7 points, 3-6 after Crawford", "backgammon", GameOptions(cube=True), MatchContext(length=7, score=(3, 6)),
+     Cube()),
     ("dave, 5 points, 0-0", "dave", GameOptions(cube=True), MatchContext(length=5, score=(0, 0)), Cube()),
 )
 
@@ -89,17 +100,6 @@ def ask(kept: list[Position]) -> tuple[list[Asked], list[float], list[float]]:
     return asked, one_ply_times, three_ply_times
 
 
-def doubling_gap(advice: CubeAdvice) -> float:
-    """Doubling against the opponent's best answer, less holding: negative when holding is better."""
-    return min(advice.double_take, advice.double_pass) - advice.no_double
-
-
-def skipped(decision: Asked, threshold: float) -> bool:
-    """Whether the 1-ply analysis finds doubling ``threshold`` worse than holding, short of too good."""
-    one_ply = decision.one_ply
-    return one_ply.no_double < one_ply.double_pass and doubling_gap(one_ply) < -threshold
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=110)
@@ -112,19 +112,21 @@ def main() -> None:
     print(f"{len(kept)} positions, {len(asked)} cube decisions; median time 1-ply "
           f"{statistics.median(one_ply_times) * 1e3:.2f} ms, 3-ply {statistics.median(three_ply_times) * 1e3:.1f} ms")
     short = [d for d in doubles if d.one_ply.no_double < d.one_ply.double_pass]
+    worst = min(doubling_gain(d.one_ply) for d in short)
     print(f"the 3-ply analysis doubles in {len(doubles)}; in the {len(short)} of them short of too good at 1-ply, "
-          f"the 1-ply analysis put doubling at worst {min(doubling_gap(d.one_ply) for d in short):+.3f} against holding")
+          f"the 1-ply analysis put doubling at worst {worst:+.3f} against holding")
     print(f"too good to double at 1-ply (never skipped): "
           f"{sum(1 for d in asked if d.one_ply.no_double >= d.one_ply.double_pass)}")
     print("\n| threshold | decisions skipped | 3-ply doubles among them |\n| ---: | ---: | ---: |")
     for threshold in THRESHOLDS:
-        skips = [d for d in asked if skipped(d, threshold)]
+        skips = [d for d in asked if far_from_doubling(d.one_ply, by=threshold)]
         print(f"| {threshold} | {len(skips):,} of {len(asked):,} ({100 * len(skips) / len(asked):.0f} %) | "
               f"{sum(d.three_ply.should_double for d in skips)} |")
     totals = Counter(d.state for d in asked)
-    skips_by_state = Counter(d.state for d in asked if skipped(d, 0.2))
+    skips_by_state = Counter(d.state for d in asked if far_from_doubling(d.one_ply))
     doubles_by_state = Counter(d.state for d in doubles)
-    print("\n| cube state and score | decisions | skipped at 0.2 | 3-ply doubles |\n| --- | ---: | ---: | ---: |")
+    print(f"\n| cube state and score | decisions | skipped at {DOUBLING_FAR} | 3-ply doubles |")
+    print("| --- | ---: | ---: | ---: |")
     for state, *_ in STATES:
         print(f"| {state} | {totals[state]} | {skips_by_state[state]} | {doubles_by_state[state]} |")
 

@@ -412,15 +412,19 @@ The expert searches 3 plies, not 2: bgsage's 2-ply (gnubg's 1-ply, an odd
 ply) measured no better than its 1-ply against gnubg 0-ply, its 3-ply did."""
 
 
-def far_from_doubling(advice: CubeAdvice) -> bool:
-    """Whether doubling costs more than :data:`DOUBLING_FAR` against holding, in a position not too good to double.
+def doubling_gain(advice: CubeAdvice) -> float:
+    """Doubling, met by the opponent's best answer, less holding: negative where holding is better."""
+    return min(advice.double_take, advice.double_pass) - advice.no_double
+
+
+def far_from_doubling(advice: CubeAdvice, *, by: float = DOUBLING_FAR) -> bool:
+    """Whether doubling costs more than ``by`` against holding, in a position not too good to double.
 
     Only a position short of the doubling window is judged this way: one
     too good to double (no double above the pass) has a cash next to it,
     which only the deeper analysis may find.
     """
-    doubled = min(advice.double_take, advice.double_pass)
-    return advice.no_double < advice.double_pass and doubled - advice.no_double < -DOUBLING_FAR
+    return advice.no_double < advice.double_pass and doubling_gain(advice) < -by
 
 
 class SageBot:

@@ -172,11 +172,7 @@ class Connection:
         try:
             while not reader.done():
                 if self._session_ended or self._watcher.overflowed:
-                    with contextlib.suppress(Exception):
-                        if self._session_ended:
-                            await self._websocket.close(code=CLOSE_SIGNED_OUT, reason="signed out")
-                        else:
-                            await self._websocket.close(code=CLOSE_TRY_AGAIN, reason="too far behind: reconnect and resync")
+                    await self._close_for_cause()
                     return
                 text = self._watcher.next_message()
                 if text is not None:
@@ -196,6 +192,15 @@ class Connection:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             self._hub.unwatch_all(self._watcher)
+
+    async def _close_for_cause(self) -> None:
+        """Close with 4001 once the session ended, else with 1013 (too far behind); the client may be gone."""
+        if self._session_ended:
+            code, reason = CLOSE_SIGNED_OUT, "signed out"
+        else:
+            code, reason = CLOSE_TRY_AGAIN, "too far behind: reconnect and resync"
+        with contextlib.suppress(Exception):
+            await self._websocket.close(code=code, reason=reason)
 
     async def _recheck_while_in_doubt(self) -> None:
         """Look the session up until no new doubt came meanwhile; a failed lookup is left to the sweep."""
