@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from browser_client import Client
-from test_analysis_browser import finish_against_the_computer
+from test_analysis_browser import ANALYSIS_SECONDS, finish_against_the_computer
 from test_browser import quick_play, winning_dice
 from test_chouette_browser import create_from_lobby
 from web_driver import Driver, Http, WebServer
@@ -210,6 +210,23 @@ WIDE_CONTENT = """() => {
 }"""
 """The elements past the right edge when the page scrolls sideways, else nothing."""
 
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const cell of document.querySelectorAll(selector)) {
+    const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+"""The words of the cells ``selector`` finds that are split over two lines."""
+
 
 def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
     """The mission's mobile layout: nothing is wider than a 360-pixel screen, whatever the language. The
@@ -224,13 +241,20 @@ def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
 
 
 def test_a_players_pages_fit_a_small_phone(client: MakeClient, server: WebServer) -> None:
-    """After a finished match, its replay and the player's profile, whose tables of matches are wider than a
-    phone, scroll inside their cards: the page itself never scrolls sideways."""
+    """After a finished match, its replay with its analysis and the player's profile, whose tables of matches are
+    wider than a phone, scroll inside their cards: the page itself never scrolls sideways. The analysis's figures
+    once split Georgian and Russian words over two lines ("გათვალისწინებით", "Начинающий")."""
     person = client(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
     finish_against_the_computer(person, server, "backgammon")
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
     assert person.page.evaluate(WIDE_CONTENT) == [], "the replay is wider than the screen"
+    person.page.select_option("select[name=analysis-level]", "advanced")
+    person.page.click("[data-action=analyse]")
+    person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
+    summary_cells = ".analysis-summary tbody th, .analysis-summary tbody td"
+    assert person.page.evaluate(BROKEN_WORDS, summary_cells) == [], "a word of the analysis is cut in two"
+    assert person.page.evaluate(WIDE_CONTENT) == [], "the analysis is wider than the screen"
     person.page.click("header a[href^='#/profile/']")
     person.page.wait_for_selector("table.data tbody tr[data-table]")
     assert person.page.evaluate(WIDE_CONTENT) == [], "the profile is wider than the screen"

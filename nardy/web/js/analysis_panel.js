@@ -1,7 +1,7 @@
 // The analysis beside a replay: ask for it, follow its progress, then the players' figures, the equity graph
 // of the game shown (click a point to jump there), and each decision's loss and mark. A decision names the
 // event it judged (its `source`), which is how a replay frame finds its decision and the graph its frame.
-import { h, fill, esc } from "./dom.js";
+import { h, fill, esc, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser } from "./session.js";
@@ -110,9 +110,9 @@ function summaryTable(result, names) {
     [t("analysis.luck_adjusted"), (s) => signed(s.luck_adjusted)],
   ];
   const [a, b] = result.summaries;
-  return h("table", { class: "analysis-summary" },
+  return scrollable(h("table", { class: "analysis-summary" },
     h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", { scope: "col" }, names(0)), h("th", { scope: "col" }, names(1)))),
-    h("tbody", {}, rows.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, value(a)), h("td", {}, value(b))))));
+    h("tbody", {}, rows.map(([label, value]) => h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, value(a)), h("td", {}, value(b)))))));
 }
 
 /** gnubg's rating labels, as the server gives them, in the page's language. */
