@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nardy.rules import GameOptions
 from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
+from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.api.tables import JoinIn, check_invite, client_seed_or_422, in_session, refuse
@@ -41,7 +42,7 @@ class ChouetteIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     max_players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = MAX_PLAYERS
-    move_seconds: Annotated[int, Field(ge=1)] | None = None
+    move_seconds: ClockSeconds | None = None
     options: ChouetteOptionsIn = Field(default_factory=ChouetteOptionsIn)
     private: bool = False
     client_seed: Annotated[str, Field(min_length=1, max_length=64)] | None = None

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Request, status
 from sqlalchemy import func, select
 
+from nardy.server.api.bounds import LARGEST_ROW_NUMBER
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.services.coins import refresh_account
@@ -38,7 +39,7 @@ def my_coins(
     db: DbSession,
     user: CurrentUser,
     settings: SettingsDep,
-    before: Annotated[int | None, Query(ge=1)] = None,
+    before: Annotated[int | None, Query(ge=1, le=LARGEST_ROW_NUMBER)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict[str, Any]:
     """The signed-in player's coins (opening the account, and today's top-up, if due) and a page of the ledger.

@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from nardy.rules import VARIANTS
+from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.api.tables import bank_clock_or_422
@@ -25,8 +26,8 @@ class PoolIn(BaseModel):
 
     variant: str
     match_length: Annotated[int, Field(ge=1, le=25)] = 1
-    delay_seconds: Annotated[int, Field(ge=1)] = DEFAULT_BANK_CLOCK[0]
-    bank_seconds_per_point: Annotated[int, Field(ge=1)] = DEFAULT_BANK_CLOCK[1]
+    delay_seconds: ClockSeconds = DEFAULT_BANK_CLOCK[0]
+    bank_seconds_per_point: ClockSeconds = DEFAULT_BANK_CLOCK[1]
 
 
 def _service(request: Request) -> MatchmakingService:

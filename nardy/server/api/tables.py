@@ -18,6 +18,7 @@ from nardy.bots import levels_for
 from nardy.notation import NotationError
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
+from nardy.server.api.bounds import LARGEST_ROW_NUMBER, ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.security import CurrentUser, OptionalUser
@@ -75,10 +76,10 @@ class TableIn(BaseModel):
 
     variant: str
     match_length: Annotated[int, Field(ge=0, le=99)] = 1
-    move_seconds: Annotated[int, Field(ge=1)] | None = None
-    correspondence_days: int | None = None
-    delay_seconds: Annotated[int, Field(ge=1)] | None = None
-    bank_seconds_per_point: Annotated[int, Field(ge=1)] | None = None
+    move_seconds: ClockSeconds | None = None
+    correspondence_days: Annotated[int, Field(ge=1, le=max(CORRESPONDENCE_DAYS_CHOICES))] | None = None
+    delay_seconds: ClockSeconds | None = None
+    bank_seconds_per_point: ClockSeconds | None = None
     options: OptionsIn = Field(default_factory=OptionsIn)
     rated: bool = False
     private: bool = False
@@ -224,7 +225,7 @@ def in_session(request: Request, work: Any, *args: Any) -> Any:
 def lobby(
     db: DbSession,
     kind: Literal["match", "chouette"] | None = None,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=LARGEST_ROW_NUMBER)] = 0,
     limit: Annotated[int, Query(ge=1, le=100)] = 100,
 ) -> dict[str, Any]:
     """Public tables and chouettes waiting for players, and a page of those people are playing (to watch).

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from nardy.bots import levels_for
 from nardy.notation import NotationError
 from nardy.rules import VARIANTS
+from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.api.tables import BANK_CLOCK_NAMES, OptionsIn, bank_clock_or_422
@@ -46,9 +47,9 @@ class RoundIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     match_length: Annotated[int, Field(ge=1, le=25)] = 1
-    move_seconds: Annotated[int, Field(ge=1)] | None = None
-    delay_seconds: Annotated[int, Field(ge=1)] | None = None
-    bank_seconds_per_point: Annotated[int, Field(ge=1)] | None = None
+    move_seconds: ClockSeconds | None = None
+    delay_seconds: ClockSeconds | None = None
+    bank_seconds_per_point: ClockSeconds | None = None
 
 
 TournamentName = Annotated[str, Field(min_length=1, max_length=80)]
