@@ -30,16 +30,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import statistics
 import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import Any
 
-from benchmarks.strength import commit, machine
+from benchmarks.strength import commit, machine, speed_corpus
 from nardy.bots.sage import SAGE_LEVELS, SageBot, board_of
 from nardy.rules import Position
 
@@ -49,19 +47,7 @@ JUDGES = ("truncated1", "truncated2", "truncated3")
 
 def corpus(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
     """``count`` (position, roll) decisions with more than one legal play, from the advanced level's self-play."""
-    rng = random.Random(f"level_plays:{seed}")
-    player = SageBot(SAGE_LEVELS["advanced"])
-    decisions: list[tuple[Position, tuple[int, int]]] = []
-    position = Position.start(VARIANT)
-    while len(decisions) < count:
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        if len(position.legal_plays(dice)) > 1:
-            decisions.append((position, dice))
-        play = player.choose_play(position, dice)
-        position = (play.position if play else position).turned()
-        if position.is_game_over():
-            position = Position.start(VARIANT)
-    return decisions
+    return speed_corpus(VARIANT, count, f"level_plays:{seed}", bot=SageBot(SAGE_LEVELS["advanced"]))
 
 
 @dataclass(frozen=True)

@@ -377,16 +377,20 @@ def matchups_for(variants: Sequence[str], level: str, plies: int, gnubg: bool) -
 # ---------------------------------------------------------------- speed
 
 
-def speed_corpus(variant: str, count: int, seed: str = "strength:speed") -> list[tuple[Position, tuple[int, int]]]:
+def speed_corpus(
+    variant: str, count: int, seed: str = "strength:speed", bot: Player | None = None,
+) -> list[tuple[Position, tuple[int, int]]]:
     """(position, roll) pairs with more than one legal play, from self-play of a fixed bot with fixed dice.
 
-    Backgammon games are pubeval's (as before), other variants the heuristic bot's.
+    ``bot`` plays both sides; by default backgammon games are pubeval's (as before), other variants the
+    heuristic bot's.
     """
     from nardy.bots.heuristic import heuristic_bot
     from nardy.bots.pubeval import PubevalBot
 
     rng = random.Random(seed)
-    bot: Player = PubevalBot() if variant == "backgammon" else heuristic_bot(variant)
+    if bot is None:
+        bot = PubevalBot() if variant == "backgammon" else heuristic_bot(variant)
     corpus: list[tuple[Position, tuple[int, int]]] = []
     position = Position.start(variant)
     while len(corpus) < count:
