@@ -1,8 +1,9 @@
 """Upper bounds on the whole numbers the API takes, so that a number too large is a 422, never a 500.
 
-Without one, a page offset of 10^24 reached SQLite's driver and failed
-there ("Python int too large to convert to SQLite INTEGER"), and a clock of
-10^21 seconds a table's row; PostgreSQL refuses such numbers too. The API
+Without them, a page offset of 10^24 reached SQLite's driver and failed
+there ("Python int too large to convert to SQLite INTEGER"), as did a clock
+of 10^21 seconds on its way into a table's row; PostgreSQL refuses such
+numbers too. The API
 schema shows every bound (tests/server/test_api_bounds.py checks that no
 integer it takes is left without one).
 """
