@@ -7,8 +7,8 @@ decision the noise is far smaller: both levels choose on the same positions
 and dice, most of the time the same play, and only where their plays
 differ does a judge stronger than either decide which was better. The
 judge is one of bgsage's truncated rollouts (``truncated2`` by default:
-360 trials, 7 rolls played at 2-ply then 1-ply, rated at 2-ply; bgsage finds
-it ahead of its 4-ply search on its own benchmark), run on both plays with
+360 trials, 7 rolls played at 2-ply then 1-ply, rated at 2-ply; bgsage's
+code records it beating XG Roller+ on bgsage's benchmark), run on both plays with
 the same dice, so the noise of their difference is a few thousandths.
 
 Positions: bgsage's 1-ply (the advanced level) playing cubeless money
