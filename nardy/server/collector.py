@@ -21,23 +21,28 @@ objects after 1,000 games were set up and played, not growing with the
 time they played (benchmarks/RESULTS.md). It is collected once
 a minute while the process holds at most :data:`QUIET_CONNECTIONS`
 WebSockets, when the walk costs a few milliseconds. A process never that
-quiet collects it once ``full_seconds`` (a day) have passed, at the first
-minute with about as few sockets as the fewest it saw since its last
-collection, so at the quietest hour of its day, and at the latest after
-twice ``full_seconds``: a planned pause of about 0.6 µs per object the live
-games hold, 0.1 s at 400 games (start-up's objects are not walked).
-``benchmarks.load`` reports the objects of each generation and the cyclic
-garbage the server held at the end of its window.
+quiet looks at it once ``full_seconds`` (a day) have passed, at the first
+minute with about as few sockets as the fewest it saw since its last look,
+so at the quietest hour of its day, and at the latest after twice
+``full_seconds``. Walking it then would stop every game for about 0.6 µs
+per object they hold (0.1 s at 400 games, 0.27 s at 1,000), so a forked
+child walks its copy instead (:mod:`nardy.server.garbage_probe`, a stall
+of a few milliseconds) and the process collects only when the child found
+more than :data:`GARBAGE_WORTH_A_PAUSE` unreachable objects, or could not
+tell. ``benchmarks.load`` reports the objects of each generation and the
+cyclic garbage the server held at the end of its window.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import sys
 import time
 from collections.abc import Callable
 
+from nardy.server.garbage_probe import Probe, probe_old_generation
 from nardy.server.services.periodic import Periodic
 
 log = logging.getLogger(__name__)
@@ -65,6 +70,10 @@ TROUGH_SLACK = 1.1
 are at most this many times the fewest seen at a check since its last collection: at the day's quietest
 hour, when the walk is shortest, and at the latest after twice ``full_seconds``."""
 
+GARBAGE_WORTH_A_PAUSE = 50_000
+"""The most unreachable objects a never-quiet process's probe may find and leave for a later day: some
+megabytes, against the few hundred objects a day of play leaves (benchmarks/RESULTS.md)."""
+
 _NEVER = 2**31 - 1
 """A generation-2 threshold no count of generation-1 collections reaches."""
 
@@ -74,16 +83,18 @@ _CPYTHON_OLD_THRESHOLD = 10
 
 class Collector:
     """Freezes start-up's objects, collects the young generations every :data:`YOUNG_SECONDS`, and the
-    old one when few connections are open or, once ``full_seconds`` have passed, at the day's quietest."""
+    old one when few connections are open or, once ``full_seconds`` have passed, at the day's quietest if
+    a probe finds it holds garbage worth the pause."""
 
     def __init__(
         self, *, young_only: bool, full_seconds: float, open_connections: Callable[[], int],
-        monotonic: Callable[[], float] = time.monotonic,
+        monotonic: Callable[[], float] = time.monotonic, probe: Callable[[], Probe | None] = probe_old_generation,
     ) -> None:
         self._young_only = young_only
         self._full_seconds = full_seconds
         self._open_connections = open_connections
         self._monotonic = monotonic
+        self._probe = probe
         self._old_threshold = _CPYTHON_OLD_THRESHOLD
         self._rounds: list[Periodic] = []
         self._last_old = 0.0
@@ -118,8 +129,9 @@ class Collector:
         gc.unfreeze()
 
     def old_generation_due(self, since_last: float, open_now: int, fewest: int) -> bool:
-        """Whether to collect the old generation now: ``since_last`` seconds after its last collection, with
-        ``open_now`` sockets open, and at least ``fewest`` open at every check since that collection."""
+        """Whether to see to the old generation now (collect it when quiet, else probe it): ``since_last``
+        seconds after it was last seen to, with ``open_now`` sockets open, and at least ``fewest`` open at
+        every check since then."""
         if open_now <= QUIET_CONNECTIONS:
             return True
         if self._full_seconds <= 0 or since_last < self._full_seconds:
@@ -132,9 +144,26 @@ class Collector:
     async def _check_old(self) -> None:
         open_now = self._open_connections()
         self._fewest_since_old = min(self._fewest_since_old, open_now)
-        if self.old_generation_due(self._monotonic() - self._last_old, open_now, self._fewest_since_old):
+        if not self.old_generation_due(self._monotonic() - self._last_old, open_now, self._fewest_since_old):
+            return
+        if open_now <= QUIET_CONNECTIONS or await self._garbage_worth_a_pause():
             collect_old_generation()
-            self._last_old, self._fewest_since_old = self._monotonic(), sys.maxsize
+        self._last_old, self._fewest_since_old = self._monotonic(), sys.maxsize
+
+    async def _garbage_worth_a_pause(self) -> bool:
+        """Whether the probe found more garbage than :data:`GARBAGE_WORTH_A_PAUSE`, or could not tell."""
+        probe = await asyncio.to_thread(self._probe)
+        if probe is None:
+            log.warning("the old generation's probe did not report: collecting it in the process")
+            return True
+        log.info(
+            "old-generation probe: %d unreachable objects (%s), a stall of %.1f ms, %.0f ms in all, "
+            "%d page faults here, %s MiB copied",
+            probe.unreachable, ", ".join(f"{name} {count}" for name, count in probe.commonest) or "none",
+            probe.stall_seconds * 1e3, probe.seconds * 1e3, probe.faults,
+            "?" if probe.copied_bytes is None else f"{probe.copied_bytes / 2**20:.0f}",
+        )
+        return probe.unreachable > GARBAGE_WORTH_A_PAUSE
 
 
 def collect_old_generation() -> int:

@@ -9,12 +9,14 @@ import gc
 import weakref
 
 from nardy.server.collector import (
+    GARBAGE_WORTH_A_PAUSE,
     QUIET_CONNECTIONS,
     TROUGH_SLACK,
     YOUNG_SECONDS,
     Collector,
     collect_old_generation,
 )
+from nardy.server.garbage_probe import Probe
 
 
 class Node:
@@ -22,6 +24,10 @@ class Node:
 
     def __init__(self) -> None:
         self.other: Node | None = None
+
+
+def _probe_finding(unreachable: int) -> Probe:
+    return Probe(unreachable=unreachable, commonest=(), stall_seconds=0.001, seconds=0.1, faults=0, copied_bytes=0)
 
 
 def _in_generation(obj: object, *generations: int) -> bool:
@@ -146,8 +152,9 @@ def test_a_quiet_process_collects_its_old_generation_by_itself(monkeypatch) -> N
     asyncio.run(scenario())
 
 
-def test_each_day_the_old_generation_is_collected_at_the_quietest_hour_seen_since_the_last(monkeypatch) -> None:
-    """A check an hour (hours counted from the start); each day's trough is five hours in, then the load is flat."""
+def test_each_day_the_old_generation_is_seen_to_at_the_quietest_hour_seen_since_the_last(monkeypatch) -> None:
+    """A check an hour (hours counted from the start); each day's trough is five hours in, then the load is flat.
+    Each look's probe finds garbage worth the pause, so each collects."""
     monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
     first_day = [900, 700, 500, 400, 300, 320, 600, 1200] + [1500] * 16
     second_day = [900, 700, 500, 400, 300] + [1500] * 19  # its trough, at hour 29, is the first day's again
@@ -165,7 +172,7 @@ def test_each_day_the_old_generation_is_collected_at_the_quietest_hour_seen_sinc
     async def scenario() -> None:
         collector = Collector(
             young_only=True, full_seconds=24 * 3600, open_connections=open_connections,
-            monotonic=lambda: hour[0] * 3600.0,
+            monotonic=lambda: hour[0] * 3600.0, probe=lambda: _probe_finding(GARBAGE_WORTH_A_PAUSE + 1),
         )
         collector.start()
         try:
@@ -179,3 +186,82 @@ def test_each_day_the_old_generation_is_collected_at_the_quietest_hour_seen_sinc
     # counts only the hours since the first, so the third day's higher trough (hour 53) is its quietest;
     # after that the load is flat, so every day's first check is as quiet as any
     assert collected_at == [29, 53, 77, 101]
+
+
+
+def _looks_of_a_busy_process(monkeypatch, found: Probe | None) -> tuple[list[int], list[int]]:
+    """A check an hour for 90 hours at a flat 1,000 sockets, each probe finding ``found``: the hours of the
+    probes and of the collections (stopped well before the fourth day's look, which would race the stop)."""
+    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
+    hour = [0]
+    probed_at: list[int] = []
+    collected_at: list[int] = []
+
+    def open_connections() -> int:
+        hour[0] += 1
+        return 1000
+
+    def probe() -> Probe | None:
+        probed_at.append(hour[0])
+        return found
+
+    monkeypatch.setattr("nardy.server.collector.collect_old_generation", lambda: collected_at.append(hour[0]) or 0)
+
+    async def scenario() -> None:
+        collector = Collector(
+            young_only=True, full_seconds=24 * 3600, open_connections=open_connections,
+            monotonic=lambda: hour[0] * 3600.0, probe=probe,
+        )
+        collector.start()
+        try:
+            while hour[0] < 90:
+                await asyncio.sleep(0)
+        finally:
+            await collector.stop()
+
+    asyncio.run(scenario())
+    return probed_at, collected_at
+
+
+def test_a_busy_process_whose_probe_finds_little_garbage_never_stops_for_the_walk(monkeypatch) -> None:
+    probed_at, collected_at = _looks_of_a_busy_process(monkeypatch, _probe_finding(GARBAGE_WORTH_A_PAUSE))
+    assert probed_at == [24, 48, 72]
+    assert collected_at == []
+
+
+def test_a_busy_process_collects_when_its_probe_finds_garbage_worth_the_pause(monkeypatch) -> None:
+    probed_at, collected_at = _looks_of_a_busy_process(monkeypatch, _probe_finding(GARBAGE_WORTH_A_PAUSE + 1))
+    assert probed_at == collected_at == [24, 48, 72]
+
+
+def test_a_busy_process_collects_when_its_probe_cannot_tell(monkeypatch) -> None:
+    probed_at, collected_at = _looks_of_a_busy_process(monkeypatch, None)
+    assert probed_at == collected_at == [24, 48, 72]
+
+
+def test_a_quiet_process_collects_without_probing(monkeypatch) -> None:
+    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
+    checks = [0]
+    probed: list[int] = []
+    collected: list[int] = []
+
+    def open_connections() -> int:
+        checks[0] += 1
+        return QUIET_CONNECTIONS
+
+    monkeypatch.setattr("nardy.server.collector.collect_old_generation", lambda: collected.append(checks[0]) or 0)
+
+    async def scenario() -> None:
+        collector = Collector(
+            young_only=True, full_seconds=3600, open_connections=open_connections,
+            probe=lambda: probed.append(checks[0]) or None,
+        )
+        collector.start()
+        try:
+            while checks[0] < 5:
+                await asyncio.sleep(0)
+        finally:
+            await collector.stop()
+
+    asyncio.run(scenario())
+    assert collected[:4] == [1, 2, 3, 4] and probed == []
