@@ -76,6 +76,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import re
 import json
 import math
 import multiprocessing
@@ -92,6 +93,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -111,6 +113,13 @@ CLIENT_STOP_TIMEOUT = 30.0
 HTTP_TIMEOUT = 30.0
 MAX_ERRORS_PER_PLAYER = 20
 CENSUS_TIMEOUT = 20.0
+CENSUS_GRACE = 1.0
+"""Seconds between the window's end and the census, which stops the server for up to a second: the actions
+sent at the end of the window are answered first, so their round trips do not include it."""
+SLOWEST = 5
+"""How many of the slowest round trips a level reports, with when they began."""
+PROBE_LINE = re.compile(r"^(\d+\.\d+) old-generation probe: .* a stall of ([\d.]+) ms, ([\d.]+) ms in all")
+"""The collector's log line for a probe of the old generation (logged at its end), as the launcher formats it."""
 
 
 # --------------------------------------------------------------------------- the server process
@@ -119,14 +128,25 @@ CENSUS_TIMEOUT = 20.0
 # Runs the server in this interpreter after installing a gc callback that logs every
 # collection (wall-clock start, seconds, the thread's CPU seconds, generation) as a line of
 # a file: a pause longer than its CPU time is the collector descheduled on a busy machine (uvicorn
-# re-raises SIGTERM after shutting down, so nothing can be written at exit). On SIGUSR1
-# (after the window) it logs the objects the collector tracks per generation and frozen, then
-# collects the old generation (2) and then, unfrozen, everything once, and logs how long each walk
-# stopped the server and how many unreachable objects the two found: the cyclic garbage the server
-# was holding, frozen or not yet collected. The server's planned collections are one of the two
-# walks (nardy.server.collector: the old generation; earlier code: everything).
+# re-raises SIGTERM after shutting down, so nothing can be written at exit). The collector's own log
+# (its probes of the old generation) goes to the server's log. On SIGUSR1 (after the window) it logs
+# the objects the collector tracks per generation and frozen; then, where the code has the probe
+# (nardy.server.garbage_probe), how long probing the old generation stopped the server, how long the
+# child took and what it found; then it collects the old generation (2) and then, unfrozen,
+# everything once, and logs how long each walk stopped the server and how many unreachable objects
+# the two found: the cyclic garbage the server was holding, frozen or not yet collected. The server's
+# planned collections are one of the two walks (nardy.server.collector: the old generation; earlier
+# code: everything), or none where the probe finds little garbage.
 SERVER_LAUNCHER = """
-import gc, os, runpy, signal, sys, threading, time
+import gc, logging, os, runpy, signal, sys, threading, time
+try:
+    from nardy.server.garbage_probe import probe_old_generation
+except ImportError:
+    probe_old_generation = None
+collector_log = logging.getLogger("nardy.server.collector")
+collector_log.setLevel(logging.INFO)
+collector_log.addHandler(logging.StreamHandler())
+collector_log.handlers[-1].setFormatter(logging.Formatter("%(created).6f %(message)s"))
 out = open(sys.argv[1], "w", buffering=1)
 del sys.argv[1:2]
 started = {}
@@ -148,6 +168,9 @@ def count_objects(signum, _frame):
     counts = [len(gc.get_objects(generation)) for generation in range(3)]
     frozen = gc.get_freeze_count()
     started.clear()
+    probe = probe_old_generation() if probe_old_generation else None
+    probed = ("- - -" if probe is None
+              else f"{probe.stall_seconds * 1e3:.2f} {probe.seconds * 1e3:.1f} {probe.unreachable}")
     begun = time.perf_counter()
     old = gc.collect(2)
     old_ms = (time.perf_counter() - begun) * 1e3
@@ -156,7 +179,8 @@ def count_objects(signum, _frame):
     rest = gc.collect()
     everything_ms = (time.perf_counter() - begun) * 1e3
     gc.freeze()
-    out.write(f"objects {time.time():.6f} {' '.join(map(str, counts))} {frozen} {old + rest} {old_ms:.1f} {everything_ms:.1f}\\n")
+    out.write(f"objects {time.time():.6f} {' '.join(map(str, counts))} {frozen} {old + rest} "
+              f"{old_ms:.1f} {everything_ms:.1f} {probed}\\n")
 signal.signal(signal.SIGUSR1, count_objects)
 runpy.run_module("nardy.server", run_name="__main__", alter_sys=True)
 """
@@ -173,6 +197,12 @@ class Census(NamedTuple):
     """Collecting the old generation (2) and the young ones."""
     everything_ms: float
     """Then collecting everything, the frozen objects too."""
+    probe_stall_ms: float | None = None
+    """How long forking the old generation's probe stopped the server (None: code without the probe)."""
+    probe_ms: float | None = None
+    """From that fork to the child's report."""
+    probe_found: int | None = None
+    """The unreachable objects the probe's child found."""
 
     @staticmethod
     def total(censuses: list[Census]) -> Census:
@@ -182,12 +212,23 @@ class Census(NamedTuple):
              sum(c.generations[2] for c in censuses)),
             sum(c.frozen for c in censuses), sum(c.garbage for c in censuses),
             max(c.old_ms for c in censuses), max(c.everything_ms for c in censuses),
+            _largest(c.probe_stall_ms for c in censuses), _largest(c.probe_ms for c in censuses),
+            None if any(c.probe_found is None for c in censuses) else sum(c.probe_found or 0 for c in censuses),
         )
 
     def summary(self) -> str:
         """The objects, then the two walks, for the level's table."""
         return (f"{' / '.join(f'{n:,}' for n in (*self.generations, self.frozen, self.garbage))}; "
-                f"walks: old generation {self.old_ms:,.1f} ms, everything {self.everything_ms:,.1f} ms")
+                f"walks: old generation {self.old_ms:,.1f} ms, everything {self.everything_ms:,.1f} ms"
+                + ("" if self.probe_ms is None else
+                   f"; probe: a stall of {self.probe_stall_ms:,.2f} ms, {self.probe_ms:,.0f} ms in all, "
+                   f"{self.probe_found:,} found"))
+
+
+def _largest(values: Iterable[float | None]) -> float | None:
+    """The largest of some processes' figures, None if one has none."""
+    known = list(values)
+    return None if any(v is None for v in known) else max(v for v in known if v is not None)
 
 
 def free_port() -> int:
@@ -276,6 +317,17 @@ class Pause(NamedTuple):
     seconds: float
     cpu_seconds: float
     generation: int
+
+
+class Probed(NamedTuple):
+    """One probe of the old generation by the server's collector (nardy.server.garbage_probe)."""
+
+    start: float
+    """When it forked (epoch seconds)."""
+    seconds: float
+    """From the fork to the child's report."""
+    stall_ms: float
+    """How long the fork held the server's interpreter."""
 
 
 class Server:
@@ -400,15 +452,26 @@ class Server:
         while self.census() is None and time.monotonic() < deadline:
             time.sleep(0.1)
 
+    def probes(self, start: float, end: float) -> list[Probed]:
+        """The collector's probes of the old generation that began in [start, end)."""
+        with contextlib.suppress(OSError):
+            found = (PROBE_LINE.match(line) for line in self.log_path.read_text(errors="replace").splitlines())
+            probes = (Probed(float(m[1]) - float(m[3]) / 1e3, float(m[3]) / 1e3, float(m[2])) for m in found if m)
+            return [probe for probe in probes if start <= probe.start < end]
+        return []
+
     def census(self) -> Census | None:
         """The collector's objects and garbage after the window, as last logged."""
         found = None
         with contextlib.suppress(OSError, ValueError):
             for line in self.gc_path.read_text().splitlines():
                 parts = line.split()
-                if parts and parts[0] == "objects" and len(parts) == 9:
+                if parts and parts[0] == "objects" and len(parts) == 12:
                     gen0, gen1, gen2, frozen, garbage = (int(p) for p in parts[2:7])
-                    found = Census((gen0, gen1, gen2), frozen, garbage, float(parts[7]), float(parts[8]))
+                    stall, probe, probe_found = (None if p == "-" else p for p in parts[9:12])
+                    found = Census((gen0, gen1, gen2), frozen, garbage, float(parts[7]), float(parts[8]),
+                                   None if stall is None else float(stall), None if probe is None else float(probe),
+                                   None if probe_found is None else int(probe_found))
         return found
 
     def cleanup(self) -> None:
@@ -569,6 +632,9 @@ class Cluster:
             return None
         return Census.total([c for c in censuses if c is not None])
 
+    def probes(self, start: float, end: float) -> list[Probed]:
+        return sorted(probe for server in self.servers for probe in server.probes(start, end))
+
     def gc_pauses(self, start: float, end: float) -> list[Pause]:
         return sorted(pause for server in self.servers for pause in server.gc_pauses(start, end))
 
@@ -627,6 +693,8 @@ class ClientResult:
     setup_seconds: float = 0.0
     messages_in: int = 0
     bytes_in: int = 0
+    sent_at: list[float] = field(default_factory=list)
+    """When each of ``latencies_ms`` was sent (epoch seconds)."""
 
 
 class Player:
@@ -768,6 +836,7 @@ class Client:
                 self.result.accepted_total += 1
                 if self.window[0] <= sent[0] < self.window[1]:
                     self.result.latencies_ms.append((now - sent[0]) * 1000)
+                    self.result.sent_at.append(time.time() - (now - sent[0]))
                 if self.window[0] <= now < self.window[1]:
                     self.result.accepted += 1
         elif kind in ("sync", "events"):
@@ -1015,6 +1084,39 @@ class Level:
     bytes_in: int = 0
     gc: list[Pause] = field(default_factory=list)
     census: Census | None = None
+    sent_at: list[float] = field(default_factory=list)
+    """When each of ``latencies_ms`` was sent (epoch seconds)."""
+    window_start: float = 0.0
+    probes: list[Probed] = field(default_factory=list)
+
+    def looks(self) -> list[tuple[float, float]]:
+        """(start, end), in epoch seconds, of each collection of the old generation (2) and each probe of it."""
+        return sorted([(p.start, p.start + p.seconds) for p in self.gc if p.generation == 2]
+                      + [(p.start, p.start + p.seconds) for p in self.probes])
+
+    def caught_latencies(self) -> list[float]:
+        """The round trips under way at some moment while the old generation was being collected or probed."""
+        looks = self.looks()
+        return [ms for ms, sent in zip(self.latencies_ms, self.sent_at)
+                if any(sent < end and sent + ms / 1e3 > start for start, end in looks)]
+
+    def slowest_summary(self) -> str:
+        slowest = sorted(zip(self.latencies_ms, self.sent_at), reverse=True)[:SLOWEST]
+        return ", ".join(f"{ms:,.0f} @ {sent - self.window_start:.1f}" for ms, sent in slowest) or "-"
+
+    def looks_summary(self) -> str:
+        collections = [f"{p.start - self.window_start:.1f}: collected, {p.seconds * 1e3:.0f}"
+                       for p in self.gc if p.generation == 2]
+        probes = [f"{p.start - self.window_start:.1f}: probed, {p.seconds * 1e3:.0f}; {p.stall_ms:.1f}"
+                  for p in self.probes]
+        return ", ".join(collections + probes) or "-"
+
+    def caught_summary(self) -> str:
+        caught = sorted(self.caught_latencies())
+        if not caught:
+            return "-"
+        return (f"{len(caught)}, {statistics.median(caught):,.1f} / "
+                f"{caught[min(len(caught) - 1, int(0.99 * len(caught)))]:,.1f} / {caught[-1]:,.1f}")
 
     def gc_summary(self) -> str:
         by_generation: dict[int, list[Pause]] = {}
@@ -1165,7 +1267,8 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         level.loop_cpu_share = (loop1 - loop0) / max(1e-9, cpu1 - cpu0) * 100
         level.rss_end = server.rss_mib()
         level.rss_series.append((args.duration, level.rss_end))
-        server.count_objects()  # after the window, so that it costs the window nothing
+        time.sleep(CENSUS_GRACE)
+        server.count_objects()  # after the window's actions are answered, so that it costs the window nothing
         level.load = (load_start, os.getloadavg()[0])
         level.server_cpu_pct = (cpu1 - cpu0) / args.duration * 100
         level.machine_cpu_pct = (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * 100 * level.machine_cpus
@@ -1185,6 +1288,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
                 raise RuntimeError(f"a client failed: {result}")
             level.accepted += result.accepted
             level.latencies_ms.extend(result.latencies_ms)
+            level.sent_at.extend(result.sent_at)
             level.errors.update(result.errors)
             level.error_samples.extend(result.error_samples)
             level.client_cpu_pct.append(result.cpu_seconds / args.duration * 100)
@@ -1205,6 +1309,8 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
                 process.join(5)
         server.stop()
         level.gc = server.gc_pauses(window_start, window_end)
+        level.probes = server.probes(window_start, window_end)
+        level.window_start = window_start
         level.census = server.census()
         level.server_log_errors = server.errors_logged()
         if level.failed is not None:
@@ -1281,6 +1387,10 @@ def print_level(level: Level) -> None:
          f"{statistics.median(level.http_ms):,.0f} / {max(level.http_ms):,.0f}" if level.http_ms else "-"),
         ("setup (guests, tables, connections) s", f"{level.setup_seconds:.1f}"),
         ("server garbage collections in the window", level.gc_summary()),
+        ("the slowest round trips (ms @ s into the window)", level.slowest_summary()),
+        ("the old generation collected or probed (s into the window: ms; a probe's stall ms)",
+         level.looks_summary()),
+        ("round trips under way during those: count, p50 / p99 / max ms", level.caught_summary()),
         ("objects tracked by the server's gc after the window (gen0 / gen1 / gen2 / frozen / cyclic garbage)",
          "-" if level.census is None else level.census.summary()),
         ("server log errors", f"{len(level.server_log_errors)}"),
@@ -1503,6 +1613,8 @@ def main(argv: list[str] | None = None) -> int:
             "longest_gc_ms": lv.longest_gc_ms[0], "longest_gc_cpu_ms": lv.longest_gc_ms[1],
             "client_cpu_pct": lv.client_cpu_pct, "machine_cpu_pct": lv.machine_cpu_pct, "load": lv.load,
             "gc_census": None if lv.census is None else lv.census._asdict(),
+            "probes": [probe._asdict() for probe in lv.probes],
+            "old_generation_looks_s": lv.looks(), "caught_ms": lv.caught_latencies(),
         } for lv in levels], indent=2))
     return 0 if levels and all(level.failed is None for level in levels) else 1
 

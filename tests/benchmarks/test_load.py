@@ -9,7 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.load import ROOT, connection_cap, parse_servers, pick_opponents, rss_trend, sleeps, slept_between
+from benchmarks.load import (
+    ROOT,
+    Level,
+    Pause,
+    Probed,
+    Server,
+    connection_cap,
+    parse_servers,
+    pick_opponents,
+    rss_trend,
+    sleeps,
+    slept_between,
+)
 from benchmarks.wakeups import cpu_microseconds
 
 
@@ -83,3 +95,29 @@ def test_a_thread_that_ended_is_left_out_and_a_new_one_counted_whole() -> None:
 def test_the_wakeup_benchmark_times_its_work_on_the_thread_clock() -> None:
     assert cpu_microseconds(lambda: sum(range(50_000)), pause=0.0, repeats=3) > 0
     assert cpu_microseconds(lambda: None, pause=0.001, repeats=3) >= 0
+
+
+def test_the_round_trips_under_way_while_the_old_generation_is_collected_or_probed_are_told_apart() -> None:
+    level = Level(games=2, duration=60.0, think=2.0)
+    level.window_start = 1000.0
+    level.gc = [Pause(1010.0, 0.3, 0.3, 2), Pause(1020.0, 0.002, 0.002, 1)]
+    level.probes = [Probed(1030.0, 0.5, 8.0)]
+    level.latencies_ms = [350.0, 2.0, 3.0, 40.0, 1.0]
+    level.sent_at = [1009.9, 1020.0, 1009.0, 1030.4, 1031.0]
+    assert level.looks() == [(1010.0, 1010.3), (1030.0, 1030.5)]
+    assert sorted(level.caught_latencies()) == [40.0, 350.0]  # a young collection is no look
+    assert level.slowest_summary().startswith("350 @ 9.9, 40 @ 30.4")
+    assert level.looks_summary() == "10.0: collected, 300, 30.0: probed, 500; 8.0"
+
+
+def test_the_collectors_probe_lines_are_read_from_the_server_log(tmp_path: Path) -> None:
+    server = Server.__new__(Server)
+    server.log_path = tmp_path / "server.log"
+    server.log_path.write_text(
+        "INFO:     Started server process\n"
+        "1030.500000 old-generation probe: 546 unreachable objects (builtins.dict 89), a stall of 11.3 ms, "
+        "500 ms in all, 120 page faults here, 40 MiB copied\n"
+        "5000.000000 old-generation probe: 1 unreachable objects (none), a stall of 1.0 ms, 10 ms in all, "
+        "1 page faults here, ? MiB copied\n"
+    )
+    assert server.probes(1000.0, 2000.0) == [Probed(1030.0, 0.5, 11.3)]
