@@ -51,7 +51,10 @@ Per level:
    Also the server's CPU per accepted action (what bounds a single process),
    how often its threads slept per action (each sleep is a wake-up, which on
    a virtual machine runs the next work cold: :func:`sleeps`), its garbage
-   collections in the window and the objects its collector tracks.
+   collections and its collector's probes in the window, and the round trips
+   under way during those. The clients play on, untimed, for a few seconds
+   after the window, while the server's collector is asked what it tracks
+   (a census that stops the server for up to a second).
 
 Against the computer: ``--computer 0.3`` has that share of the game slots
 played by one simulated person against the server's computer player at
@@ -113,9 +116,11 @@ CLIENT_STOP_TIMEOUT = 30.0
 HTTP_TIMEOUT = 30.0
 MAX_ERRORS_PER_PLAYER = 20
 CENSUS_TIMEOUT = 20.0
-CENSUS_GRACE = 1.0
+CENSUS_GRACE = 0.5
 """Seconds between the window's end and the census, which stops the server for up to a second: the actions
 sent at the end of the window are answered first, so their round trips do not include it."""
+PLAY_PAST_WINDOW = 5.0
+"""Seconds the clients play on after the window, untimed, so that the census finds the games live."""
 SLOWEST = 5
 """How many of the slowest round trips a level reports, with when they began."""
 PROBE_LINE = re.compile(r"^(\d+\.\d+) old-generation probe: .* a stall of ([\d.]+) ms, ([\d.]+) ms in all")
@@ -976,6 +981,7 @@ class Client:
         cpu_start = time.process_time()
         await asyncio.sleep(max(0.0, window_end - time.time()))
         self.result.cpu_seconds = time.process_time() - cpu_start
+        await asyncio.sleep(max(0.0, window_end + PLAY_PAST_WINDOW - time.time()))
         self.playing = False
         for player in players:
             player.changed.set()
@@ -1031,7 +1037,7 @@ def client_main(conn: multiprocessing.connection.Connection, config: ClientConfi
             if command != "go":
                 return
             await asyncio.wait_for(client.run(go_at, window_start, window_end),
-                                   window_end - time.time() + DRAIN_TIMEOUT + 30)
+                                   window_end + PLAY_PAST_WINDOW - time.time() + DRAIN_TIMEOUT + 30)
         finally:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(client.close(), CLIENT_STOP_TIMEOUT)
