@@ -14,9 +14,10 @@ interpreter for 5 to 20 ms at 1,000 games, and until the child exits every
 first write of the server to a page they share is a fault and a copy (some
 25,000 of them there); the child runs under ``SCHED_IDLE``, on what the
 server leaves of the cores. The round trips under way during a probe at
-1,000 games on 2 cores took 60 to 70 ms at their 99th percentile. The
-child's walk copies the pages it writes (each object's collector header):
-some 120 MiB at 1,000 games, for the second it runs.
+1,000 games on 2 cores took 56 to 98 ms at their 99th percentile, against
+440 to 500 ms during the collection it spares. The child's walk copies the
+pages it writes (each object's collector header): some 140 MiB at 1,000
+games, for the second it runs.
 
 The child's collection runs the garbage's finalizers, on its copy: before
 that it closes every inherited file descriptor but its pipe, points its
