@@ -19,6 +19,8 @@ so test modules import nothing from this file:
   roll when rolling, ``move`` with the steps of a legal play (rebuilt from
   ``state.game.boards[actor]`` with :func:`nardy.notation.position_from_dict`),
   take doubles, accept resignations, and wait while a bot is to act.
+* ``no_automatic_collection`` keeps the garbage collector from running by
+  itself during a test, for tests of what a collection finds or frees.
 
 All clients share the event loop of the ``TestClient`` that ran the lifespan
 (``client.portal``), as they would share one server process; every read from
@@ -28,6 +30,7 @@ instead of hanging it.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import random
@@ -523,3 +526,15 @@ def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
 def server(make_server: Callable[..., Server]) -> Server:
     """The real app with scripted dice, its lifespan running."""
     return make_server()
+
+
+@pytest.fixture
+def no_automatic_collection() -> Iterator[None]:
+    """Garbage made by the test stays until the test (or this fixture, at its end) collects it."""
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()

@@ -152,54 +152,20 @@ def test_a_quiet_process_collects_its_old_generation_by_itself(monkeypatch) -> N
     asyncio.run(scenario())
 
 
-def test_each_day_the_old_generation_is_seen_to_at_the_quietest_hour_seen_since_the_last(monkeypatch) -> None:
-    """A check an hour (hours counted from the start); each day's trough is five hours in, then the load is flat.
-    Each look's probe finds garbage worth the pause, so each collects."""
+def _hourly_checks(monkeypatch, sockets: list[int], found: Probe | None, full_seconds: float = 24 * 3600,
+                   ) -> tuple[list[int], list[int]]:
+    """A check an hour (hours counted from the start), ``sockets[i]`` open at hour i + 1, each probe finding
+    ``found``: the hours of the probes and of the collections. The run stops at hour ``len(sockets)``; a look
+    due there would race the stop, so the counts end before one."""
     monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
-    first_day = [900, 700, 500, 400, 300, 320, 600, 1200] + [1500] * 16
-    second_day = [900, 700, 500, 400, 300] + [1500] * 19  # its trough, at hour 29, is the first day's again
-    third_day = [1500] * 4 + [600] + [1500] * 19  # a busier day: its trough is higher than the days before
-    counts = iter(first_day + second_day + third_day + [1500] * 50)
-    hour = [0]
-    collected_at: list[int] = []
-
-    def open_connections() -> int:
-        hour[0] += 1
-        return next(counts)
-
-    monkeypatch.setattr("nardy.server.collector.collect_old_generation", lambda: collected_at.append(hour[0]) or 0)
-
-    async def scenario() -> None:
-        collector = Collector(
-            young_only=True, full_seconds=24 * 3600, open_connections=open_connections,
-            monotonic=lambda: hour[0] * 3600.0, probe=lambda: _probe_finding(GARBAGE_WORTH_A_PAUSE + 1),
-        )
-        collector.start()
-        try:
-            while hour[0] < 53 + 48 + 1:
-                await asyncio.sleep(0)
-        finally:
-            await collector.stop()
-
-    asyncio.run(scenario())
-    # a day in, the load is high: the first waits for the day's trough, met again at hour 29; the second
-    # counts only the hours since the first, so the third day's higher trough (hour 53) is its quietest;
-    # after that the load is flat, so every day's first check is as quiet as any
-    assert collected_at == [29, 53, 77, 101]
-
-
-
-def _looks_of_a_busy_process(monkeypatch, found: Probe | None) -> tuple[list[int], list[int]]:
-    """A check an hour for 90 hours at a flat 1,000 sockets, each probe finding ``found``: the hours of the
-    probes and of the collections (stopped well before the fourth day's look, which would race the stop)."""
-    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
+    counts = iter(sockets + [sockets[-1]] * 50)  # the checks run between the run's end and the collector's stop
     hour = [0]
     probed_at: list[int] = []
     collected_at: list[int] = []
 
     def open_connections() -> int:
         hour[0] += 1
-        return 1000
+        return next(counts)
 
     def probe() -> Probe | None:
         probed_at.append(hour[0])
@@ -209,12 +175,12 @@ def _looks_of_a_busy_process(monkeypatch, found: Probe | None) -> tuple[list[int
 
     async def scenario() -> None:
         collector = Collector(
-            young_only=True, full_seconds=24 * 3600, open_connections=open_connections,
+            young_only=True, full_seconds=full_seconds, open_connections=open_connections,
             monotonic=lambda: hour[0] * 3600.0, probe=probe,
         )
         collector.start()
         try:
-            while hour[0] < 90:
+            while hour[0] < len(sockets):
                 await asyncio.sleep(0)
         finally:
             await collector.stop()
@@ -223,45 +189,37 @@ def _looks_of_a_busy_process(monkeypatch, found: Probe | None) -> tuple[list[int
     return probed_at, collected_at
 
 
+def test_each_day_the_old_generation_is_seen_to_at_the_quietest_hour_seen_since_the_last(monkeypatch) -> None:
+    """Each day's trough is five hours in, then the load is flat. Each look's probe finds garbage worth the
+    pause, so each collects."""
+    first_day = [900, 700, 500, 400, 300, 320, 600, 1200] + [1500] * 16
+    second_day = [900, 700, 500, 400, 300] + [1500] * 19  # its trough, at hour 29, is the first day's again
+    third_day = [1500] * 4 + [600] + [1500] * 19  # a busier day: its trough is higher than the days before
+    probed_at, collected_at = _hourly_checks(
+        monkeypatch, first_day + second_day + third_day + [1500] * 30, _probe_finding(GARBAGE_WORTH_A_PAUSE + 1),
+    )
+    # a day in, the load is high: the first waits for the day's trough, met again at hour 29; the second
+    # counts only the hours since the first, so the third day's higher trough (hour 53) is its quietest;
+    # after that the load is flat, so every day's first check is as quiet as any
+    assert probed_at == collected_at == [29, 53, 77, 101]
+
+
 def test_a_busy_process_whose_probe_finds_little_garbage_never_stops_for_the_walk(monkeypatch) -> None:
-    probed_at, collected_at = _looks_of_a_busy_process(monkeypatch, _probe_finding(GARBAGE_WORTH_A_PAUSE))
+    probed_at, collected_at = _hourly_checks(monkeypatch, [1000] * 90, _probe_finding(GARBAGE_WORTH_A_PAUSE))
     assert probed_at == [24, 48, 72]
     assert collected_at == []
 
 
 def test_a_busy_process_collects_when_its_probe_finds_garbage_worth_the_pause(monkeypatch) -> None:
-    probed_at, collected_at = _looks_of_a_busy_process(monkeypatch, _probe_finding(GARBAGE_WORTH_A_PAUSE + 1))
+    probed_at, collected_at = _hourly_checks(monkeypatch, [1000] * 90, _probe_finding(GARBAGE_WORTH_A_PAUSE + 1))
     assert probed_at == collected_at == [24, 48, 72]
 
 
 def test_a_busy_process_collects_when_its_probe_cannot_tell(monkeypatch) -> None:
-    probed_at, collected_at = _looks_of_a_busy_process(monkeypatch, None)
+    probed_at, collected_at = _hourly_checks(monkeypatch, [1000] * 90, None)
     assert probed_at == collected_at == [24, 48, 72]
 
 
 def test_a_quiet_process_collects_without_probing(monkeypatch) -> None:
-    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
-    checks = [0]
-    probed: list[int] = []
-    collected: list[int] = []
-
-    def open_connections() -> int:
-        checks[0] += 1
-        return QUIET_CONNECTIONS
-
-    monkeypatch.setattr("nardy.server.collector.collect_old_generation", lambda: collected.append(checks[0]) or 0)
-
-    async def scenario() -> None:
-        collector = Collector(
-            young_only=True, full_seconds=3600, open_connections=open_connections,
-            probe=lambda: probed.append(checks[0]) or None,
-        )
-        collector.start()
-        try:
-            while checks[0] < 5:
-                await asyncio.sleep(0)
-        finally:
-            await collector.stop()
-
-    asyncio.run(scenario())
-    assert collected[:4] == [1, 2, 3, 4] and probed == []
+    probed_at, collected_at = _hourly_checks(monkeypatch, [QUIET_CONNECTIONS] * 5, None, full_seconds=3600)
+    assert collected_at[:5] == [1, 2, 3, 4, 5] and probed_at == []

@@ -8,7 +8,6 @@ import os
 import socket
 import time
 import weakref
-from collections.abc import Iterator
 
 import pytest
 
@@ -20,18 +19,6 @@ class Ring:
 
     def __init__(self) -> None:
         self.me = self
-
-
-@pytest.fixture
-def no_automatic_collection() -> Iterator[None]:
-    """Garbage made by a test stays until the test collects it, whatever the test process allocates."""
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-        gc.collect()
 
 
 @pytest.fixture

@@ -8,9 +8,7 @@ meanwhile would pile up, and make that collection's pause longer.
 from __future__ import annotations
 
 import asyncio
-import gc
 import weakref
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -55,16 +53,6 @@ class Transport(asyncio.Transport):
 
 async def app(scope: Any, receive: Any, send: Any) -> None:
     """Never reached: the test stops at the upgrade."""
-
-
-@pytest.fixture
-def no_automatic_collection() -> Iterator[None]:
-    gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 @pytest.mark.usefixtures("no_automatic_collection")
