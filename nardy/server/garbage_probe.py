@@ -14,8 +14,8 @@ interpreter for 5 to 20 ms at 1,000 games, and until the child exits every
 first write of the server to a page they share is a fault and a copy
 (25,000 to 35,000 of them there); the child runs under ``SCHED_IDLE``, on what the
 server leaves of the cores. The round trips under way during a probe at
-1,000 games on 2 cores took 56 to 98 ms at their 99th percentile, against
-440 to 500 ms during the collection it spares. The child's walk copies the
+1,000 games on 2 cores took 42 to 98 ms at their 99th percentile, against
+330 to 500 ms during the collection it spares. The child's walk copies the
 pages it writes (each object's collector header): some 140 MiB at 1,000
 games, for the second it runs.
 
