@@ -231,6 +231,14 @@ class Census(NamedTuple):
                    f"{self.probe_found:,} found"))
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q``-th percentile of ``values`` (nan if there are none)."""
+    data = sorted(values)
+    if not data:
+        return float("nan")
+    return data[min(len(data) - 1, max(0, round(q / 100 * len(data) + 0.5) - 1))]
+
+
 def _largest(values: Iterable[float | None]) -> float | None:
     """The largest of some processes' figures, None if one has none."""
     known = list(values)
@@ -1124,11 +1132,10 @@ class Level:
         return ", ".join(collections + probes) or "-"
 
     def caught_summary(self) -> str:
-        caught = sorted(self.caught_latencies())
+        caught = self.caught_latencies()
         if not caught:
             return "-"
-        return (f"{len(caught)}, {statistics.median(caught):,.1f} / "
-                f"{caught[min(len(caught) - 1, int(0.99 * len(caught)))]:,.1f} / {caught[-1]:,.1f}")
+        return f"{len(caught)}, {percentile(caught, 50):,.1f} / {percentile(caught, 99):,.1f} / {max(caught):,.1f}"
 
     def gc_summary(self) -> str:
         by_generation: dict[int, list[Pause]] = {}
@@ -1166,11 +1173,7 @@ class Level:
         return sum(self.errors.values())
 
     def percentile(self, q: float) -> float:
-        data = sorted(self.latencies_ms)
-        if not data:
-            return float("nan")
-        rank = min(len(data) - 1, max(0, round(q / 100 * len(data) + 0.5) - 1))
-        return data[rank]
+        return percentile(self.latencies_ms, q)
 
     @property
     def holds(self) -> bool:
