@@ -27,7 +27,7 @@ so at the quietest hour of its day, and at the latest after twice
 ``full_seconds``. Walking it then would stop every game for about 0.6 µs
 per object they hold (0.1 s at 400 games, 0.3 to 0.4 s at 1,000), so a
 forked child walks its copy instead (:mod:`nardy.server.garbage_probe`:
-no stop but the fork's 5 to 20 ms, the games slowed while the child runs)
+no stop but the fork's 5 to 23 ms, the games slowed while the child runs)
 and the process collects only when the child found more than
 :data:`GARBAGE_WORTH_A_PAUSE` unreachable objects, or could not tell.
 ``benchmarks.load`` reports the objects of each generation and the cyclic

@@ -10,7 +10,7 @@ report what it found while the server goes on; the process collects for
 real only when the garbage is worth the pause (:mod:`nardy.server.collector`).
 
 The server is not stopped, but not spared either. The fork holds its
-interpreter for 5 to 20 ms at 1,000 games, and until the child exits every
+interpreter for 5 to 23 ms at 1,000 games, and until the child exits every
 first write of the server to a page they share is a fault and a copy
 (25,000 to 35,000 of them there); the child runs under ``SCHED_IDLE``, on what the
 server leaves of the cores. The round trips under way during a probe at
