@@ -14,6 +14,13 @@ a table on one process by the ``table`` in their URL and spreads the HTTP
 requests. CPU and memory are then the sums over the processes; the CPU of the
 machine's PostgreSQL and Redis processes is reported beside them, per action.
 
+Scale-out on a small machine: ``--cpu-per-process 0.4`` caps every server
+process at that share of a core (:mod:`benchmarks.cpu_cap`, a cgroup's CPU
+quota; needs root), so that one process is a fixed amount of CPU whatever
+else runs, and the throughput of one and of two processes at the same tail
+can be compared while PostgreSQL, Redis, HAProxy and the client run
+uncapped on what is left.
+
 Side by side: ``--server before=/tmp/old-checkout --server after=.`` runs every
 level against both servers, one after the other (``--rounds`` times,
 interleaved), so that two revisions or two settings are compared in one run
@@ -103,6 +110,8 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from benchmarks.cpu_cap import CpuCap
+from benchmarks.cpu_cap import describe as describe_cap
 from nardy.server.view_changes import apply_changes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -348,8 +357,9 @@ class Server:
     """One ``python -m nardy.server`` process (optionally under py-spy) with a fresh data directory."""
 
     def __init__(self, profile: Path | None, label: str, *, native: bool = False, root: Path = ROOT,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, cpu_cap: float | None = None) -> None:
         self.native = native
+        self.cap = CpuCap(cpu_cap) if cpu_cap is not None else None
         self.root = root
         self.extra_env = env or {}
         self.port = free_port()
@@ -379,6 +389,8 @@ class Server:
         self._process = subprocess.Popen(command, cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
+        if self.cap is not None:
+            self.cap.add(self._process.pid)
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
@@ -488,8 +500,14 @@ class Server:
                                    None if probe_found is None else int(probe_found))
         return found
 
+    def throttled(self) -> tuple[int, float]:
+        """(periods, seconds) its CPU cap has held the server back so far; (0, 0.0) uncapped."""
+        return self.cap.throttled() if self.cap is not None else (0, 0.0)
+
     def cleanup(self) -> None:
         shutil.rmtree(self.data_dir, ignore_errors=True)
+        if self.cap is not None:
+            self.cap.remove()
 
 
 class TemporaryDatabase:
@@ -595,7 +613,8 @@ class Cluster:
             env["NARDY_DATABASE_URL"] = f"sqlite:///{self.shared_dir / 'nardy.db'}"
         if spec.processes > 1:
             env["NARDY_REDIS_URL"] = spec.redis_url
-        self.servers = [Server(profile if i == 0 else None, label, native=native, root=spec.root, env=env)
+        self.servers = [Server(profile if i == 0 else None, label, native=native, root=spec.root, env=env,
+                               cpu_cap=spec.cpu_per_process)
                         for i in range(spec.processes)]
         self.proxy = Proxy([s.port for s in self.servers], self.servers[0].data_dir) if spec.processes > 1 else None
         self.profile_path = self.servers[0].profile_path
@@ -632,6 +651,10 @@ class Cluster:
 
     def proxy_cpu_seconds(self) -> float:
         return self.proxy.cpu_seconds() if self.proxy is not None else 0.0
+
+    def throttled(self) -> tuple[int, float]:
+        counts = [server.throttled() for server in self.servers]
+        return sum(periods for periods, _ in counts), sum(seconds for _, seconds in counts)
 
     def start_profile(self, seconds: float) -> subprocess.Popen[bytes] | None:
         return self.servers[0].start_profile(seconds)
@@ -1075,6 +1098,8 @@ class Level:
     server: str = ""
     accepted: int = 0
     proxy_cpu_pct: float = 0.0
+    throttled: tuple[int, float] = (0, 0.0)
+    """Over the window, summed over the server processes: periods their CPU caps held them back, seconds waited."""
     services_cpu_pct: dict[str, float] = field(default_factory=dict)
     latencies_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -1211,6 +1236,8 @@ class ServerSpec:
     database_url: str | None = None
     """An admin URL of a PostgreSQL server to create each level's database in; None: SQLite."""
     redis_url: str = "redis://127.0.0.1:6379/0"
+    cpu_per_process: float | None = None
+    """The share of a core each server process is capped at (:mod:`benchmarks.cpu_cap`); None: uncapped."""
 
 
 def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, float]], spec: ServerSpec) -> Level:
@@ -1254,6 +1281,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         load_start = os.getloadavg()[0]
         profiler = server.start_profile(args.duration)
         split0, proxy0, loop0 = server.cpu_split(), server.proxy_cpu_seconds(), server.loop_cpu_seconds()
+        throttled0 = server.throttled()
         sleeps0 = server.sleeps()
         services0 = {name: named_cpu_seconds(name) for name in SERVICES}
         cpu0, busy0 = sum(split0), machine_cpu()
@@ -1275,6 +1303,8 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         sleeps1 = server.sleeps()
         level.sleeps = server.slept_between(sleeps0, sleeps1)
         level.proxy_cpu_pct = (server.proxy_cpu_seconds() - proxy0) / args.duration * 100
+        throttled1 = server.throttled()
+        level.throttled = (throttled1[0] - throttled0[0], throttled1[1] - throttled0[1])
         level.services_cpu_pct = {name: (named_cpu_seconds(name) - services0[name]) / args.duration * 100
                                   for name in SERVICES}
         cpu1, busy1 = sum(split1), machine_cpu()
@@ -1391,6 +1421,8 @@ def print_level(level: Level) -> None:
         ("server RSS trend over the window's second half (least squares)", rss_trend(level.rss_series)),
         ("client CPU % per process", ", ".join(f"{c:.0f}" for c in level.client_cpu_pct)),
         ("proxy CPU %", f"{level.proxy_cpu_pct:.0f}"),
+        ("server processes held back by their CPU caps (periods; seconds waited)",
+         f"{level.throttled[0]:,}; {level.throttled[1]:.1f}"),
         ("PostgreSQL / Redis CPU % (every process of the machine's services; ms per action)", " / ".join(
             f"{level.services_cpu_pct.get(name, 0.0):.0f} ({level.services_cpu_pct.get(name, 0.0) * 10 / max(level.rate, 1e-9):.2f})"
             for name in SERVICES)),
@@ -1569,6 +1601,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="postgresql: a fresh database per level on --postgres-url's server")
     parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres",
                         help="an admin connection to the PostgreSQL server (creates and drops the level's database)")
+    parser.add_argument("--cpu-per-process", type=float, default=None, metavar="CORES",
+                        help="cap every server process at this share of a core (a cgroup's CPU quota; needs root), "
+                             "so that one process is a fixed amount of CPU on a small machine")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="the Redis of several processes")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
     args = parser.parse_args(argv)
@@ -1578,6 +1613,7 @@ def main(argv: list[str] | None = None) -> int:
     bot_delay = {"NARDY_BOT_DELAY_SECONDS": str(args.think)} if args.computer else {}
     cap = connection_cap(max(args.games), args.processes)
     specs = [replace(spec, processes=args.processes, redis_url=args.redis_url, env={**bot_delay, **cap, **spec.env},
+                     cpu_per_process=args.cpu_per_process,
                      database_url=args.postgres_url if args.database == "postgresql" else None)
              for spec in parse_servers(args.server, args.server_env)]
     if args.profile is not None:
@@ -1598,7 +1634,8 @@ def main(argv: list[str] | None = None) -> int:
           f"warm-up {args.warmup:.0f} s, window {args.duration:.0f} s; {args.clients} client process(es); "
           f"permessage-deflate {'off' if args.no_compression else 'offered'}")
     print(f"server: {args.processes} process(es) on {args.database}"
-          + (f" with Redis {args.redis_url} behind HAProxy (WebSockets sticky by table)" if args.processes > 1 else ""))
+          + (f" with Redis {args.redis_url} behind HAProxy (WebSockets sticky by table)" if args.processes > 1 else "")
+          + (f"; each capped at {describe_cap(args.cpu_per_process)}" if args.cpu_per_process else ""))
     for spec in specs:
         print(f"server {spec.label}: {spec.root} (commit {commit_of(spec.root)})"
               + "".join(f"; {key}={value}" for key, value in spec.env.items()))
