@@ -292,19 +292,23 @@ class RedisPubSub(_FanOut):
     Nothing connects until the first publish or subscription. The subscriber
     connection is named ``nardy:pubsub:<process id>`` in Redis's CLIENT LIST.
 
-    While Redis answers, ``publish`` returns once Redis has the message, and
-    every process's subscribers (this one's too) get it from Redis, so all
-    of them see one channel's messages in one order. When Redis does not
-    answer, ``publish`` still succeeds: the message goes to this process's
-    subscribers at once and into an *outbox*, which a task sends to Redis in
-    order, retrying with backoff (up to :data:`REDIS_BACKOFF_MAX_SECONDS`
+    ``publish`` delivers the message to this process's subscribers at once,
+    as one process does, and returns once Redis has it for the others. So
+    each process's subscribers get every publisher's messages in the order
+    they were published, but two publishers' messages on one channel may
+    interleave differently in different processes; a table's events carry
+    their versions, by which a watcher puts them right (docs/protocol.md).
+    Waiting for its own messages to come back from Redis cost a process
+    0.6 more wake-ups of its event loop and 0.04 to 0.06 ms more CPU per
+    message (benchmarks/RESULTS.md). When Redis does not answer,
+    ``publish`` still succeeds: the message goes into an *outbox*, which a
+    task sends to Redis in order, retrying with backoff (up to :data:`REDIS_BACKOFF_MAX_SECONDS`
     between tries); later messages queue behind it until the outbox is
     empty. So a change already committed is always published, late if Redis
     is away. The outbox holds at most ``outbox_size`` messages; past that the
     oldest are dropped (a watcher elsewhere then sees a gap in the versions
     and resyncs). Each message starts with this process's random tag and a
-    flag, ``<tag>:r`` or ``<tag>:h`` (delivered here already), and a space;
-    the reading task skips this process's ``h`` messages.
+    space; the reading task skips this process's own messages.
 
     When the subscriber connection breaks, or a channel could not be
     subscribed to, the reading task reconnects with the same backoff and
@@ -356,26 +360,27 @@ class RedisPubSub(_FanOut):
         await self._publisher.ping()
 
     async def publish(self, channel: str, message: str) -> None:
-        """Publish ``message`` through Redis; while Redis is away, deliver it here now and keep it for Redis.
+        """Deliver ``message`` here now and publish it through Redis; while Redis is away, keep it for Redis.
 
         Never fails for Redis: see the class docstring.
         """
         if self._closed:
             return
+        self._deliver(channel, message)
         name = REDIS_PREFIX + channel
-        if not self._outbox:  # nothing waits before it: straight to Redis, in order with every other process
+        tagged = f"{self._tag} {message}"
+        if not self._outbox:  # nothing waits before it: straight to Redis
             try:
-                await self._publisher.publish(name, f"{self._tag}:{_THROUGH_REDIS} {message}")
+                await self._publisher.publish(name, tagged)
                 return
             except (RedisError, OSError) as error:
                 _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
-        self._deliver(channel, message)
         if len(self._outbox) >= self._outbox_size:
             self._outbox.popleft()
             self._dropped += 1
             if self._dropped == 1:
                 _log.warning("Redis outbox full (%d messages): dropping the oldest", self._outbox_size)
-        self._outbox.append((name, f"{self._tag}:{_DELIVERED_HERE} {message}"))
+        self._outbox.append((name, tagged))
         self._outbox_ready.set()
         if self._sender is None:
             self._sender = asyncio.create_task(self._send(), name="nardy-redis-outbox")
@@ -512,8 +517,8 @@ class RedisPubSub(_FanOut):
             return
         channel = name[len(REDIS_PREFIX) :]
         if message["type"] == "message":
-            header, _, text = str(message["data"]).partition(" ")
-            if header != f"{self._tag}:{_DELIVERED_HERE}":  # those reached our subscribers when published
+            tag, _, text = str(message["data"]).partition(" ")
+            if tag != self._tag:  # ours reached our subscribers when published
                 self._deliver(channel, text)
         elif message["type"] == "subscribe":
             confirmed = self._confirmations.get(name)
@@ -548,12 +553,6 @@ class RedisPubSub(_FanOut):
     async def _drained(self) -> None:
         while self._outbox:
             await asyncio.sleep(0.01)
-
-
-_THROUGH_REDIS: Final = "r"
-"""A message's flag: it reaches the publishing process's own subscribers through Redis, like everyone's."""
-_DELIVERED_HERE: Final = "h"
-"""A message's flag: it was delivered to the publishing process's own subscribers when published."""
 
 
 def _backoff(failures: int) -> float:

@@ -258,6 +258,48 @@ def test_two_processes_see_each_others_messages(channel: Callable[[str], str]) -
 
 
 @pytest.mark.usefixtures("redis_available")
+def test_a_process_hears_its_own_messages_once_and_before_those_published_after_them(
+    channel: Callable[[str], str],
+) -> None:
+    """Its own come at once and their copies from Redis are skipped; another process's message published
+    later reaches it through Redis after those copies, so had one been delivered it would show here."""
+
+    async def scenario() -> None:
+        async with opened(lambda: RedisPubSub(REDIS_URL)) as first, opened(lambda: RedisPubSub(REDIS_URL)) as second:
+            async with first.subscribe(channel("game")) as mine:
+                for n in range(3):
+                    await first.publish(channel("game"), f"mine {n}")
+                await second.publish(channel("game"), "theirs")
+                assert [await receive(mine) for _ in range(4)] == ["mine 0", "mine 1", "mine 2", "theirs"]
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_a_process_delivers_its_own_message_without_waiting_for_redis(
+    channel: Callable[[str], str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def scenario() -> None:
+        async with opened(lambda: RedisPubSub(REDIS_URL)) as pubsub, pubsub.subscribe(channel("game")) as mine:
+            assert isinstance(pubsub, RedisPubSub)
+            redis_answers = asyncio.Event()
+            publish_to_redis = pubsub._publisher.publish
+
+            async def slow_redis(name: str, message: str) -> int:
+                await redis_answers.wait()
+                return await publish_to_redis(name, message)
+
+            monkeypatch.setattr(pubsub._publisher, "publish", slow_redis)
+            publishing = asyncio.create_task(pubsub.publish(channel("game"), "move"))
+            assert await receive(mine) == "move"
+            assert not publishing.done()
+            redis_answers.set()
+            await publishing
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_available")
 def test_one_redis_subscription_per_channel_and_prefixed_names(channel: Callable[[str], str]) -> None:
     """However many local subscribers, Redis sees one subscriber connection on ``nardy:<channel>``."""
 
