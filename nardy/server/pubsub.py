@@ -302,9 +302,9 @@ class RedisPubSub(_FanOut):
     0.6 more wake-ups of its event loop and 0.04 to 0.06 ms more CPU per
     message (benchmarks/RESULTS.md). When Redis does not answer,
     ``publish`` still succeeds: the message goes into an *outbox*, which a
-    task sends to Redis in order, retrying with backoff (up to :data:`REDIS_BACKOFF_MAX_SECONDS`
-    between tries); later messages queue behind it until the outbox is
-    empty. So a change already committed is always published, late if Redis
+    task sends to Redis in order, retrying with backoff (up to
+    :data:`REDIS_BACKOFF_MAX_SECONDS` between tries); later messages queue
+    behind it until the outbox is empty. So a change already committed is always published, late if Redis
     is away. The outbox holds at most ``outbox_size`` messages; past that the
     oldest are dropped (a watcher elsewhere then sees a gap in the versions
     and resyncs). Each message starts with this process's random tag and a
