@@ -359,7 +359,8 @@ class Server:
     def __init__(self, profile: Path | None, label: str, *, native: bool = False, root: Path = ROOT,
                  env: dict[str, str] | None = None, cpu_cap: float | None = None) -> None:
         self.native = native
-        self.cap = CpuCap(cpu_cap) if cpu_cap is not None else None
+        self.cap_cores = cpu_cap
+        self.cap: CpuCap | None = None
         self.root = root
         self.extra_env = env or {}
         self.port = free_port()
@@ -389,7 +390,8 @@ class Server:
         self._process = subprocess.Popen(command, cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT,
                                          stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
-        if self.cap is not None:
+        if self.cap_cores is not None:  # made here, not earlier, so that cleanup() always follows it
+            self.cap = CpuCap(self.cap_cores)
             self.cap.add(self._process.pid)
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while time.monotonic() < deadline:
@@ -1098,8 +1100,9 @@ class Level:
     server: str = ""
     accepted: int = 0
     proxy_cpu_pct: float = 0.0
-    throttled: tuple[int, float] = (0, 0.0)
-    """Over the window, summed over the server processes: periods their CPU caps held them back, seconds waited."""
+    throttled: tuple[int, float] | None = None
+    """Over the window, summed over the server processes: periods their CPU caps held them back, seconds waited
+    (None: uncapped)."""
     services_cpu_pct: dict[str, float] = field(default_factory=dict)
     latencies_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -1170,7 +1173,11 @@ class Level:
         parts = [f"gen{g}: {len(v)} × {statistics.mean(p.seconds for p in v) * 1000:.1f} ms "
                  f"(max {max(p.seconds for p in v) * 1000:.0f}; CPU max {max(p.cpu_seconds for p in v) * 1000:.0f})"
                  for g, v in sorted(by_generation.items())]
-        return f"{total / self.duration / 10:.1f} % of the window; " + "; ".join(parts) if parts else "none"
+        if not parts:
+            return "none"
+        cpu_per_action = sum(pause.cpu_seconds for pause in self.gc) * 1000 / max(self.accepted, 1)
+        return (f"{total / self.duration / 10:.1f} % of the window, {cpu_per_action:.3f} ms of CPU per accepted action; "
+                + "; ".join(parts))
 
     @property
     def longest_gc_ms(self) -> tuple[float, float]:
@@ -1304,7 +1311,8 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         level.sleeps = server.slept_between(sleeps0, sleeps1)
         level.proxy_cpu_pct = (server.proxy_cpu_seconds() - proxy0) / args.duration * 100
         throttled1 = server.throttled()
-        level.throttled = (throttled1[0] - throttled0[0], throttled1[1] - throttled0[1])
+        if spec.cpu_per_process is not None:
+            level.throttled = (throttled1[0] - throttled0[0], throttled1[1] - throttled0[1])
         level.services_cpu_pct = {name: (named_cpu_seconds(name) - services0[name]) / args.duration * 100
                                   for name in SERVICES}
         cpu1, busy1 = sum(split1), machine_cpu()
@@ -1422,7 +1430,7 @@ def print_level(level: Level) -> None:
         ("client CPU % per process", ", ".join(f"{c:.0f}" for c in level.client_cpu_pct)),
         ("proxy CPU %", f"{level.proxy_cpu_pct:.0f}"),
         ("server processes held back by their CPU caps (periods; seconds waited)",
-         f"{level.throttled[0]:,}; {level.throttled[1]:.1f}"),
+         "-" if level.throttled is None else f"{level.throttled[0]:,}; {level.throttled[1]:.1f}"),
         ("PostgreSQL / Redis CPU % (every process of the machine's services; ms per action)", " / ".join(
             f"{level.services_cpu_pct.get(name, 0.0):.0f} ({level.services_cpu_pct.get(name, 0.0) * 10 / max(level.rate, 1e-9):.2f})"
             for name in SERVICES)),
