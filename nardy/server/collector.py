@@ -12,7 +12,8 @@ reference counting.
 So the collector's automatic collections are kept to the young generations.
 What start-up left alive (modules, classes, the app; some 160,000 objects)
 is frozen for good with ``gc.freeze()``, out of every collection's sight.
-The young generations are collected four times a second, so they stay small,
+The young generations are collected four times a second, so they stay small
+(only a burst of :data:`YOUNG_THRESHOLD` allocations starts a collection sooner),
 and their survivors go to the old generation (2) as usual; the old
 generation is never collected automatically. It holds the live games'
 objects and the little cyclic garbage among them (statements a thread was
@@ -59,6 +60,17 @@ allocates, so its young generations filled with survivors between rare
 collections, the longest of which then took 19 to 30 ms at 400 and 1,000 games.
 Collected four times a second, they hold a quarter second's survivors."""
 
+YOUNG_THRESHOLD = 20_000
+"""How many more tracked objects allocated than freed start a young collection before the clock does.
+
+CPython's own 700 is passed only in bursts, and a server that falls behind
+makes bursts of its backlog: its event loop takes in many messages in one
+turn, and their objects are all alive at once. At 700, each burst was
+collected while alive, so every young collection walked and promoted live
+work, and fell behind further (benchmarks/RESULTS.md, thirteenth session).
+The clock bounds the young generations anyway; this bounds a burst's walk
+to some milliseconds."""
+
 OLD_CHECK_SECONDS = 60.0
 """How often the collector asks whether the old generation may be collected now."""
 
@@ -78,8 +90,9 @@ megabytes, against the few hundred objects a day of play leaves (benchmarks/RESU
 _NEVER = 2**31 - 1
 """A generation-2 threshold no count of generation-1 collections reaches."""
 
-_CPYTHON_OLD_THRESHOLD = 10
-"""CPython's own generation-2 threshold: one old collection per ten generation-1 collections."""
+_CPYTHON_THRESHOLDS = (700, 10, 10)
+"""CPython's own thresholds: a young collection per 700 net allocations, a middle one per ten young ones, and
+an old one per ten middle ones."""
 
 
 class Collector:
@@ -96,7 +109,7 @@ class Collector:
         self._open_connections = open_connections
         self._monotonic = monotonic
         self._probe = probe
-        self._old_threshold = _CPYTHON_OLD_THRESHOLD
+        self._thresholds_before = _CPYTHON_THRESHOLDS
         self._rounds: list[Periodic] = []
         self._last_old = 0.0
         self._fewest_since_old = sys.maxsize
@@ -107,9 +120,9 @@ class Collector:
         gc.freeze()
         if self._young_only:
             young, middle, old = gc.get_threshold()
-            if old != _NEVER:  # else another app of this process holds it off: CPython's own is restored
-                self._old_threshold = old
-            gc.set_threshold(young, middle, _NEVER)
+            if old != _NEVER:  # else another app of this process holds them: CPython's own are restored
+                self._thresholds_before = (young, middle, old)
+            gc.set_threshold(YOUNG_THRESHOLD, middle, _NEVER)
             self._last_old, self._fewest_since_old = self._monotonic(), sys.maxsize
             self._rounds = [
                 Periodic(self._collect_young, YOUNG_SECONDS, name="the young generations' collection"),
@@ -125,8 +138,7 @@ class Collector:
             await rounds.stop()
         self._rounds.clear()
         if self._young_only:
-            young, middle, _ = gc.get_threshold()
-            gc.set_threshold(young, middle, self._old_threshold)
+            gc.set_threshold(*self._thresholds_before)
         gc.unfreeze()
 
     def old_generation_due(self, since_last: float, open_now: int, fewest: int) -> bool:
