@@ -1176,8 +1176,8 @@ class Level:
         if not parts:
             return "none"
         cpu_per_action = sum(pause.cpu_seconds for pause in self.gc) * 1000 / max(self.accepted, 1)
-        return (f"{total / self.duration / 10:.1f} % of the window, {cpu_per_action:.3f} ms of CPU per accepted action; "
-                + "; ".join(parts))
+        return (f"{total / self.duration / 10:.1f} % of the window, "
+                f"{cpu_per_action:.3f} ms of CPU per accepted action; " + "; ".join(parts))
 
     @property
     def longest_gc_ms(self) -> tuple[float, float]:
