@@ -57,7 +57,8 @@ Per level:
    machine's CPU (``/proc/stat``), so that other load on the machine shows.
    Also the server's CPU per accepted action (what bounds a single process),
    how often its threads slept per action (each sleep is a wake-up, which on
-   a virtual machine runs the next work cold: :func:`sleeps`), its garbage
+   a virtual machine runs the next work cold: :func:`sleeps`), in all and by
+   thread (the launcher gives each thread its Python name in ``/proc``), its garbage
    collections and its collector's probes in the window, and the round trips
    under way during those. The clients play on, untimed, for a few seconds
    after the window, while the server's collector is asked what it tracks
@@ -151,9 +152,17 @@ PROBE_LINE = re.compile(r"^(\d+\.\d+) old-generation probe: .* a stall of ([\d.]
 # everything once, and logs how long each walk stopped the server and how many unreachable objects
 # the two found: the cyclic garbage the server was holding, frozen or not yet collected. The server's
 # planned collections are one of the two walks (nardy.server.collector: the old generation; earlier
-# code: everything), or none where the probe finds little garbage.
+# code: everything), or none where the probe finds little garbage. Every thread started through
+# ``threading`` takes its Python name as its name in /proc (prctl PR_SET_NAME), so that the wake-ups
+# can be told apart by thread.
 SERVER_LAUNCHER = """
-import gc, logging, os, runpy, signal, sys, threading, time
+import ctypes, gc, logging, os, runpy, signal, sys, threading, time
+_prctl = ctypes.CDLL(None).prctl
+_bootstrap_inner = threading.Thread._bootstrap_inner
+def _named_bootstrap_inner(self):
+    _prctl(15, self.name.encode()[:15], 0, 0, 0)  # PR_SET_NAME: the thread's name in /proc, for the wake-ups by thread
+    _bootstrap_inner(self)
+threading.Thread._bootstrap_inner = _named_bootstrap_inner
 try:
     from nardy.server.garbage_probe import probe_old_generation
 except ImportError:
@@ -297,6 +306,17 @@ def slept_between(before: dict[int, int], after: dict[int, int], loop_thread: in
     thread that ended meanwhile is not counted, one that started is counted whole."""
     total = sum(count - before.get(thread, 0) for thread, count in after.items())
     return after.get(loop_thread, 0) - before.get(loop_thread, 0), total
+
+
+def sleeps_by_thread_name(before: dict[int, int], after: dict[int, int]) -> dict[str, int]:
+    """Sleeps from ``before`` to ``after`` (:func:`sleeps`) summed by the threads' names (``/proc``'s ``comm``,
+    which the server launcher sets to the Python thread's name)."""
+    totals: Counter[str] = Counter()
+    for thread, count in after.items():
+        with contextlib.suppress(OSError):
+            name = Path(f"/proc/{thread}/comm").read_text().strip()
+            totals[name.rstrip("0123456789_")] += count - before.get(thread, 0)
+    return dict(totals)
 
 
 def proc_cpu_seconds(pid: int) -> float:
@@ -1104,6 +1124,8 @@ class Level:
     """Over the window, summed over the server processes: periods their CPU caps held them back, seconds waited
     (None: uncapped)."""
     services_cpu_pct: dict[str, float] = field(default_factory=dict)
+    sleeps_by_thread: dict[str, int] = field(default_factory=dict)
+    """Over the window, the servers' threads' sleeps summed by the threads' names (numbers stripped)."""
     latencies_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
@@ -1309,6 +1331,7 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         split1, loop1 = server.cpu_split(), server.loop_cpu_seconds()
         sleeps1 = server.sleeps()
         level.sleeps = server.slept_between(sleeps0, sleeps1)
+        level.sleeps_by_thread = sleeps_by_thread_name(sleeps0, sleeps1)
         level.proxy_cpu_pct = (server.proxy_cpu_seconds() - proxy0) / args.duration * 100
         throttled1 = server.throttled()
         if spec.cpu_per_process is not None:
@@ -1423,6 +1446,9 @@ def print_level(level: Level) -> None:
          f"{level.cpu_ms_per_action:.2f} ({level.server_sys_share:.0f} %; {level.loop_cpu_share:.0f} %)"),
         ("server threads' sleeps per accepted action (all threads / the event loop's)",
          f"{level.sleeps_per_action[1]:.2f} / {level.sleeps_per_action[0]:.2f}"),
+        ("server threads' sleeps per accepted action, by thread name", ", ".join(
+            f"{name} {count / max(level.accepted, 1):.2f}"
+            for name, count in sorted(level.sleeps_by_thread.items(), key=lambda item: -item[1]))),
         ("server RSS MiB (after setup / start / end / max)",
          f"{level.rss_after_setup:.0f} / {level.rss_start:.0f} / {level.rss_end:.0f} / {level.rss_max:.0f}"),
         ("server RSS MiB over the window (s: MiB)", ", ".join(f"{t:.0f}: {m:.0f}" for t, m in level.rss_series)),

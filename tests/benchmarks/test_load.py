@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -20,6 +22,7 @@ from benchmarks.load import (
     pick_opponents,
     rss_trend,
     sleeps,
+    sleeps_by_thread_name,
     slept_between,
 )
 from benchmarks.wakeups import cpu_microseconds
@@ -121,3 +124,23 @@ def test_the_collectors_probe_lines_are_read_from_the_server_log(tmp_path: Path)
         "1 page faults here, ? MiB copied\n"
     )
     assert server.probes(1000.0, 2000.0) == [Probed(1030.0, 0.5, 11.3)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread names in /proc are Linux's")
+def test_sleeps_are_summed_by_thread_name_without_the_pool_number() -> None:
+    named, done = threading.Event(), threading.Event()
+
+    def worker() -> None:
+        ctypes.CDLL(None).prctl(15, b"nardy-db_7", 0, 0, 0)  # PR_SET_NAME, as the server launcher does
+        named.set()
+        done.wait()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        named.wait()
+        assert thread.native_id is not None
+        assert sleeps_by_thread_name({thread.native_id: 2}, {thread.native_id: 5}) == {"nardy-db": 3}
+    finally:
+        done.set()
+        thread.join()
