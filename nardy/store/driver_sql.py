@@ -11,6 +11,10 @@ driver's cursor directly. SQLAlchemy still writes the SQL and converts the
 values, so what lands in the database is what its own execution would write;
 driver errors are translated into SQLAlchemy's exceptions, as its own
 execution would raise them.
+
+A grouped transaction (:func:`one_transaction`) on PostgreSQL is pipelined:
+its BEGIN, its statements and its COMMIT go out together and their results
+come back together, one round trip where each statement was one.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ClauseElement, Dialect
+import psycopg
+from sqlalchemy import ClauseElement, Dialect, Engine
 from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 
 
@@ -54,16 +60,58 @@ class DriverStatement:
 
     def execute(self, cursor: DBAPICursor, values: Mapping[str, Any]) -> int:
         """Run once with ``values``; the number of rows it matched."""
+        self.send(cursor, values)
+        return int(cursor.rowcount)
+
+    def send(self, cursor: DBAPICursor, values: Mapping[str, Any]) -> None:
+        """Run once with ``values``. Inside :func:`one_transaction` on PostgreSQL the cursor's row count is known
+        only once the transaction has ended."""
         parameters = self.parameters(values)
         with translated_errors(self.dialect, self.sql, parameters):
             cursor.execute(self.sql, parameters)
-        return int(cursor.rowcount)
 
     def execute_many(self, cursor: DBAPICursor, rows: Sequence[Mapping[str, Any]]) -> None:
         """Run once for each of ``rows``."""
         parameters: Any = [self.parameters(values) for values in rows]  # all positional, or all by name
         with translated_errors(self.dialect, self.sql, parameters):
             cursor.executemany(self.sql, parameters)
+
+
+def own_connection(engine: Engine) -> PoolProxiedConnection:
+    """A connection of ``engine`` taken out of its pool for good, for :func:`one_transaction`; closing it closes it.
+
+    On PostgreSQL it is in autocommit mode, so that psycopg opens no
+    transaction of its own: it would wait for the BEGIN's reply before
+    sending anything else. Out of the pool, no other user of the engine can
+    get it in that mode."""
+    connection = engine.raw_connection()
+    connection.detach()
+    if isinstance(connection.dbapi_connection, psycopg.Connection):
+        connection.dbapi_connection.autocommit = True
+    return connection
+
+
+@contextlib.contextmanager
+def one_transaction(connection: PoolProxiedConnection, dialect: Dialect) -> Iterator[None]:
+    """One transaction for the statements run on ``connection``'s cursors within the block, committed at its end.
+
+    On PostgreSQL (``connection`` from :func:`own_connection`) the statements
+    are pipelined: nothing waits for PostgreSQL until the block ends, and then
+    all the replies, the COMMIT's too, come back in one round trip. A
+    cursor's row count is known only after the block there. If a statement
+    fails, PostgreSQL skips the rest, the COMMIT included. Raises SQLAlchemy's
+    exceptions; nothing is committed then, and the connection is best
+    closed (its transaction may still be open)."""
+    with translated_errors(dialect):
+        driver = connection.dbapi_connection
+        if isinstance(driver, psycopg.Connection) and driver.autocommit:
+            with driver.pipeline():
+                driver.execute("BEGIN")
+                yield
+                driver.execute("COMMIT")
+        else:
+            yield
+            connection.commit()
 
 
 @contextlib.contextmanager

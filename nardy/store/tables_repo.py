@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +22,11 @@ from nardy.store.models import ATTENTION, ChouettePlayer, FinishedGame, GameSeed
 
 class VersionConflict(RuntimeError):
     """Another process appended to the table first; reload and try again."""
+
+
+Verdict = Callable[[], None]
+"""What a grouped append returns: called once its transaction has ended, it raises
+:class:`VersionConflict` if the append wrote nothing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,32 +121,37 @@ def append_uncommitted(
     events: Sequence[StoredEvent],
     summary: dict[str, Any],
     owner: str,
-) -> None:
+) -> Verdict:
     """:func:`append`'s plain case (no other rows) in the caller's transaction, left open: a grouped append
-    (:mod:`nardy.server.services.group_commit`).
+    (:mod:`nardy.server.services.group_commit`). Returns its verdict, to call once the transaction has ended: it
+    raises :class:`VersionConflict` if the table had moved on, and nothing was written then.
 
     On the driver's own cursor, with the statements compiled once for
     ``dialect`` (:mod:`nardy.store.driver_sql`): a grouped append runs for
     every accepted action, and SQLAlchemy's execution of even a cached
-    statement took twice the time of the writes themselves. Raises
-    :class:`VersionConflict` having written nothing: the table's UPDATE
-    comes first. On PostgreSQL the UPDATE and the INSERT are one statement
-    (:func:`_advance_and_insert`): there each statement is a round trip, and
-    the writer thread waits for each answer and then for the GIL, which took
-    five times its CPU per append (benchmarks/RESULTS.md).
+    statement took twice the time of the writes themselves. On PostgreSQL
+    the UPDATE and the INSERT are one statement (:func:`_advance_and_insert`),
+    which writes nothing when the version is stale: a grouped transaction is
+    pipelined there (:func:`~nardy.store.driver_sql.one_transaction`), so
+    its row count is known only at the end. On SQLite the UPDATE comes first
+    and the INSERT runs only if it moved the table.
     """
     if dialect.name == "postgresql":
         values = _advance_values(table_id, expected_version, events, summary, owner)
         for index, row in enumerate(_event_rows(table_id, events)):
             values.update({f"e{index}_{name}": value for name, value in row.items()})
-        if _advance_and_insert(dialect, frozenset(summary), len(events)).execute(cursor, values) != len(events):
-            raise VersionConflict(table_id)
-        return
-    advance, insert_events = _driver_statements(dialect, frozenset(summary))
-    moved = advance.execute(cursor, _advance_values(table_id, expected_version, events, summary, owner))
-    if moved != 1:
+        _advance_and_insert(dialect, frozenset(summary), len(events)).send(cursor, values)
+    else:
+        advance, insert_events = _driver_statements(dialect, frozenset(summary))
+        if advance.execute(cursor, _advance_values(table_id, expected_version, events, summary, owner)) == 1:
+            insert_events.execute_many(cursor, _event_rows(table_id, events))  # its row count: the events'
+    return partial(_all_inserted, cursor, len(events), table_id)
+
+
+def _all_inserted(cursor: DBAPICursor, count: int, table_id: str) -> None:
+    """Raise :class:`VersionConflict` unless the cursor's last statement inserted the append's ``count`` events."""
+    if cursor.rowcount != count:
         raise VersionConflict(table_id)
-    insert_events.execute_many(cursor, _event_rows(table_id, events))
 
 
 def write_append(

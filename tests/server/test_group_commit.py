@@ -1,16 +1,19 @@
-"""Group commit: waiting appends share one transaction, and one table's failure is its own."""
+"""Group commit: waiting appends share one transaction, and one table's failure is its own, on both databases."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+import tempfile
 import threading
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
+import psycopg
 import pytest
-from sqlalchemy import Dialect, event, select
+from sqlalchemy import Dialect, Engine, event, select
 from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,15 +23,39 @@ from nardy.store import tables_repo
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 from nardy.store.models import GameTable, TableEvent
-from nardy.store.tables_repo import StoredEvent, VersionConflict
+from nardy.store.tables_repo import StoredEvent, Verdict, VersionConflict
+from server.live_server import fresh_postgres_database, postgres_unreachable
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 TABLES = ("t-a", "t-b", "t-c", "t-d")
 
 
 @pytest.fixture
-def sessions(tmp_path: Path) -> sessionmaker[Session]:
+def sqlite_sessions(tmp_path: Path) -> Iterator[sessionmaker[Session]]:
     engine = make_engine(f"sqlite:///{tmp_path / 'group.db'}")
+    yield _with_tables(engine)
+    engine.dispose()
+
+
+@pytest.fixture
+def postgresql_sessions() -> Iterator[sessionmaker[Session]]:
+    reason = postgres_unreachable()
+    if reason is not None:
+        pytest.skip(reason)
+    with fresh_postgres_database() as url:
+        engine = make_engine(url)
+        yield _with_tables(engine)
+        engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sessions(request: pytest.FixtureRequest) -> sessionmaker[Session]:
+    """A database of each kind with the tables of ``TABLES``, at version 0."""
+    made: sessionmaker[Session] = request.getfixturevalue(f"{request.param}_sessions")
+    return made
+
+
+def _with_tables(engine: Engine) -> sessionmaker[Session]:
     upgrade(engine)
     made = make_sessionmaker(engine)
     with made() as db:
@@ -80,9 +107,10 @@ async def _batched(group: GroupCommit, *jobs: Job) -> list[BaseException | None]
     """Run ``jobs`` as one batch: the writer is held busy until all of them wait."""
     started, release = threading.Event(), threading.Event()
 
-    def hold(_cursor: DBAPICursor, _dialect: Dialect) -> None:
+    def hold(_cursor: DBAPICursor, _dialect: Dialect) -> Verdict:
         started.set()
         release.wait(5)
+        return lambda: None
 
     holding = asyncio.create_task(group.write("", hold))
     await asyncio.to_thread(started.wait, 5)
@@ -102,12 +130,34 @@ def _one_batch(sessions: sessionmaker[Session], *jobs: Job) -> list[BaseExceptio
         group.close()
 
 
-def test_waiting_appends_are_committed_in_one_transaction(sessions: sessionmaker[Session]) -> None:
-    commits = _commits(sessions)
-    outcomes = _one_batch(sessions, *(_append(t, 0) for t in TABLES))
+def test_waiting_appends_are_committed_in_one_transaction(sqlite_sessions: sessionmaker[Session]) -> None:
+    commits = _commits(sqlite_sessions)
+    outcomes = _one_batch(sqlite_sessions, *(_append(t, 0) for t in TABLES))
     assert outcomes == [None] * len(TABLES)
-    assert _versions(sessions) == dict.fromkeys(TABLES, 1)
+    assert _versions(sqlite_sessions) == dict.fromkeys(TABLES, 1)
     assert len(commits) == 1  # the holding job wrote nothing; the four appends are one transaction
+
+
+def test_on_postgresql_a_batch_is_one_round_trip(postgresql_sessions: sessionmaker[Session]) -> None:
+    """BEGIN, the four appends and COMMIT go out together, and the writer waits once for all their replies."""
+    with tempfile.TemporaryFile("w+") as trace:
+        def traced(driver_connection: psycopg.Connection[object], _record: object, _proxy: object) -> None:
+            driver_connection.pgconn.trace(trace.fileno())
+            driver_connection.pgconn.set_trace_flags(psycopg.pq.Trace.SUPPRESS_TIMESTAMPS)
+
+        engine = postgresql_sessions.kw["bind"]
+        event.listen(engine, "checkout", traced)
+        try:
+            outcomes = _one_batch(postgresql_sessions, *(_append(t, 0) for t in TABLES))
+        finally:
+            event.remove(engine, "checkout", traced)
+        trace.seek(0)
+        sent = [line.split("\t")[2].split()[0] for line in trace if line.startswith("F\t")]
+    assert outcomes == [None] * len(TABLES)
+    assert _versions(postgresql_sessions) == dict.fromkeys(TABLES, 1)
+    syncs = [index for index, message in enumerate(sent) if message == "Sync"]
+    assert len(syncs) == 2  # one for the holding job's batch, one for the four appends
+    assert sent[syncs[0]:syncs[1]].count("Execute") == 1 + len(TABLES) + 1  # BEGIN, the appends, COMMIT
 
 
 def test_a_conflict_fails_its_own_append_only(sessions: sessionmaker[Session]) -> None:
@@ -122,13 +172,11 @@ def test_any_other_error_rolls_the_batch_back_and_each_append_runs_alone(session
     with sessions() as db:  # t-b already has an event at version 1 but its row says 0: its insert will collide
         db.add(TableEvent(table_id="t-b", version=1, kind="rolled", seat=0, payload={}, created_at=NOW))
         db.commit()
-    commits = _commits(sessions)
     outcomes = _one_batch(sessions, _append("t-a", 0), _append("t-b", 0), _append("t-c", 0))
     assert outcomes[0] is None and outcomes[2] is None
     assert isinstance(outcomes[1], IntegrityError)
     assert _versions(sessions) == {"t-a": 1, "t-b": 0, "t-c": 1, "t-d": 0}  # t-b's UPDATE was rolled back too
     assert _events(sessions, "t-a") == [1] and _events(sessions, "t-c") == [1]
-    assert len(commits) == 2  # the batch was rolled back; t-a and t-c committed alone
 
 
 def test_an_append_is_committed_when_its_await_returns(sessions: sessionmaker[Session]) -> None:
@@ -151,9 +199,9 @@ def test_a_batch_runs_in_the_order_of_its_keys(sessions: sessionmaker[Session]) 
     def recording(table_id: str) -> Job:
         key, append = _append(table_id, 0)
 
-        def write(cursor: DBAPICursor, dialect: Dialect) -> None:
+        def write(cursor: DBAPICursor, dialect: Dialect) -> Verdict:
             ran.append(key)
-            append(cursor, dialect)
+            return append(cursor, dialect)
 
         return key, write
 

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from nardy.store import tables_repo
 from nardy.store.db import make_engine, make_sessionmaker
+from nardy.store.driver_sql import one_transaction, own_connection
 from nardy.store.migrate import upgrade
 from nardy.store.models import GameTable, TableEvent
 from nardy.store.tables_repo import StoredEvent, VersionConflict
@@ -62,13 +63,15 @@ def _stored(engine: Engine, table_id: str) -> tuple[tuple[object, ...], list[tup
 
 def _append_on_driver(engine: Engine, table_id: str, expected_version: int, events: list[StoredEvent] = EVENTS,
                       ) -> None:
-    connection = engine.raw_connection()
+    """As the grouped writer runs it: in a transaction of its own, the verdict read once that has ended."""
+    connection = own_connection(engine)
     try:
-        tables_repo.append_uncommitted(
-            connection.cursor(), engine.dialect, table_id=table_id, expected_version=expected_version,
-            events=events, summary=SUMMARY, owner="process-1",
-        )
-        connection.commit()
+        with one_transaction(connection, engine.dialect):
+            verdict = tables_repo.append_uncommitted(
+                connection.cursor(), engine.dialect, table_id=table_id, expected_version=expected_version,
+                events=events, summary=SUMMARY, owner="process-1",
+            )
+        verdict()
     finally:
         connection.close()
 

@@ -10,15 +10,19 @@ holds for every action in the batch. With one action waiting the batch is that a
 quiet server pays nothing for batching, a busy one pays one commit for
 many actions.
 
-A grouped job is given the driver's own cursor and the dialect
-(:mod:`nardy.store.driver_sql`: the per-statement work of SQLAlchemy's
-execution cost more than the writes). It must be all-or-nothing on its own:
-it either writes its rows or raises
-:class:`~nardy.store.tables_repo.VersionConflict` *before* writing anything
-(the table's conditional UPDATE comes first), and it never commits or rolls
-back. That conflict fails its job alone. Any other error rolls the
-whole batch back, and then every job of it runs again in a transaction of
-its own, so only the job at fault sees its error.
+A grouped job is given a cursor of its own on the driver's connection and
+the dialect (:mod:`nardy.store.driver_sql`: the per-statement work of
+SQLAlchemy's execution cost more than the writes). It sends its writes and
+returns its verdict, which the writer calls once the transaction has ended:
+on PostgreSQL the batch is pipelined, BEGIN, every job's statements and
+COMMIT sent together, so a job learns what its statements did only then
+(:func:`~nardy.store.driver_sql.one_transaction`). A job must therefore be
+all-or-nothing within its statements: when the table has moved on it writes
+nothing, and its verdict raises
+:class:`~nardy.store.tables_repo.VersionConflict`, which fails that job
+alone. It never commits or rolls back. Any other error rolls the whole batch
+back, and then every job of it runs again in a transaction of its own, so
+only the job at fault sees its error.
 
 A batch runs its jobs in the order of their keys (the table ids), so two
 processes' batches lock the rows they share in the same order and cannot
@@ -39,13 +43,14 @@ from sqlalchemy import Dialect, Engine
 from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.pool import PoolProxiedConnection
 
-from nardy.store.driver_sql import translated_errors
-from nardy.store.tables_repo import VersionConflict
+from nardy.store.driver_sql import one_transaction, own_connection
+from nardy.store.tables_repo import Verdict, VersionConflict
 
 log = logging.getLogger(__name__)
 
-GroupedWork = Callable[[DBAPICursor, Dialect], None]
-"""A grouped job's writes: given the batch's cursor and the database's dialect."""
+GroupedWork = Callable[[DBAPICursor, Dialect], Verdict]
+"""A grouped job's writes: given a cursor of the batch's connection and the database's dialect, it sends them and
+returns its verdict (the module's docstring)."""
 
 MAX_BATCH = 64
 """The most appends one transaction takes (a bound on how long its commit keeps the others waiting)."""
@@ -117,19 +122,8 @@ class GroupCommit:
             self._commit(batch)
 
     def _commit(self, batch: list[_Job]) -> None:
-        outcomes: list[BaseException | None] = []
-        dialect = self._engine.dialect
         try:
-            connection = self._held()
-            cursor = connection.cursor()
-            for job in batch:
-                try:
-                    job.work(cursor, dialect)
-                    outcomes.append(None)
-                except VersionConflict as conflict:
-                    outcomes.append(conflict)
-            with translated_errors(dialect):
-                connection.commit()
+            outcomes = self._run(batch)
         except Exception:
             log.debug("a grouped transaction of %d failed; each job runs alone", len(batch), exc_info=True)
             self._let_go()
@@ -140,35 +134,48 @@ class GroupCommit:
             except RuntimeError:  # its loop has closed: nobody awaits it any more
                 log.debug("a grouped append finished after its event loop closed")
 
-    def _alone(self, job: _Job) -> BaseException | None:
+    def _run(self, batch: list[_Job]) -> list[BaseException | None]:
+        """Run ``batch`` in one transaction and commit it; each job's verdict."""
+        connection = self._held()
         dialect = self._engine.dialect
+        with one_transaction(connection, dialect):
+            verdicts = [job.work(connection.cursor(), dialect) for job in batch]
+        return [_judged(verdict) for verdict in verdicts]
+
+    def _alone(self, job: _Job) -> BaseException | None:
         try:
-            connection = self._held()
-            job.work(connection.cursor(), dialect)
-            with translated_errors(dialect):
-                connection.commit()
+            return self._run([job])[0]
         except Exception as error:
             self._let_go()
             return error
-        return None
 
     def _held(self) -> PoolProxiedConnection:
-        """The writer's own connection, kept from batch to batch.
+        """The writer's own connection, kept from batch to batch, out of the engine's pool
+        (:func:`~nardy.store.driver_sql.own_connection`).
 
         Kept, not checked out of the pool for each batch: SQLite keeps its
         page cache per connection, and a batch on whichever pooled connection
-        came next could find the tables' pages cold. (In the load benchmark
-        the gain was too small to tell from the noise: benchmarks/RESULTS.md.)"""
+        came next could find the tables' pages cold (in the load benchmark
+        the gain was too small to tell from the noise: benchmarks/RESULTS.md),
+        and PostgreSQL's pipelined batches need a connection set up for them."""
         if self._connection is None:
-            self._connection = self._engine.raw_connection()
+            self._connection = own_connection(self._engine)
         return self._connection
 
     def _let_go(self) -> None:
-        """Give the writer's connection back to the pool, which rolls back what it left (or drops it if broken)."""
+        """Close the writer's connection, and with it what its transaction left (a broken one is dropped)."""
         connection, self._connection = self._connection, None
         if connection is not None:
             with contextlib.suppress(Exception):
                 connection.close()
+
+
+def _judged(verdict: Verdict) -> VersionConflict | None:
+    try:
+        verdict()
+    except VersionConflict as conflict:
+        return conflict
+    return None
 
 
 def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
