@@ -44,6 +44,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
+from nardy.server.lone_channels import LoneChannels
+
 DEFAULT_QUEUE_SIZE: Final = 1000
 """Messages a subscriber may fall behind before it is told to resync."""
 
@@ -59,6 +61,9 @@ REDIS_TIMEOUT_SECONDS: Final = 2.0
 DEFAULT_OUTBOX_SIZE: Final = 100_000
 """Messages a process keeps for Redis while it cannot be reached; past that the oldest are dropped."""
 
+REDIS_INTEREST: Final = "nardy!interest"
+"""The Redis channel on which each process announces the channels it listens to (no channel's name)."""
+
 _log = logging.getLogger(__name__)
 
 
@@ -73,8 +78,14 @@ class SubscriptionOverflow(Exception):
 class PubSub(Protocol):
     """Channels of text messages, shared by the tasks of one process or, with Redis, of many."""
 
-    async def publish(self, channel: str, message: str) -> None:
-        """Deliver ``message`` to every open subscription of ``channel``."""
+    async def publish(self, channel: str, message: str, *, versioned: bool = False) -> None:
+        """Deliver ``message`` to every open subscription of ``channel``.
+
+        ``versioned``: the message carries the version of the state it leads
+        to, so a listener that missed some messages can tell from the next
+        one (a table's ``events``). Such a message need not leave this
+        process while nobody elsewhere listens to the channel.
+        """
 
     def subscribe(self, channel: str) -> Subscription:
         """A subscription to ``channel``; it receives messages once opened (``async with``)."""
@@ -268,7 +279,7 @@ class InProcessPubSub(_FanOut):
     async def ping(self) -> None:
         """Always reachable."""
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str, *, versioned: bool = False) -> None:
         """Queue ``message`` for every open subscription of ``channel``."""
         self._deliver(channel, message)
 
@@ -310,6 +321,13 @@ class RedisPubSub(_FanOut):
     and resyncs). Each message starts with this process's random tag and a
     space; the reading task skips this process's own messages.
 
+    A *versioned* message (``publish(..., versioned=True)``) on a channel that
+    reaches no other process is not sent to Redis at all while that holds
+    (:mod:`nardy.server.lone_channels`): Redis's answer to a publish says how
+    many listen, and each process announces on :data:`REDIS_INTEREST` every
+    channel Redis confirms it subscribed to. When such a channel had kept
+    messages back, the process then sends the last of them through Redis.
+
     When the subscriber connection breaks, or a channel could not be
     subscribed to, the reading task reconnects with the same backoff and
     subscribes every channel that has a subscriber here; each subscription of
@@ -349,6 +367,13 @@ class RedisPubSub(_FanOut):
         self._outbox_ready = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
         self._dropped = 0
+        self._lone = LoneChannels()
+        self._confirmed: set[str] = set()
+        """Redis names of the channels Redis confirmed this process subscribed to, and no UNSUBSCRIBE sent since."""
+        self._interest_asked = False
+        self._notes: deque[tuple[str, str]] = deque()
+        """Announcements, and messages kept back that a new listener elsewhere may lack, which the reading task
+        sends once it has dispatched what it read."""
 
     @property
     def backlog(self) -> int:
@@ -359,22 +384,41 @@ class RedisPubSub(_FanOut):
         """Raise :class:`redis.exceptions.RedisError` (or :class:`OSError`) unless Redis answers now."""
         await self._publisher.ping()
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str, *, versioned: bool = False) -> None:
         """Deliver ``message`` here now and publish it through Redis; while Redis is away, keep it for Redis.
 
-        Never fails for Redis: see the class docstring.
+        A versioned message stays here while no other process listens to the
+        channel. Never fails for Redis: see the class docstring.
         """
         if self._closed:
             return
         self._deliver(channel, message)
+        if self._outbox:  # messages wait before it
+            self._keep(REDIS_PREFIX + channel, f"{self._tag} {message}")
+            return
+        if versioned and self._lone.keeps(channel, message):
+            return
         name = REDIS_PREFIX + channel
-        tagged = f"{self._tag} {message}"
-        if not self._outbox:  # nothing waits before it: straight to Redis
-            try:
-                await self._publisher.publish(name, tagged)
-                return
-            except (RedisError, OSError) as error:
-                _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
+        since, ours = self._lone.generation, self._ours(name)
+        try:
+            receivers = await self._publisher.publish(name, f"{self._tag} {message}")
+        except (RedisError, OSError) as error:
+            _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
+            self._keep(name, f"{self._tag} {message}")
+            return
+        self._lone.published(channel, int(receivers), ours if ours == self._ours(name) else None, since)
+
+    def _ours(self, name: str) -> int | None:
+        """1 if Redis counts this process among the listeners of ``name``, 0 if not, ``None`` while that changes."""
+        if name in self._confirmed:
+            return 1
+        pubsub = self._redis_pubsub
+        if name in pubsub.channels or name in pubsub.pending_unsubscribe_channels or name in self._confirmations:
+            return None
+        return 0
+
+    def _keep(self, name: str, tagged: str) -> None:
+        """Queue a message for Redis behind those already waiting (see the class docstring)."""
         if len(self._outbox) >= self._outbox_size:
             self._outbox.popleft()
             self._dropped += 1
@@ -444,6 +488,7 @@ class RedisPubSub(_FanOut):
         async with self._lock:
             if not self._remove(subscription) or self._closed:
                 return
+            self._confirmed.discard(REDIS_PREFIX + subscription.channel)
             if not self._connected():
                 # As in _attach: the reading task unsubscribes it once Redis is back.
                 self._left_subscribed = True
@@ -487,16 +532,23 @@ class RedisPubSub(_FanOut):
                     missing = self._unsubscribed()
                     if missing:
                         await self._redis_pubsub.subscribe(*missing)
+                if not self._interest_asked:
+                    await self._redis_pubsub.subscribe(REDIS_INTEREST)  # and again by redis-py on reconnecting
+                    self._interest_asked = True
                 if self._redis_pubsub.connection is None:  # no subscription has connected yet
                     raise ConnectionError("not connected to Redis yet")
                 if self._left_subscribed and self._connected():
                     unwanted = self._unwanted()
                     if unwanted:
+                        self._confirmed.difference_update(unwanted)
                         await self._redis_pubsub.unsubscribe(*unwanted)
                     self._left_subscribed = False
                 message: dict[str, Any] | None = await self._redis_pubsub.get_message(timeout=REDIS_TIMEOUT_SECONDS)
             except (RedisError, OSError) as error:
                 self._maybe_unsubscribed = True
+                self._confirmed.clear()
+                for channel, kept in self._lone.deafened():  # a listener elsewhere may have missed it
+                    self._keep(REDIS_PREFIX + channel, f"{self._tag} {kept}")
                 # An UNSUBSCRIBE written just before the break may be lost, and reconnecting subscribes again every
                 # channel redis-py has not heard leave: look for channels nobody here wants once Redis is back.
                 self._left_subscribed = True
@@ -510,9 +562,25 @@ class RedisPubSub(_FanOut):
                 failures = 0
             if message is not None:
                 self._dispatch(message)
+            while self._notes:
+                await self._publish_note(*self._notes.popleft())
+
+    async def _publish_note(self, name: str, text: str) -> None:
+        """Publish an announcement or a message kept back straight to Redis if nothing waits for it, or keep it
+        behind what waits."""
+        if not self._outbox:
+            try:
+                await self._publisher.publish(name, text)
+                return
+            except (RedisError, OSError) as error:
+                _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
+        self._keep(name, text)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         name = message["channel"]
+        if name == REDIS_INTEREST:
+            self._dispatch_interest(message)
+            return
         if not isinstance(name, str) or not name.startswith(REDIS_PREFIX):
             return
         channel = name[len(REDIS_PREFIX) :]
@@ -521,6 +589,9 @@ class RedisPubSub(_FanOut):
             if tag != self._tag:  # ours reached our subscribers when published
                 self._deliver(channel, text)
         elif message["type"] == "subscribe":
+            if channel in self._channels:  # not left meanwhile: tell the others it listens
+                self._confirmed.add(name)
+                self._notes.append((REDIS_INTEREST, f"{self._tag} {channel}"))
             confirmed = self._confirmations.get(name)
             if confirmed is not None and not confirmed.done():
                 confirmed.set_result(None)
@@ -528,6 +599,15 @@ class RedisPubSub(_FanOut):
                 # A subscription made late, or again after a reconnect: messages may have passed unseen.
                 for subscription in self._channels.get(channel, ()):
                     subscription._lose()
+
+    def _dispatch_interest(self, message: dict[str, Any]) -> None:
+        """Another process's announcement that it listens to a channel, or Redis's confirmation that we hear them."""
+        if message["type"] == "subscribe":
+            self._lone.listen()
+        elif message["type"] == "message":
+            tag, _, channel = str(message["data"]).partition(" ")
+            if tag != self._tag and (kept := self._lone.heard(channel)) is not None:
+                self._notes.append((REDIS_PREFIX + channel, f"{self._tag} {kept}"))
 
     async def aclose(self) -> None:
         """End every subscription, hand what is left in the outbox to Redis (briefly), and close both connections."""

@@ -492,3 +492,116 @@ def test_a_subscription_made_while_redis_is_away_hears_of_it_once_redis_is_back(
                 assert await receive(mine) == "from the other"
 
     run(scenario)
+
+
+class RedisPublishes:
+    """The Redis channel names a RedisPubSub hands messages to, in order (its outbox's too)."""
+
+    def __init__(self, pubsub: PubSub, monkeypatch: pytest.MonkeyPatch) -> None:
+        assert isinstance(pubsub, RedisPubSub)
+        self.names: list[str] = []
+        publish_to_redis = pubsub._publisher.publish
+
+        async def counted(name: str, message: str) -> int:
+            self.names.append(name)
+            return int(await publish_to_redis(name, message))
+
+        monkeypatch.setattr(pubsub._publisher, "publish", counted)
+
+
+async def made_lone(pubsub: PubSub, sent: RedisPublishes, channel: str) -> list[str]:
+    """Publish versioned messages on ``channel`` until one stays off Redis (no other process listens); what was
+    published."""
+    published: list[str] = []
+    async with asyncio.timeout(TIMEOUT):
+        while True:
+            before = len(sent.names)
+            published.append(f"learning {len(published)}")
+            await pubsub.publish(channel, published[-1], versioned=True)
+            if len(sent.names) == before:
+                return published
+            await asyncio.sleep(0.01)
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_a_channel_no_other_process_listens_to_keeps_its_versioned_messages_off_redis(
+    channel: Callable[[str], str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its listeners here get every message; Redis is asked to carry no versioned one once it answered that nobody
+    else hears, and still every other one (a chat line carries no version by which a listener could tell it
+    missed one)."""
+
+    async def scenario() -> None:
+        async with opened(lambda: RedisPubSub(REDIS_URL)) as pubsub, pubsub.subscribe(channel("game")) as mine:
+            sent = RedisPublishes(pubsub, monkeypatch)
+            published = await made_lone(pubsub, sent, channel("game"))
+            carried = len(sent.names)
+            for n in range(5):
+                published.append(f"kept {n}")
+                await pubsub.publish(channel("game"), published[-1], versioned=True)
+            assert len(sent.names) == carried
+            published.append("a chat line")
+            await pubsub.publish(channel("game"), published[-1])
+            assert len(sent.names) == carried + 1
+            assert [await receive(mine) for _ in published] == published
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_a_process_that_starts_listening_gets_the_last_message_kept_back_and_then_every_message(
+    channel: Callable[[str], str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The publisher may have kept messages back after the other process subscribed and before its announcement
+    came: it sends the last of them, from which the new listener tells whether it missed any (docs/protocol.md)."""
+
+    async def scenario() -> None:
+        async with opened(lambda: RedisPubSub(REDIS_URL)) as owner, opened(lambda: RedisPubSub(REDIS_URL)) as other:
+            async with owner.subscribe(channel("game")):
+                sent = RedisPublishes(owner, monkeypatch)
+                await made_lone(owner, sent, channel("game"))
+                await owner.publish(channel("game"), "version 7", versioned=True)
+                async with other.subscribe(channel("game")) as watching:
+                    assert await receive(watching) == "version 7"
+                    await owner.publish(channel("game"), "version 8", versioned=True)
+                    assert await receive(watching) == "version 8"
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_a_process_that_cannot_hear_announcements_sends_the_last_message_kept_back_and_then_every_message(
+    channel: Callable[[str], str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its subscriber connection broke, so an announcement may have been lost meanwhile: a listener elsewhere (here
+    a plain Redis client, which announces nothing) gets the last message kept back, and then every message."""
+
+    async def scenario() -> None:
+        admin = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
+        observer = admin.pubsub()
+        try:
+            before = await subscriber_connections(admin)
+            async with opened(lambda: RedisPubSub(REDIS_URL)) as pubsub, pubsub.subscribe(channel("game")):
+                sent = RedisPublishes(pubsub, monkeypatch)
+                await made_lone(pubsub, sent, channel("game"))
+                await observer.subscribe(REDIS_PREFIX + channel("game"))
+                await pubsub.publish(channel("game"), "version 7", versioned=True)
+                [ours] = await subscriber_connections(admin) - before
+                await admin.client_kill_filter(_id=ours)
+                assert (await observed(observer)).endswith(" version 7")
+                await pubsub.publish(channel("game"), "version 8", versioned=True)
+                assert (await observed(observer)).endswith(" version 8")
+        finally:
+            await observer.aclose()
+            await admin.aclose()
+
+    run(scenario)
+
+
+async def observed(observer: aioredis.client.PubSub) -> str:
+    """The next message a plain Redis subscriber gets (skipping its subscription's confirmation)."""
+    async with asyncio.timeout(TIMEOUT):
+        while True:
+            message = await observer.get_message(ignore_subscribe_messages=True, timeout=TIMEOUT)
+            if message is not None:
+                return str(message["data"])

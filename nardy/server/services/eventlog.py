@@ -302,7 +302,7 @@ async def publish(
         message["state"] = view
     else:
         message["changes"] = changes
-    await pubsub.publish(table_channel(table_id), encode(message))
+    await pubsub.publish(table_channel(table_id), encode(message), versioned=True)
     return shown
 
 
