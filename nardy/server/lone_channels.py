@@ -2,8 +2,8 @@
 
 With WebSockets sticky by table, a table's players and most of its watchers
 are connected to the process that serves it, and nobody elsewhere reads the
-message each action publishes. Sending it to Redis anyway cost a second
-process 0.1 to 0.3 ms of CPU per action (benchmarks/RESULTS.md).
+message each action publishes. Sending it to Redis anyway cost each of two
+processes 0.2 ms of CPU per action, a fifth of the rest (benchmarks/RESULTS.md).
 
 Redis answers a PUBLISH with the number of connections subscribed to the
 channel, so a process learns from its own publishes that nobody else listens:

@@ -25,9 +25,8 @@ def test_a_channel_is_lone_once_its_publish_reached_only_this_process() -> None:
     lone.published("heard-by-nobody", receivers=0, ours=0, since=lone.generation)
     lone.published("heard-elsewhere", receivers=2, ours=1, since=lone.generation)
     lone.published("heard-elsewhere-only", receivers=1, ours=0, since=lone.generation)
-    assert [lone.keeps(c, "m") for c in ("heard-here", "heard-by-nobody", "heard-elsewhere", "heard-elsewhere-only")] == [
-        True, True, False, False,
-    ]
+    channels = ("heard-here", "heard-by-nobody", "heard-elsewhere", "heard-elsewhere-only")
+    assert [lone.keeps(channel, "m") for channel in channels] == [True, True, False, False]
 
 
 def test_nothing_is_learned_when_it_may_be_stale() -> None:
