@@ -574,7 +574,8 @@ def test_a_process_that_cannot_hear_announcements_sends_the_last_message_kept_ba
     channel: Callable[[str], str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Its subscriber connection broke, so an announcement may have been lost meanwhile: a listener elsewhere (here
-    a plain Redis client, which announces nothing) gets the last message kept back, and then every message."""
+    a plain Redis client, which announces nothing) gets the last message kept back, and then every message until
+    the process hears announcements again."""
 
     async def scenario() -> None:
         admin = aioredis.Redis.from_url(REDIS_URL, decode_responses=True)
@@ -591,6 +592,8 @@ def test_a_process_that_cannot_hear_announcements_sends_the_last_message_kept_ba
                 assert (await observed(observer)).endswith(" version 7")
                 await pubsub.publish(channel("game"), "version 8", versioned=True)
                 assert (await observed(observer)).endswith(" version 8")
+                await observer.unsubscribe(REDIS_PREFIX + channel("game"))
+                await made_lone(pubsub, sent, channel("game"))  # it hears announcements again
         finally:
             await observer.aclose()
             await admin.aclose()
