@@ -58,11 +58,6 @@ class LoneChannels:
         self.generation = 0
         """Changes whenever something learned from a publish under way may have gone stale."""
 
-    @property
-    def listening(self) -> bool:
-        """Whether the other processes' announcements reach this process now."""
-        return self._listening
-
     def listen(self) -> None:
         """The announcements reach this process from now on."""
         self._listening = True

@@ -61,9 +61,10 @@ def test_going_deaf_forgets_everything_and_hands_back_the_last_messages_kept_bac
         lone.published(channel, receivers=0, ours=0, since=lone.generation)
     assert lone.keeps("a", "a's last")
     assert lone.deafened() == [("a", "a's last")]
-    assert not lone.listening
+    lone.published("c", receivers=0, ours=0, since=lone.generation)  # nothing is learned while deaf
+    assert not lone.keeps("c", "m")
     lone.listen()
-    assert not lone.keeps("a", "m") and not lone.keeps("b", "m")
+    assert not lone.keeps("a", "m") and not lone.keeps("b", "m") and not lone.keeps("c", "m")
 
 
 def test_a_channel_learned_again_remembers_what_it_kept_back() -> None:
