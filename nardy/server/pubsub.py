@@ -393,20 +393,24 @@ class RedisPubSub(_FanOut):
         if self._closed:
             return
         self._deliver(channel, message)
-        if self._outbox:  # messages wait before it
-            self._keep(REDIS_PREFIX + channel, f"{self._tag} {message}")
-            return
-        if versioned and self._lone.keeps(channel, message):
+        if versioned and not self._outbox and self._lone.keeps(channel, message):
             return
         name = REDIS_PREFIX + channel
         since, ours = self._lone.generation, self._ours(name)
-        try:
-            receivers = await self._publisher.publish(name, f"{self._tag} {message}")
-        except (RedisError, OSError) as error:
-            _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
-            self._keep(name, f"{self._tag} {message}")
-            return
-        self._lone.published(channel, int(receivers), ours if ours == self._ours(name) else None, since)
+        receivers = await self._to_redis(name, f"{self._tag} {message}")
+        if receivers is not None:
+            self._lone.published(channel, receivers, ours if ours == self._ours(name) else None, since)
+
+    async def _to_redis(self, name: str, tagged: str) -> int | None:
+        """Publish straight to Redis if nothing waits before it, else keep it behind what waits (and while Redis
+        is away); how many subscriber connections heard it, or ``None`` if it was kept."""
+        if not self._outbox:
+            try:
+                return int(await self._publisher.publish(name, tagged))
+            except (RedisError, OSError) as error:
+                _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
+        self._keep(name, tagged)
+        return None
 
     def _ours(self, name: str) -> int | None:
         """1 if Redis counts this process among the listeners of ``name``, 0 if not, ``None`` while that changes."""
@@ -563,18 +567,7 @@ class RedisPubSub(_FanOut):
             if message is not None:
                 self._dispatch(message)
             while self._notes:
-                await self._publish_note(*self._notes.popleft())
-
-    async def _publish_note(self, name: str, text: str) -> None:
-        """Publish an announcement or a message kept back straight to Redis if nothing waits for it, or keep it
-        behind what waits."""
-        if not self._outbox:
-            try:
-                await self._publisher.publish(name, text)
-                return
-            except (RedisError, OSError) as error:
-                _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
-        self._keep(name, text)
+                await self._to_redis(*self._notes.popleft())
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         name = message["channel"]
