@@ -33,6 +33,7 @@ from __future__ import annotations
 import gc
 import json
 import logging
+import math
 import os
 import resource
 import select
@@ -161,11 +162,16 @@ def _ignore(_unraisable: object) -> None:
 
 
 def _read_report(read_end: int, deadline: float) -> dict[str, Any] | None:
-    """The child's report, or None if it exits without one or the deadline passes."""
+    """The child's report, or None if it exits without one or the deadline passes.
+
+    Waits with ``poll``, not ``select``: a process serving some 500 games holds over 1,024 descriptors, and
+    ``select`` refuses one numbered past that.
+    """
     chunks: list[bytes] = []
+    waiting = select.poll()
+    waiting.register(read_end, select.POLLIN)
     while (left := deadline - time.perf_counter()) > 0:
-        ready, _, _ = select.select([read_end], [], [], left)
-        if not ready:
+        if not waiting.poll(math.ceil(left * 1e3)):
             return None
         chunk = os.read(read_end, _REPORT_LIMIT)
         if not chunk:

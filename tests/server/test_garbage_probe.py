@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import gc
 import os
+import resource
 import socket
 import time
 import weakref
+from collections.abc import Iterator
 
 import pytest
 
@@ -103,3 +105,32 @@ def test_a_child_that_does_not_report_in_time_is_killed_and_reaped(no_automatic_
     with pytest.raises(ChildProcessError):
         os.waitpid(children[0], os.WNOHANG)  # reaped already: no zombie left
     Stuck.__del__ = lambda self: None  # the test process collects it at the end
+
+
+@pytest.fixture
+def past_1024_descriptors() -> Iterator[None]:
+    """Descriptors 3 to 1,100 open, so that the next one made is numbered past 1,024, as in a process serving
+    some 500 games or more."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 1_200
+    if hard != resource.RLIM_INFINITY and hard < wanted:
+        pytest.skip(f"this process may open only {hard} descriptors")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, wanted), hard))
+    opened: list[int] = []
+    try:
+        while not opened or opened[-1] < 1_100:
+            opened.append(os.open(os.devnull, os.O_RDONLY))
+        yield
+    finally:
+        for descriptor in opened:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_the_probe_reports_in_a_process_holding_over_1024_descriptors(
+    no_automatic_collection, past_1024_descriptors,
+) -> None:
+    rings = [Ring() for _ in range(50)]
+    del rings
+    probe = probe_old_generation()
+    assert probe is not None and probe.unreachable >= 50
