@@ -561,8 +561,11 @@ class TemporaryDatabase:
 
 HAPROXY_CONFIG = """global
     maxconn 8000
+    log stdout format raw local0 info
 defaults
     mode http
+    log global
+    log-format "%tr %ci:%cp %s %bi:%bp %ST %tsc %Tt %B %U"
     timeout connect 5s
     timeout client 1h
     timeout server 1h
@@ -583,6 +586,7 @@ class Proxy:
     def __init__(self, ports: list[int], data_dir: Path) -> None:
         self.port = free_port()
         self.config_path = data_dir / "haproxy.cfg"
+        self.log_path = data_dir / "haproxy.log"
         self.config_path.write_text(HAPROXY_CONFIG.format(port=self.port, servers="\n".join(
             f"    server s{i} 127.0.0.1:{port}" for i, port in enumerate(ports))))
         self._process: subprocess.Popen[bytes] | None = None
@@ -591,8 +595,9 @@ class Proxy:
         binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
         if not Path(binary).exists():
             raise RuntimeError("several processes need HAProxy in front of them: apt-get install haproxy")
-        self._process = subprocess.Popen([binary, "-f", str(self.config_path), "-db"], stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
+        with self.log_path.open("ab") as log:
+            self._process = subprocess.Popen([binary, "-f", str(self.config_path), "-db"], stdout=log,
+                                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
@@ -605,6 +610,23 @@ class Proxy:
 
     def cpu_seconds(self) -> float:
         return proc_cpu_seconds(self._process.pid) if self._process is not None else 0.0
+
+    def endings(self, client_ports: set[int]) -> tuple[Counter[str], list[str]]:
+        """How HAProxy's connections ended (termination states, counted), and its log lines for the connections
+        from ``client_ports`` (those the load client saw dropped) and those that ended abnormally (all but the
+        readiness check's, closed during its request)."""
+        states: Counter[str] = Counter()
+        lines: list[str] = []
+        with contextlib.suppress(OSError):
+            for line in self.log_path.read_text(errors="replace").splitlines():
+                fields = line.split()  # as HAPROXY_CONFIG's log-format: the client's port second, the state sixth
+                if len(fields) < 6:
+                    continue
+                states[fields[5]] += 1
+                port = fields[1].rpartition(":")[2]
+                if (port.isdigit() and int(port) in client_ports) or fields[5] not in ("----", "CR--"):
+                    lines.append(line)
+        return states, lines
 
     def stop(self) -> None:
         if self._process is not None and self._process.poll() is None:
@@ -699,6 +721,9 @@ class Cluster:
 
     def errors_logged(self) -> list[str]:
         return [line for server in self.servers for line in server.errors_logged()]
+
+    def proxy_endings(self, client_ports: set[int]) -> tuple[Counter[str], list[str]]:
+        return self.proxy.endings(client_ports) if self.proxy is not None else (Counter(), [])
 
     def log_tail(self) -> str:
         return "\n".join(f"[process {i}]\n{server.log_tail()}" for i, server in enumerate(self.servers))
@@ -881,7 +906,9 @@ class Client:
                 self.handle(player, json.loads(raw))
         except ConnectionClosed as closed:
             if not player.closing:
-                self.error("connection_dropped", f"player {player.slot.index}/{player.index}: {closed!r}")
+                self.error("connection_dropped", f"player {player.slot.index}/{player.index} at "
+                           f"{datetime.datetime.now(datetime.timezone.utc):%H:%M:%S.%f}, port "
+                           f"{player.ws.local_address[1]}: {closed!r}")
             return
         if not player.closing:
             self.error("connection_dropped", f"player {player.slot.index}/{player.index}: closed by the server")
@@ -1129,6 +1156,10 @@ class Level:
     latencies_ms: list[float] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
+    proxy_states: Counter[str] = field(default_factory=Counter)
+    """How HAProxy's connections ended, by termination state (several processes only)."""
+    proxy_lines: list[str] = field(default_factory=list)
+    """HAProxy's log lines for the connections the load client saw dropped or that ended abnormally."""
     server_cpu_pct: float = 0.0
     server_cpu_max_1s: float = 0.0
     server_sys_share: float = 0.0
@@ -1389,6 +1420,8 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         level.window_start = window_start
         level.census = server.census()
         level.server_log_errors = server.errors_logged()
+        dropped = {int(port) for sample in level.error_samples for port in re.findall(r", port (\d+):", sample)}
+        level.proxy_states, level.proxy_lines = server.proxy_endings(dropped)
         if level.failed is not None:
             level.failed += "\n--- server log tail ---\n" + server.log_tail()
         server.cleanup()
@@ -1475,6 +1508,8 @@ def print_level(level: Level) -> None:
         ("objects tracked by the server's gc after the window (gen0 / gen1 / gen2 / frozen / cyclic garbage)",
          "-" if level.census is None else level.census.summary()),
         ("server log errors", f"{len(level.server_log_errors)}"),
+        ("HAProxy's connections by termination state", ", ".join(
+            f"{state}: {count}" for state, count in level.proxy_states.most_common()) or "-"),
     ]
     print(f"| N = {n}, server {level.server} | |\n| --- | --- |")
     for name, value in rows:
@@ -1483,6 +1518,8 @@ def print_level(level: Level) -> None:
         print(f"  error sample: {sample}")
     for line in level.server_log_errors[:5]:
         print(f"  server log: {line[:300]}")
+    for line in level.proxy_lines[:5]:
+        print(f"  HAProxy log, dropped or ended abnormally: {line[:300]}")
 
 
 def print_summary(levels: list[Level]) -> None:
