@@ -11,6 +11,7 @@ import os
 import uvicorn
 
 from nardy.server.app import create_app
+from nardy.server.descriptors import descriptors_wanted, raise_descriptor_limit
 from nardy.server.header_timeout import header_timeout_protocol
 from nardy.server.services.dice import DiceSource, ScriptedDice
 from nardy.server.settings import Settings
@@ -24,6 +25,9 @@ def main() -> None:
         if not settings.testing:
             raise SystemExit("NARDY_SCRIPTED_DICE needs NARDY_ENVIRONMENT=testing: scripted dice are for tests only")
         dice = ScriptedDice()
+    raise_descriptor_limit(descriptors_wanted(
+        settings.max_connections, settings.database_pool_size + settings.database_pool_overflow,
+    ))
     uvicorn.run(create_app(settings, dice=dice), host=settings.host, port=settings.port, ws_max_size=65536,
                 log_level="info",
                 # X-Forwarded-For decides the client address the rate limits count: believe it from the
