@@ -13,6 +13,7 @@ start and says so where even the hard limit is too low.
 from __future__ import annotations
 
 import logging
+import resource
 
 log = logging.getLogger(__name__)
 
@@ -25,21 +26,17 @@ def descriptors_wanted(max_connections: int, database_connections: int) -> int:
     return max_connections + database_connections + HEADROOM
 
 
-def raise_descriptor_limit(wanted: int) -> int | None:
+def raise_descriptor_limit(wanted: int) -> int:
     """Raise this process's soft limit on open descriptors to ``wanted`` (at most the hard limit, never
-    lowering it); the soft limit now, or None where the platform has no such limit."""
-    try:
-        import resource
-    except ImportError:  # Windows: no per-process descriptor limit to raise
-        return None
+    lowering it), warn where it stays below, and return it (``resource.RLIM_INFINITY``: none)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft == resource.RLIM_INFINITY or soft >= target:
-        return soft
-    resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    if target < wanted:
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    if soft != resource.RLIM_INFINITY and soft < wanted:
         log.warning(
             "at most %d open descriptors (the hard limit), %d wanted: raise it (ulimit -Hn, LimitNOFILE) or "
-            "lower NARDY_MAX_CONNECTIONS", target, wanted,
+            "lower NARDY_MAX_CONNECTIONS", soft, wanted,
         )
-    return target
+    return soft

@@ -47,15 +47,18 @@ def test_a_higher_soft_limit_is_never_lowered(soft_limit_restored: tuple[int, in
     assert resource.getrlimit(resource.RLIMIT_NOFILE) == (5_000, hard)
 
 
-def test_past_the_hard_limit_the_process_gets_the_hard_limit_and_says_so() -> None:
-    script = textwrap.dedent("""
+@pytest.mark.parametrize("soft", [256, 512])
+def test_past_the_hard_limit_the_process_gets_the_hard_limit_and_says_so(soft: int) -> None:
+    _below_hard(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 512)
+    script = textwrap.dedent(f"""
         import logging, resource, sys
         from nardy.server.descriptors import raise_descriptor_limit
         logging.basicConfig(stream=sys.stdout, format="%(levelname)s %(message)s")
-        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 512))  # lowered for good, in this child only
+        resource.setrlimit(resource.RLIMIT_NOFILE, ({soft}, 512))  # lowered for good, in this child only
         print(raise_descriptor_limit(3_000), resource.getrlimit(resource.RLIMIT_NOFILE))
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2]).stdout
     assert "WARNING at most 512 open descriptors (the hard limit), 3000 wanted" in out
     assert out.rstrip().endswith("512 (512, 512)")
 
