@@ -51,8 +51,9 @@ Per level:
 3. *Measure*: after ``--warmup`` seconds, a window of ``--duration`` seconds:
    accepted actions a second (acks received in the window), the round trip of
    each action sent in the window (send to ``ack``), errors (any ``error``
-   message, a dropped connection, an action unanswered at the end, a failed
-   HTTP request), the server's CPU (utime + stime of the process, all
+   message, a dropped connection, an action unanswered at the end, a game
+   that did not change during the window, a failed HTTP request; HAProxy's
+   log lines for the connections concerned), the server's CPU (utime + stime of the process, all
    threads) and RSS (``VmRSS``), each client process's CPU, and the whole
    machine's CPU (``/proc/stat``), so that other load on the machine shows.
    Also the server's CPU per accepted action (what bounds a single process),
@@ -798,6 +799,8 @@ class Player:
         self.synced = asyncio.Event()
         self.errors = 0
         self.closing = False
+        self.changed_at = 0.0
+        """When the table last changed for this player (``time.perf_counter``)."""
 
 
 class Slot:
@@ -832,7 +835,7 @@ class Client:
 
     def error(self, kind: str, detail: str) -> None:
         self.result.errors[kind] += 1
-        if len(self.result.error_samples) < 20:
+        if sum(sample.startswith(f"{kind}:") for sample in self.result.error_samples) < 10:
             self.result.error_samples.append(f"{kind}: {detail}"[:300])
 
     # ----- HTTP
@@ -940,6 +943,7 @@ class Client:
             else:
                 player.state = message["state"]
             player.version = version
+            player.changed_at = time.perf_counter()
             player.synced.set()
             player.changed.set()
         elif kind == "error":
@@ -1065,6 +1069,7 @@ class Client:
             cpu_start = time.process_time()
             await asyncio.sleep(max(0.0, window_end - time.time()))
             self.result.cpu_seconds = time.process_time() - cpu_start
+            self.report_stalled()
             await asyncio.sleep(max(0.0, window_end + PLAY_PAST_WINDOW - time.time()))
             self.playing = False
             for player in players:
@@ -1076,6 +1081,18 @@ class Client:
             gc.enable()
         for action_id, (_, player) in self.pending.items():
             self.error("unanswered", f"{action_id} of player {player.slot.index}/{player.index}")
+
+    def report_stalled(self) -> None:
+        """An error for each game that did not change for any of its players during the window: one that waits
+        for a message nobody sends fails no action, and would otherwise only thin the load unseen."""
+        for slot in self.slots:
+            if slot.players and max(player.changed_at for player in slot.players) < self.window[0]:
+                state = slot.players[0].state or {}
+                game = state.get("game") or {}
+                self.error("stalled", f"table {slot.table_id} ({slot.variant}) at version "
+                           f"{[player.version for player in slot.players]}, status {state.get('status')}, actor "
+                           f"{state.get('actor')}, phase {game.get('phase')}, ports "
+                           f"{[player.ws.local_address[1] for player in slot.players]}")
 
     async def close(self) -> None:
         players = [p for slot in self.slots for p in slot.players]
@@ -1420,8 +1437,8 @@ def run_level(games: int, args: argparse.Namespace, weights: list[tuple[str, flo
         level.window_start = window_start
         level.census = server.census()
         level.server_log_errors = server.errors_logged()
-        dropped = {int(port) for sample in level.error_samples for port in re.findall(r", port (\d+):", sample)}
-        level.proxy_states, level.proxy_lines = server.proxy_endings(dropped)
+        level.proxy_states, level.proxy_lines = server.proxy_endings(
+            {port for sample in level.error_samples for port in ports_named(sample)})
         if level.failed is not None:
             level.failed += "\n--- server log tail ---\n" + server.log_tail()
         server.cleanup()
@@ -1456,6 +1473,14 @@ def rss_trend(series: list[tuple[float, float]]) -> str:
         return "too few samples (a longer window, or a smaller --rss-every)"
     slope = statistics.linear_regression([t for t, _ in late], [m for _, m in late]).slope
     return f"{slope * 600:+.1f} MiB per 10 min ({len(late)} samples)"
+
+
+def ports_named(error_sample: str) -> list[int]:
+    """The client ports an error sample names: a dropped connection's, or a stalled game's players'."""
+    ports = [int(port) for port in re.findall(r", port (\d+):", error_sample)]
+    for listed in re.findall(r"ports \[([\d, ]+)\]", error_sample):
+        ports.extend(int(port) for port in listed.split(","))
+    return ports
 
 
 def print_level(level: Level) -> None:
@@ -1514,8 +1539,12 @@ def print_level(level: Level) -> None:
     print(f"| N = {n}, server {level.server} | |\n| --- | --- |")
     for name, value in rows:
         print(f"| {name} | {value} |")
-    for sample in level.error_samples[:5]:
-        print(f"  error sample: {sample}")
+    shown: Counter[str] = Counter()
+    for sample in level.error_samples:  # up to five of each kind
+        kind = sample.partition(":")[0]
+        shown[kind] += 1
+        if shown[kind] <= 5:
+            print(f"  error sample: {sample}")
     for line in level.server_log_errors[:5]:
         print(f"  server log: {line[:300]}")
     for line in level.proxy_lines[:5]:
