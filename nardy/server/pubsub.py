@@ -298,8 +298,9 @@ class RedisPubSub(_FanOut):
     """Publish/subscribe across server processes through Redis channels named ``nardy:<channel>``.
 
     Each process holds two connections however many subscribers it has: one
-    that publishes, and one subscribed to every channel that has a subscriber
-    here, read by a single task that fans messages out to the local queues.
+    that publishes (a second one while a ping meets a publish), and one
+    subscribed to every channel that has a subscriber here, read by a single
+    task that fans messages out to the local queues.
     Nothing connects until the first publish or subscription. The subscriber
     connection is named ``nardy:pubsub:<process id>`` in Redis's CLIENT LIST.
 
@@ -311,7 +312,11 @@ class RedisPubSub(_FanOut):
     their versions, by which a watcher puts them right (docs/protocol.md).
     Waiting for its own messages to come back from Redis cost a process
     0.6 more wake-ups of its event loop and 0.04 to 0.06 ms more CPU per
-    message (benchmarks/RESULTS.md). When Redis does not answer,
+    message (benchmarks/RESULTS.md). The publishes made while Redis answers
+    earlier ones go together with the next round trip, in order, as one
+    pipeline: sent one by one on one connection, a burst (some hundred tables'
+    first moves at once) queued a round trip each, and its actions waited up
+    to 15 s for their acks. When Redis does not answer,
     ``publish`` still succeeds: the message goes into an *outbox*, which a
     task sends to Redis in order, retrying with backoff (up to
     :data:`REDIS_BACKOFF_MAX_SECONDS` between tries); later messages queue
@@ -343,7 +348,7 @@ class RedisPubSub(_FanOut):
         self._tag = secrets.token_hex(8)
         timeouts: dict[str, Any] = {"socket_connect_timeout": REDIS_TIMEOUT_SECONDS}
         self._publisher = aioredis.Redis.from_url(
-            url, decode_responses=True, single_connection_client=True, retry=Retry(NoBackoff(), 0),
+            url, decode_responses=True, retry=Retry(NoBackoff(), 0),
             socket_timeout=REDIS_TIMEOUT_SECONDS, **timeouts,
         )
         # No retries inside redis-py: a broken subscriber connection must reach the
@@ -366,6 +371,9 @@ class RedisPubSub(_FanOut):
         self._outbox_size = outbox_size
         self._outbox_ready = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
+        self._round: list[tuple[str, str, asyncio.Future[int | None]]] = []
+        """Publishes for Redis's next round trip, each with what Redis will answer (how many heard it)."""
+        self._flusher: asyncio.Task[None] | None = None
         self._dropped = 0
         self._lone = LoneChannels()
         self._confirmed: set[str] = set()
@@ -402,15 +410,47 @@ class RedisPubSub(_FanOut):
             self._lone.published(channel, receivers, ours if ours == self._ours(name) else None, since)
 
     async def _to_redis(self, name: str, tagged: str) -> int | None:
-        """Publish straight to Redis if nothing waits before it, else keep it behind what waits (and while Redis
-        is away); how many subscriber connections heard it, or ``None`` if it was kept."""
-        if not self._outbox:
-            try:
-                return int(await self._publisher.publish(name, tagged))
-            except (RedisError, OSError) as error:
-                _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
-        self._keep(name, tagged)
-        return None
+        """Publish to Redis with the next round trip if nothing waits before it, else keep it behind what waits
+        (and while Redis is away); how many subscriber connections heard it, or ``None`` if it was kept."""
+        if self._outbox:
+            self._keep(name, tagged)
+            return None
+        heard: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+        self._round.append((name, tagged, heard))
+        if self._flusher is None:
+            self._flusher = asyncio.create_task(self._flush(), name="nardy-redis-publish")
+        return await asyncio.shield(heard)
+
+    async def _flush(self) -> None:
+        """Hand Redis every publish waiting, in order, one round trip for all those that came meanwhile; while
+        Redis does not answer, move them and every later one to the outbox."""
+        batch: list[tuple[str, str, asyncio.Future[int | None]]] = []
+        try:
+            while self._round:
+                batch, self._round = self._round, []
+                try:
+                    counts = await self._publish_many([(name, tagged) for name, tagged, _ in batch])
+                except (RedisError, OSError) as error:
+                    _log.warning("cannot publish to Redis, keeping messages until it answers: %s", error)
+                    batch.extend(self._round)
+                    self._round = []
+                    for name, tagged, heard in batch:
+                        self._keep(name, tagged)
+                        _settle(heard, None)
+                    return
+                for (_, _, heard), count in zip(batch, counts, strict=True):
+                    _settle(heard, count)
+        finally:
+            self._flusher = None
+            for _, _, heard in batch + self._round:  # cancelled as the pubsub closes: nobody waits for Redis then
+                _settle(heard, None)
+
+    async def _publish_many(self, messages: list[tuple[str, str]]) -> list[int]:
+        """PUBLISH each ``(name, tagged)`` in order, in one round trip; how many subscriber connections heard each."""
+        pipeline = self._publisher.pipeline(transaction=False)
+        for name, tagged in messages:
+            pipeline.publish(name, tagged)
+        return [int(count) for count in await pipeline.execute()]
 
     def _ours(self, name: str) -> int | None:
         """1 if Redis counts this process among the listeners of ``name``, 0 if not, ``None`` while that changes."""
@@ -443,7 +483,7 @@ class RedisPubSub(_FanOut):
                 continue
             item = self._outbox[0]
             try:
-                await self._publisher.publish(*item)
+                await self._publish_many([item])
             except (RedisError, OSError) as error:
                 failures += 1
                 if failures == 1:
@@ -608,6 +648,13 @@ class RedisPubSub(_FanOut):
         for confirmed in self._confirmations.values():
             if not confirmed.done():
                 confirmed.set_exception(RuntimeError("the pubsub is closed"))
+        if self._flusher is not None:
+            flusher = self._flusher
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(flusher), REDIS_TIMEOUT_SECONDS)
+            flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await flusher
         if self._sender is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._drained(), REDIS_TIMEOUT_SECONDS)
@@ -626,6 +673,11 @@ class RedisPubSub(_FanOut):
     async def _drained(self) -> None:
         while self._outbox:
             await asyncio.sleep(0.01)
+
+
+def _settle(heard: asyncio.Future[int | None], count: int | None) -> None:
+    if not heard.done():
+        heard.set_result(count)
 
 
 def _backoff(failures: int) -> float:

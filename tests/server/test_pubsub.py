@@ -283,13 +283,13 @@ def test_a_process_delivers_its_own_message_without_waiting_for_redis(
         async with opened(lambda: RedisPubSub(REDIS_URL)) as pubsub, pubsub.subscribe(channel("game")) as mine:
             assert isinstance(pubsub, RedisPubSub)
             redis_answers = asyncio.Event()
-            publish_to_redis = pubsub._publisher.publish
+            publish_to_redis = pubsub._publish_many
 
-            async def slow_redis(name: str, message: str) -> int:
+            async def slow_redis(messages: list[tuple[str, str]]) -> list[int]:
                 await redis_answers.wait()
-                return await publish_to_redis(name, message)
+                return await publish_to_redis(messages)
 
-            monkeypatch.setattr(pubsub._publisher, "publish", slow_redis)
+            monkeypatch.setattr(pubsub, "_publish_many", slow_redis)
             publishing = asyncio.create_task(pubsub.publish(channel("game"), "move"))
             assert await receive(mine) == "move"
             assert not publishing.done()
@@ -448,7 +448,7 @@ def test_cut_off_from_redis_a_process_keeps_its_messages_and_sends_them_in_order
                 for n in range(3):
                     await cut_off.publish(channel("game"), f"move {n}")
                 assert [await receive(mine) for _ in range(3)] == ["move 0", "move 1", "move 2"]
-                assert cut_off.backlog == 3
+                assert cut_off.backlog >= 3  # with the announcement of its subscription, if still on its way at the cut
                 link.restore()
                 assert [await receive(theirs) for _ in range(3)] == ["move 0", "move 1", "move 2"]
                 await drained(cut_off)
@@ -458,6 +458,9 @@ def test_cut_off_from_redis_a_process_keeps_its_messages_and_sends_them_in_order
 
 
 def test_a_full_outbox_drops_its_oldest_messages(channel: Callable[[str], str], link: TcpProxy) -> None:
+    """The newest messages reach Redis once it is back. The oldest may too: one the outbox was already trying to
+    send when it was dropped cannot be called back."""
+
     async def scenario() -> None:
         cut_url = f"redis://{link.url_host}/0"
         async with opened(lambda: RedisPubSub(cut_url, outbox_size=2)) as cut_off, \
@@ -467,7 +470,10 @@ def test_a_full_outbox_drops_its_oldest_messages(channel: Callable[[str], str], 
                 await cut_off.publish(channel("game"), f"move {n}")
             assert cut_off.backlog == 2
             link.restore()
-            assert [await receive(theirs) for _ in range(2)] == ["move 1", "move 2"]
+            received = [await receive(theirs)]
+            while received[-1] != "move 2":
+                received.append(await receive(theirs))
+            assert received in (["move 1", "move 2"], ["move 0", "move 1", "move 2"])
 
     run(scenario)
 
@@ -500,13 +506,15 @@ class RedisPublishes:
     def __init__(self, pubsub: PubSub, monkeypatch: pytest.MonkeyPatch) -> None:
         assert isinstance(pubsub, RedisPubSub)
         self.names: list[str] = []
-        publish_to_redis = pubsub._publisher.publish
+        self.round_trips = 0
+        publish_to_redis = pubsub._publish_many
 
-        async def counted(name: str, message: str) -> int:
-            self.names.append(name)
-            return int(await publish_to_redis(name, message))
+        async def counted(messages: list[tuple[str, str]]) -> list[int]:
+            self.names.extend(name for name, _ in messages)
+            self.round_trips += 1
+            return await publish_to_redis(messages)
 
-        monkeypatch.setattr(pubsub._publisher, "publish", counted)
+        monkeypatch.setattr(pubsub, "_publish_many", counted)
 
 
 async def made_lone(pubsub: PubSub, sent: RedisPublishes, channel: str) -> list[str]:
@@ -608,3 +616,23 @@ async def observed(observer: aioredis.client.PubSub) -> str:
             message = await observer.get_message(ignore_subscribe_messages=True, timeout=TIMEOUT)
             if message is not None:
                 return str(message["data"])
+
+
+@pytest.mark.usefixtures("redis_available")
+def test_publishes_made_together_share_one_round_trip_to_redis_and_keep_their_order(
+    channel: Callable[[str], str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A burst of publishes (many tables' first moves at once) waits for one answer of Redis, not one each; each
+    publish still returns once Redis has its message, and another process gets them in the order published."""
+
+    async def scenario() -> None:
+        async with opened(lambda: RedisPubSub(REDIS_URL)) as pubsub, opened(lambda: RedisPubSub(REDIS_URL)) as other:
+            async with other.subscribe(channel("game")) as theirs:
+                sent = RedisPublishes(pubsub, monkeypatch)
+                burst = [f"move {n}" for n in range(200)]
+                await asyncio.gather(*(pubsub.publish(channel("game"), move) for move in burst))
+                assert sent.names == [REDIS_PREFIX + channel("game")] * len(burst)
+                assert sent.round_trips == 1
+                assert [await receive(theirs) for _ in burst] == burst
+
+    run(scenario)
