@@ -41,7 +41,7 @@ def test_servers_are_compared_in_the_order_given_with_their_own_settings(tmp_pat
 
 
 def test_the_connection_cap_is_raised_only_where_the_setup_would_meet_it() -> None:
-    """2,000 games on two processes met the default 2,048 and got 503 at setup (RESULTS.md, seventh session)."""
+    """2,000 games on two processes met the default 2,048 and got 503 at setup (benchmarks/RESULTS.md, *Two processes behind HAProxy*)."""
     assert connection_cap(400, 1) == {}
     assert connection_cap(1000, 2) == {}
     assert int(connection_cap(2000, 2)["NARDY_MAX_CONNECTIONS"]) >= 2 * 2000 // 2 + 256
