@@ -67,7 +67,7 @@ CPython's own 700 is passed only in bursts, and a server that falls behind
 makes bursts of its backlog: its event loop takes in many messages in one
 turn, and their objects are all alive at once. At 700, each burst was
 collected while alive, so every young collection walked and promoted live
-work, and fell behind further (benchmarks/RESULTS.md, thirteenth session).
+work, and fell behind further (benchmarks/RESULTS.md, *Garbage collection*).
 The clock bounds the young generations anyway; this bounds a burst's walk
 to some milliseconds."""
 
