@@ -37,7 +37,7 @@ from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
-from nardy.server.collector import Collector
+from nardy.server.runtime.collector import Collector
 from nardy.server.pubsub import PubSub, make_pubsub
 from nardy.server.services.analysis_queue import AnalysisQueue
 from nardy.server.services.chat import ChatLimits, ChatService
@@ -178,7 +178,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(tournaments.router)
     app.include_router(coins.router)
     # a plain Starlette route: FastAPI's keeps, per open socket, four more coroutines and a dependency solution
-    # with its three exit stacks, all walked by every collection of the old generation (nardy/server/collector.py)
+    # with its three exit stacks, all walked by every collection of the old generation (nardy/server/runtime/collector.py)
     app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)
     if config.testing:
         app.include_router(testing.router)
