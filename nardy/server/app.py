@@ -37,8 +37,9 @@ from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
-from nardy.server.runtime.collector import Collector
+from nardy.server.auth.signouts import SignOuts
 from nardy.server.pubsub import PubSub, make_pubsub
+from nardy.server.runtime.collector import Collector
 from nardy.server.services.analysis_queue import AnalysisQueue
 from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.chouettes import ChouetteService
@@ -54,7 +55,6 @@ from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
 from nardy.server.ws.hub import Hub
 from nardy.server.ws.limits import AddressSlots
-from nardy.server.ws.signouts import SignOuts
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 

@@ -205,7 +205,7 @@ def live_session_digests(db: Session, digests: Sequence[str], *, now: datetime |
     """Which of the session digests (``token_hash``) still sign someone in at ``now``: not signed out, not expired.
 
     One query per :data:`LIVE_SESSIONS_PER_QUERY` digests, for the sweep of a
-    process's WebSockets (:class:`nardy.server.ws.signouts.SignOuts`).
+    process's WebSockets (:class:`nardy.server.auth.signouts.SignOuts`).
     """
     moment = _utc_now(now)
     live: set[str] = set()

@@ -32,7 +32,8 @@ from urllib.parse import urlsplit
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from nardy.server.api.security import session_from_cookie_header, session_token
+from nardy.server.auth.cookies import session_from_cookie_header, session_token
+from nardy.server.auth.signouts import SignOuts, session_digest
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import Settings
@@ -48,7 +49,6 @@ from nardy.server.ws.protocol import (
     echoed_ids,
     parse_message,
 )
-from nardy.server.ws.signouts import SignOuts, session_digest
 
 log = logging.getLogger(__name__)
 
