@@ -44,6 +44,7 @@ from nardy.server.services.analysis_queue import AnalysisQueue
 from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
+from nardy.server.services.coins import CoinPolicy
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.directory import TableDirectory
@@ -82,7 +83,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         service = TableService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
             bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
-            computer_idle_seconds=config.computer_game_idle_seconds, coins=config.coin_policy,
+            computer_idle_seconds=config.computer_game_idle_seconds, coins=CoinPolicy.configured(config),
         )
         chouette_service = ChouetteService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,

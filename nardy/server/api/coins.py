@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
-from nardy.server.services.coins import refresh_account
+from nardy.server.services.coins import CoinPolicy, refresh_account
 from nardy.store import coins_repo
 from nardy.store.models import CoinMovement, User
 
@@ -50,7 +50,7 @@ def my_coins(
     """
     if user.is_guest:
         raise HTTPException(status.HTTP_403_FORBIDDEN, "guests have no coins: sign up to get coins")
-    policy = settings.coin_policy
+    policy = CoinPolicy.configured(settings)
     balance = refresh_account(db, user.id, policy, request.app.state.clock.now())
     db.commit()
     rows = coins_repo.history(db, user.id, before=before, limit=limit)
@@ -72,7 +72,7 @@ def user_coins(username: str, db: DbSession, settings: SettingsDep) -> dict[str,
     balance = coins_repo.balance_of(db, user.id)
     return {
         "user": user.username,
-        "balance": balance.balance if balance is not None else settings.coin_policy.starting_grant,
+        "balance": balance.balance if balance is not None else settings.coins_starting_grant,
         "note": NOTE,
     }
 
