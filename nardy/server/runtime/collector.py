@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable
 
 from nardy.server.runtime.garbage_probe import Probe, probe_old_generation
-from nardy.server.services.periodic import Periodic
+from nardy.server.runtime.periodic import Periodic
 
 log = logging.getLogger(__name__)
 
