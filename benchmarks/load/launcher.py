@@ -3,7 +3,7 @@
 A server is the checkout's own ``nardy.server`` module, run as ``__main__`` as ``python -m nardy.server``
 runs it; the launcher is passed to ``python -c`` in the checkout's directory, so that the checkout under
 test (not this one) is imported, and it uses nothing but the standard library and, where that code has
-it, ``nardy.server.garbage_probe``. What it writes and what this module reads are kept side by side
+it, ``nardy.server.runtime.garbage_probe`` (``nardy.server.garbage_probe`` in earlier code). What it writes and what this module reads are kept side by side
 here, so that the two lines' formats change together.
 """
 
@@ -21,11 +21,11 @@ from typing import NamedTuple
 # re-raises SIGTERM after shutting down, so nothing can be written at exit). The collector's own log
 # (its probes of the old generation) goes to the server's log. On SIGUSR1 (after the window) it logs
 # the objects the collector tracks per generation and frozen; then, where the code has the probe
-# (nardy.server.garbage_probe), how long probing the old generation stopped the server, how long the
+# (nardy.server.runtime.garbage_probe), how long probing the old generation stopped the server, how long the
 # child took and what it found; then it collects the old generation (2) and then, unfrozen,
 # everything once, and logs how long each walk stopped the server and how many unreachable objects
 # the two found: the cyclic garbage the server was holding, frozen or not yet collected. The server's
-# planned collections are one of the two walks (nardy.server.collector: the old generation; earlier
+# planned collections are one of the two walks (nardy.server.runtime.collector: the old generation; earlier
 # code: everything), or none where the probe finds little garbage. Every thread started through
 # ``threading`` takes its Python name as its name in /proc (prctl PR_SET_NAME), so that the wake-ups
 # can be told apart by thread.
@@ -38,13 +38,17 @@ def _named_bootstrap_inner(self):
     _bootstrap_inner(self)
 threading.Thread._bootstrap_inner = _named_bootstrap_inner
 try:
-    from nardy.server.garbage_probe import probe_old_generation
+    from nardy.server.runtime.garbage_probe import probe_old_generation
 except ImportError:
-    probe_old_generation = None
-collector_log = logging.getLogger("nardy.server.collector")
-collector_log.setLevel(logging.INFO)
-collector_log.addHandler(logging.StreamHandler())
-collector_log.handlers[-1].setFormatter(logging.Formatter("%(created).6f %(message)s"))
+    try:
+        from nardy.server.garbage_probe import probe_old_generation
+    except ImportError:
+        probe_old_generation = None
+for collector_name in ("nardy.server.runtime.collector", "nardy.server.collector"):  # today's module, then earlier code's
+    collector_log = logging.getLogger(collector_name)
+    collector_log.setLevel(logging.INFO)
+    collector_log.addHandler(logging.StreamHandler())
+    collector_log.handlers[-1].setFormatter(logging.Formatter("%(created).6f %(message)s"))
 out = open(sys.argv[1], "w", buffering=1)
 del sys.argv[1:2]
 started = {}
@@ -98,7 +102,7 @@ class Pause(NamedTuple):
 
 
 class Probed(NamedTuple):
-    """One probe of the old generation by the server's collector (nardy.server.garbage_probe)."""
+    """One probe of the old generation by the server's collector (nardy.server.runtime.garbage_probe)."""
 
     start: float
     """When it forked (epoch seconds)."""
