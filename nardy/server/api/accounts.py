@@ -8,13 +8,17 @@ stands for, and sets the two cookies described in
 Signing in is rate-limited (:mod:`nardy.server.api.ratelimit`) per account,
 the lower-cased username, and per client address: login counts an
 account's failed attempts (a success forgets them) and every attempt from an
-address; sign-up counts the attempts for one name and from one address; a
-new guest counts against its address. A refused request changes nothing: no
-password is checked, no account or session made.
+address; sign-up counts the accounts created for one name and from one
+address (a sign-up refused for its name or password is answered at once and
+counts nothing, so that a family sharing a connection is not locked out by
+its typing); a new guest counts against its address. A request refused by a
+limit changes nothing: no password is checked, no account or session made.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
@@ -94,7 +98,14 @@ def signup(
     login: OptionalLogin,
     token: SessionToken,
 ) -> UserReply:
-    """Create an account and sign it in; a signed-in guest becomes the account and keeps its games."""
+    """Create an account and sign it in; a signed-in guest becomes the account and keeps its games.
+
+    The name and password are checked first: only a sign-up that will create
+    an account counts against the limits.
+    """
+    guest = None if login is None else login[0]
+    with _account_refusals():
+        accounts.check_new_account(db, username=body.username, password=body.password, guest=guest)
     _spend_per_account_and_address(
         limiter,
         Limit.of("signups", settings.signups_per_account, "too many sign-ups for this username"),
@@ -102,15 +113,11 @@ def signup(
         Limit.of("signup-addresses", settings.signups_per_address, "too many sign-ups from your address"),
         client_address(request),
     )
-    try:
-        if login is None:
+    with _account_refusals():
+        if guest is None:
             user = accounts.create_user(db, username=body.username, password=body.password)
         else:
-            user = accounts.upgrade_guest(db, user=login[0], username=body.username, password=body.password)
-    except accounts.AccountError as error:
-        raise HTTPException(
-            status_code=_REFUSAL_STATUS.get(type(error), status.HTTP_400_BAD_REQUEST), detail=str(error)
-        ) from None
+            user = accounts.upgrade_guest(db, user=guest, username=body.username, password=body.password)
     _start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 
@@ -202,6 +209,18 @@ def guest(
 def me(user: CurrentUser) -> UserReply:
     """The signed-in user; 401 when there is none."""
     return UserReply.of(user)
+
+
+@contextmanager
+def _account_refusals() -> Iterator[None]:
+    """Answer an :class:`~nardy.server.services.accounts.AccountError` raised inside with its status
+    (422 or 409) and its message."""
+    try:
+        yield
+    except accounts.AccountError as error:
+        raise HTTPException(
+            status_code=_REFUSAL_STATUS.get(type(error), status.HTTP_400_BAD_REQUEST), detail=str(error)
+        ) from None
 
 
 def _spend_per_account_and_address(
