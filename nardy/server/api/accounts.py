@@ -1,5 +1,10 @@
 """Accounts over HTTP: sign up, log in, log out, continue as a guest, and who am I.
 
+``/api/me`` names the signed-in user and refuses a visitor (401), for the
+routes and scripts that need someone; ``/api/session`` is what the page asks
+on every load and answers a visitor too, with no user, so that a first visit
+logs no error.
+
 Every route that signs someone in starts a fresh session (closing the one
 the browser held), so a session token never outlives a change of who it
 stands for, and sets the two cookies described in
@@ -32,6 +37,7 @@ from nardy.server.api.security import (
     SESSION_COOKIE,
     CurrentUser,
     OptionalLogin,
+    OptionalUser,
     SessionToken,
 )
 from nardy.server.services import accounts
@@ -85,6 +91,19 @@ class UserReply(BaseModel):
     def of(cls, user: User) -> UserReply:
         """The reply naming ``user``."""
         return cls(user=UserOut(id=user.id, username=user.username, guest=user.is_guest))
+
+
+class SessionReply(BaseModel):
+    """Who the browser is signed in as: a user, or ``None`` for a visitor nobody signed in yet."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user: UserOut | None
+
+    @classmethod
+    def of(cls, user: User | None) -> SessionReply:
+        """The reply naming ``user``, or nobody."""
+        return cls(user=None if user is None else UserReply.of(user).user)
 
 
 @router.post("/signup", status_code=status.HTTP_201_CREATED)
@@ -209,6 +228,12 @@ def guest(
 def me(user: CurrentUser) -> UserReply:
     """The signed-in user; 401 when there is none."""
     return UserReply.of(user)
+
+
+@router.get("/session")
+def session(user: OptionalUser) -> SessionReply:
+    """Who this browser is signed in as, ``{"user": null}`` for a visitor: answered 200 either way."""
+    return SessionReply.of(user)
 
 
 @contextmanager
