@@ -45,6 +45,8 @@ def _from_json(text: str) -> Transcript:
         record = json.loads(text)
     except json.JSONDecodeError as error:
         raise NotationError(f"the record is not valid JSON: {error.msg} at character {error.pos}") from None
+    except RecursionError:  # the decoder refuses nesting deeper than the interpreter's recursion limit
+        raise NotationError("the record is not a table record: its JSON nests too deep to read") from None
     if not isinstance(record, dict):
         raise NotationError("a table record is a JSON object")
     transcript = transcript_from_record(record)

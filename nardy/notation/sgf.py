@@ -70,6 +70,10 @@ from nardy.rules import BAR, OFF, GameOptions, RulesError, Variant, find_variant
 GAME_NUMBER: Final = 6
 """``GM[6]``: backgammon."""
 
+MAX_NESTING: Final = 100
+"""The deepest a game tree may sit among variations: gnubg saves none, and deeper nesting is refused with
+its line rather than read by ever deeper recursion."""
+
 _COLOURS: Final = ("W", "B")
 _MOVE: Final = re.compile(r"([1-6])([1-6])((?:[a-z]{2})*)")
 _RESULT: Final = re.compile(r"([WB])\+(\d+)(R?)", re.IGNORECASE)
@@ -301,7 +305,8 @@ class _Parser:
 
     Collection = GameTree+; GameTree = "(" Node+ GameTree* ")"; Node = ";"
     Property*; Property = identifier, then one or more "[value]". Lower-case
-    letters in an identifier are dropped, as FF[3] readers do.
+    letters in an identifier are dropped, as FF[3] readers do. A tree nested
+    more than :data:`MAX_NESTING` deep is refused.
     """
 
     def __init__(self, text: str) -> None:
@@ -312,12 +317,14 @@ class _Parser:
     def collection(self) -> list[list[_Node]]:
         trees = []
         while self._skip_space() and self.text[self.position] == "(":
-            trees.append(self._tree())
+            trees.append(self._tree(1))
         if self.position < len(self.text):
             self._fail("expected '(' to begin a game tree")
         return trees
 
-    def _tree(self) -> list[_Node]:
+    def _tree(self, depth: int) -> list[_Node]:
+        if depth > MAX_NESTING:
+            self._fail(f"game trees nested more than {MAX_NESTING} deep")
         self.position += 1
         nodes: list[_Node] = []
         while self._skip_space() and self.text[self.position] == ";":
@@ -326,7 +333,7 @@ class _Parser:
             self._fail("a game tree begins with a node ';'")
         variations = []
         while self._skip_space() and self.text[self.position] == "(":
-            variations.append(self._tree())
+            variations.append(self._tree(depth + 1))
         if not self._skip_space() or self.text[self.position] != ")":
             self._fail("expected ')' to close the game tree")
         self.position += 1
@@ -379,4 +386,4 @@ class _Parser:
         raise NotationError(f"line {self._line()}: {problem}")
 
 
-__all__ = ["GAME_NUMBER", "transcript_from_sgf", "transcript_to_sgf"]
+__all__ = ["GAME_NUMBER", "MAX_NESTING", "transcript_from_sgf", "transcript_to_sgf"]

@@ -37,11 +37,16 @@ class Cube:
     def refusal(self, player: int, *, context: MatchContext, dave: bool, first_turn: bool) -> str | None:
         """Why ``player`` may not double now, or ``None`` when the double is allowed.
 
-        Covers ownership and the 64 cap (000), the Crawford game, and with
-        ``dave`` the three restrictions of 003.
+        Covers ownership and the 64 cap (000), the Crawford game, a 1-point
+        match in every variant, and with ``dave`` the three restrictions of
+        003. In a 1-point match both players are one point from winning, and
+        003 says: «If a player is 1 point away from winning the match, he
+        won't be given an option to offer a double» (docs/rules.md).
         """
         if context.crawford:
             return "this is the Crawford game: the cube is out of play"
+        if context.length == 1:
+            return "a 1-point match: both players are one point from winning it, so no double is offered"
         if self.owner is not None and self.owner != player:
             return "only the cube's owner may redouble"
         if self.value >= MAX_CUBE:

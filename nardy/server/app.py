@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from nardy.bots.sage import check_available
 from nardy.server.api import (
     accounts, analysis, chouettes, coins, health, imports, matchmaking, ratings, tables, testing, tournaments,
+    validation_errors,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
@@ -163,6 +164,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.state.clock = clock if clock is not None else SystemClock()
     app.state.rate_limiter = RateLimiter(config.redis_url, enabled=config.rate_limited)
     app.state.socket_slots = AddressSlots(config.max_sockets_per_address)
+    validation_errors.install(app)
     app.add_middleware(CSRFMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=config.max_body_bytes,
                        path_caps={imports.IMPORTS_PATH: config.max_import_bytes})

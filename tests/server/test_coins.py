@@ -121,17 +121,31 @@ def test_resignation_pays_the_whole_match_whatever_it_scores(server):
 
 
 def test_a_passed_double_pays_the_match(server):
-    """Backgammon with the cube, a 1-point match: bob doubles, alice passes and loses the game at the
-    cube's value before the double (docs/rules.md §3), which wins bob the match."""
-    table, (alice, bob) = coin_match(server, "backgammon", stake=30, options={"cube": True})
+    """Backgammon with the cube, a 3-point match (a 1-point match offers no double, 003): the cube goes
+    to 2 and 4, then bob redoubles and alice passes, losing the game at the cube's value before the
+    double (docs/rules.md §3), 4 points, which wins bob the match."""
+    table, (alice, bob) = coin_match(server, "backgammon", length=3, stake=30, options={"cube": True})
     alice.ok("move", steps=OPENING_MOVE)
+    reply = [{"source": 13, "target": 7, "die": 6, "hit": False},
+             {"source": 13, "target": 8, "die": 5, "hit": False}]
+    for doubler, taker in ((bob, alice), (alice, bob)):
+        doubler.catch_up(taker.version())
+        doubler.ok("double")
+        taker.catch_up(doubler.version())
+        taker.ok("take")
+        doubler.catch_up(taker.version())
+        server.push((6, 5))
+        doubler.ok("roll")
+        doubler.ok("move", steps=reply)
     bob.catch_up(alice.version())
+    assert bob.state()["game"]["cube"] == {"value": 4, "owner": 1}
     bob.ok("double")
     alice.catch_up(bob.version())
     alice.ok("drop")
     final = alice.state()
     assert final["last_result"]["reason"] == "dropped" and final["match"]["winner"] == 1
-    assert_paid(table, bob, alice, 30)
+    assert final["match"]["score"] == [0, 4]
+    assert_paid(table, bob, alice, 90)
 
 
 def test_three_timeouts_pay_the_match(server):

@@ -1,5 +1,10 @@
 """Accounts over HTTP: sign up, log in, log out, continue as a guest, and who am I.
 
+``/api/me`` names the signed-in user and refuses a visitor (401), for the
+routes and scripts that need someone; ``/api/session`` is what the page asks
+on every load and answers a visitor too, with no user, so that a first visit
+logs no error.
+
 Every route that signs someone in starts a fresh session (closing the one
 the browser held), so a session token never outlives a change of who it
 stands for, and sets the two cookies described in
@@ -8,13 +13,17 @@ stands for, and sets the two cookies described in
 Signing in is rate-limited (:mod:`nardy.server.api.ratelimit`) per account,
 the lower-cased username, and per client address: login counts an
 account's failed attempts (a success forgets them) and every attempt from an
-address; sign-up counts the attempts for one name and from one address; a
-new guest counts against its address. A refused request changes nothing: no
-password is checked, no account or session made.
+address; sign-up counts the accounts created for one name and from one
+address (a sign-up refused for its name or password is answered at once and
+counts nothing, so that a family sharing a connection is not locked out by
+its typing); a new guest counts against its address. A request refused by a
+limit changes nothing: no password is checked, no account or session made.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
@@ -23,7 +32,7 @@ from sqlalchemy.orm import Session
 
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
-from nardy.server.api.security import CSRF_COOKIE, CurrentUser, OptionalLogin, SessionToken
+from nardy.server.api.security import CSRF_COOKIE, CurrentUser, OptionalLogin, OptionalUser, SessionToken
 from nardy.server.auth.cookies import SESSION_COOKIE
 from nardy.server.auth.signouts import announce_sign_out
 from nardy.server.services import accounts
@@ -78,6 +87,19 @@ class UserReply(BaseModel):
         return cls(user=UserOut(id=user.id, username=user.username, guest=user.is_guest))
 
 
+class SessionReply(BaseModel):
+    """Who the browser is signed in as: a user, or ``None`` for a visitor nobody signed in yet."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    user: UserOut | None
+
+    @classmethod
+    def of(cls, user: User | None) -> SessionReply:
+        """The reply naming ``user``, or nobody."""
+        return cls(user=None if user is None else UserReply.of(user).user)
+
+
 @router.post("/signup", status_code=status.HTTP_201_CREATED)
 def signup(
     body: Credentials,
@@ -89,7 +111,14 @@ def signup(
     login: OptionalLogin,
     token: SessionToken,
 ) -> UserReply:
-    """Create an account and sign it in; a signed-in guest becomes the account and keeps its games."""
+    """Create an account and sign it in; a signed-in guest becomes the account and keeps its games.
+
+    The name and password are checked first: only a sign-up that will create
+    an account counts against the limits.
+    """
+    guest = None if login is None else login[0]
+    with _account_refusals():
+        accounts.check_new_account(db, username=body.username, password=body.password, guest=guest)
     _spend_per_account_and_address(
         limiter,
         Limit.of("signups", settings.signups_per_account, "too many sign-ups for this username"),
@@ -97,15 +126,11 @@ def signup(
         Limit.of("signup-addresses", settings.signups_per_address, "too many sign-ups from your address"),
         client_address(request),
     )
-    try:
-        if login is None:
+    with _account_refusals():
+        if guest is None:
             user = accounts.create_user(db, username=body.username, password=body.password)
         else:
-            user = accounts.upgrade_guest(db, user=login[0], username=body.username, password=body.password)
-    except accounts.AccountError as error:
-        raise HTTPException(
-            status_code=_REFUSAL_STATUS.get(type(error), status.HTTP_400_BAD_REQUEST), detail=str(error)
-        ) from None
+            user = accounts.upgrade_guest(db, user=guest, username=body.username, password=body.password)
     _start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 
@@ -197,6 +222,24 @@ def guest(
 def me(user: CurrentUser) -> UserReply:
     """The signed-in user; 401 when there is none."""
     return UserReply.of(user)
+
+
+@router.get("/session")
+def session(user: OptionalUser) -> SessionReply:
+    """Who this browser is signed in as, ``{"user": null}`` for a visitor: answered 200 either way."""
+    return SessionReply.of(user)
+
+
+@contextmanager
+def _account_refusals() -> Iterator[None]:
+    """Answer an :class:`~nardy.server.services.accounts.AccountError` raised inside with its status
+    (422 or 409) and its message."""
+    try:
+        yield
+    except accounts.AccountError as error:
+        raise HTTPException(
+            status_code=_REFUSAL_STATUS.get(type(error), status.HTTP_400_BAD_REQUEST), detail=str(error)
+        ) from None
 
 
 def _spend_per_account_and_address(

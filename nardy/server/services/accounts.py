@@ -80,10 +80,7 @@ def create_user(db: Session, *, username: str, password: str, now: datetime | No
 
     Raises :class:`InvalidUsername`, :class:`WeakPassword` or :class:`UsernameTaken`.
     """
-    _check_username(username)
-    _check_password(password, username)
-    if users_repo.by_name(db, username) is not None:
-        raise _taken(username)
+    check_new_account(db, username=username, password=password)
     user = User(
         username=username,
         password_hash=_hasher.hash(password),
@@ -124,17 +121,29 @@ def upgrade_guest(db: Session, *, user: User, username: str, password: str) -> U
 
     Raises :class:`NotAGuest` and the errors of :func:`create_user`.
     """
-    if not user.is_guest:
-        raise NotAGuest(f"{user.username!r} already has an account; only a guest can become one")
-    _check_username(username)
-    _check_password(password, username)
-    if users_repo.by_name(db, username) is not None:
-        raise _taken(username)
+    check_new_account(db, username=username, password=password, guest=user)
     user.username = username
     user.password_hash = _hasher.hash(password)
     user.is_guest = False
     _commit_username(db, username)
     return user
+
+
+def check_new_account(db: Session, *, username: str, password: str, guest: User | None = None) -> None:
+    """Raise the refusal that creating the account ``username`` (or turning ``guest`` into it) would meet.
+
+    Creates nothing. Every check is cheap beside hashing the password, so a
+    route can answer a refusal before it counts the attempt against its
+    limits. Raises :class:`NotAGuest` and the errors of :func:`create_user`;
+    a name taken in the moment between this check and the creation is still
+    refused by the creation.
+    """
+    if guest is not None and not guest.is_guest:
+        raise NotAGuest(f"{guest.username!r} already has an account; only a guest can become one")
+    _check_username(username)
+    _check_password(password, username)
+    if users_repo.by_name(db, username) is not None:
+        raise _taken(username)
 
 
 def authenticate(db: Session, *, username: str, password: str) -> User | None:

@@ -12,6 +12,7 @@ import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
 import { currentUser, loadUser, onUserChange } from "./session.js";
 import { getSettings, renderSettings } from "./settings.js";
+import { followThemeSetting } from "./theme.js";
 import { mountLobby, mountInvite } from "./lobby.js";
 import { mountGame } from "./game.js";
 import { mountChouette } from "./chouette.js";
@@ -97,6 +98,7 @@ function connectionBadge(connected) {
 }
 
 async function boot() {
+  followThemeSetting();
   await setLanguage(getSettings().language);
   try { await loadUser(); } catch { /* offline: continue as nobody */ }
   socket = new Socket();

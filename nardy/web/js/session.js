@@ -1,5 +1,5 @@
 // Who is signed in (an account, a guest, or nobody), shared by every page.
-import { ApiError, get, post } from "./api.js";
+import { get, post } from "./api.js";
 
 let user = null;
 const listeners = new Set();
@@ -16,14 +16,9 @@ export function onUserChange(fn) {
   return () => listeners.delete(fn);
 }
 
-/** Ask the server who we are (401: nobody). */
+/** Ask the server who we are (a visitor: no user, answered without an error). */
 export async function loadUser() {
-  try {
-    setUser((await get("/api/me")).user);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status !== 401) throw error;
-    setUser(null);
-  }
+  setUser((await get("/api/session")).user);
   return user;
 }
 

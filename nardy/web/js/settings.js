@@ -1,12 +1,15 @@
-// Player settings, kept in localStorage: board orientation, side swap, language, sound, auto-confirm,
+// Player settings, kept in localStorage: board orientation, side swap, language, theme, sound, auto-confirm,
 // and the automatic roll and forced play (what is forced, and whether one may double, the server says).
 import { h, fill } from "./dom.js";
 import { LANGUAGES, setLanguage, t } from "./i18n.js";
 
 const KEY = "nardy.settings";
 export const CORNERS = ["bottom-right", "bottom-left", "top-right", "top-left"];
+/** The colour themes: "auto" follows the device (prefers-color-scheme); js/theme.js applies the choice. */
+export const THEMES = ["auto", "light", "dark"];
 const DEFAULTS = {
-  home: "bottom-right", autoSwap: false, language: null, sound: true, autoConfirm: false, autoRoll: false, autoForced: false,
+  home: "bottom-right", autoSwap: false, language: null, theme: "auto", sound: true, autoConfirm: false, autoRoll: false,
+  autoForced: false,
 };
 const listeners = new Set();
 
@@ -15,6 +18,7 @@ export function getSettings() {
   try { stored = JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch { stored = {}; }
   const settings = { ...DEFAULTS, ...stored };
   if (!CORNERS.includes(settings.home)) settings.home = DEFAULTS.home;
+  if (!THEMES.includes(settings.theme)) settings.theme = DEFAULTS.theme;
   return settings;
 }
 
@@ -87,11 +91,18 @@ export function renderSettings(view) {
     h("option", { value: "" }, t("settings.language_auto")),
     LANGUAGES.map((l) => h("option", { value: l.code, lang: l.code }, l.name))),
   );
+  const themeNames = { auto: t("settings.theme_auto"), light: t("settings.theme_light"), dark: t("settings.theme_dark") };
+  const theme = h("label", { class: "field" },
+    h("span", {}, t("settings.theme")),
+    h("select", { name: "theme", value: s.theme, onchange: (e) => saveSettings({ theme: e.target.value }) },
+      THEMES.map((name) => h("option", { value: name }, themeNames[name]))),
+  );
   fill(view, h("section", { class: "page settings" },
     h("h1", {}, t("settings.title")),
     corners,
     toggle("autoSwap", t("settings.auto_swap"), t("settings.auto_swap_hint")),
     language,
+    theme,
     toggle("sound", t("settings.sound")),
     toggle("autoConfirm", t("settings.auto_confirm"), t("settings.auto_confirm_hint")),
     toggle("autoRoll", t("settings.auto_roll"), t("settings.auto_roll_hint")),
