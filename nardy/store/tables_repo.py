@@ -440,6 +440,36 @@ def closed_chouettes_of(db: Session, user_id: int, *, include_private: bool = Tr
     return list(db.scalars(query.order_by(GameTable.finished_at.desc()).limit(limit)))
 
 
+@dataclass(frozen=True, slots=True)
+class TableAccess:
+    """Who may read a table: anyone when it is public; when private, its ``members`` and holders of its invite."""
+
+    private: bool
+    invite_token: str | None
+    members: frozenset[int]
+    """Its creator, the users seated at a match, and everyone who ever sat at a chouette (private tables only)."""
+
+
+def table_access(db: Session, table_id: str) -> TableAccess | None:
+    """Whether the table is private, its invite token and its members; None if there is no such table.
+
+    One primary-key read for a public table; a private chouette also reads who sat at it.
+    """
+    row = db.execute(
+        select(GameTable.private, GameTable.invite_token, GameTable.kind, GameTable.created_by,
+               GameTable.player0_id, GameTable.player1_id).where(GameTable.id == table_id)
+    ).first()
+    if row is None:
+        return None
+    private, invite_token, kind, *people = row
+    if not private:
+        return TableAccess(False, None, frozenset())
+    members = {user_id for user_id in people if user_id is not None}
+    if kind == "chouette":
+        members.update(db.scalars(select(ChouettePlayer.user_id).where(ChouettePlayer.table_id == table_id)))
+    return TableAccess(True, invite_token, frozenset(members))
+
+
 def table_by_invite(db: Session, token: str) -> GameTable | None:
     """The private table an invite token opens."""
     return db.scalar(select(GameTable).where(GameTable.invite_token == token))

@@ -22,7 +22,7 @@ def _finished_match(server: Server, variant: str = "backgammon", **body: Any) ->
     alice, bob = server.player(), server.player()
     table, players = server.match(variant, 1, players=[alice, bob], **body)
     server.play_out(table, players, choose=racing_play)
-    assert server.view(table)["status"] == "finished"
+    assert players[0].client.get(f"/api/tables/{table}").json()["status"] == "finished"
     return table, players
 
 
@@ -80,7 +80,7 @@ def test_a_private_match_is_analysed_for_its_players_only(server: Server) -> Non
     table, (alice, _bob) = _finished_match(server, private=True)
     outsider = server.player()
     assert outsider.post(f"/api/tables/{table}/analysis").status_code == 403
-    assert outsider.client.get(f"/api/tables/{table}/analysis").status_code == 404
+    assert outsider.client.get(f"/api/tables/{table}/analysis").status_code == 403
     assert alice.post(f"/api/tables/{table}/analysis", {"level": "advanced"}).status_code == 202
 
 

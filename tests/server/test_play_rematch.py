@@ -36,8 +36,8 @@ def test_both_players_ask_for_a_rematch(server):
     bob.catch_up(alice.version())
     assert bob.state()["rematch"]["table"] == new_table
 
-    old = server.view(table)
-    new = server.view(new_table)
+    old = alice.client.get(f"/api/tables/{table}").json()  # private tables: shown to their players
+    new = alice.client.get(f"/api/tables/{new_table}").json()
     for key in ("variant", "match_length", "options", "move_seconds", "rated", "private"):
         assert new[key] == old[key], key
     assert new["move_seconds"] == 60 and new["private"] is True

@@ -22,13 +22,14 @@ def _private_table(server: Any, owner: Any) -> tuple[str, str]:
 def test_a_private_table_is_joined_with_its_invite_only(server: Any) -> None:
     alice, bob = server.player(), server.player()
     table, invite = _private_table(server, alice)
-    before = server.record(table)["events"]
+    record = f"/api/tables/{table}/record"  # a private table's record is its players' (and invite holders')
+    before = alice.client.get(record).json()["events"]
     for body in ({}, {"invite": "not-the-token"}, {"invite": invite[:-1]}):
         refused = bob.post(f"/api/tables/{table}/join", body)
         assert refused.status_code == 403, refused.text
         assert "invite" in refused.json()["detail"]
-    assert server.record(table)["events"] == before, "a refused join changed the table"
-    assert server.view(table)["seats"][1] is None
+    assert alice.client.get(record).json()["events"] == before, "a refused join changed the table"
+    assert alice.client.get(f"/api/tables/{table}").json()["seats"][1] is None
 
     assert server.client.get(f"/api/invites/{invite}").json() == {"table": table, "kind": "match"}
     server.push((3, 1))
@@ -72,7 +73,7 @@ def test_a_private_chouette_is_joined_with_its_invite_only(server: Any) -> None:
     assert invite
     refused = bob.post(f"/api/chouettes/{table}/join")
     assert refused.status_code == 403, refused.text
-    assert len(server.client.get(f"/api/chouettes/{table}").json()["players"]) == 1
+    assert len(alice.client.get(f"/api/chouettes/{table}").json()["players"]) == 1
     assert server.client.get(f"/api/invites/{invite}").json() == {"table": table, "kind": "chouette"}
     joined = bob.post(f"/api/chouettes/{table}/join", {"invite": invite})
     assert joined.status_code == 200, joined.text

@@ -21,6 +21,7 @@ from nardy.notation import (
 )
 from nardy.rules import VARIANTS, Phase, Position, RulesError
 from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.private_tables import READABLE
 from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
 from nardy.server.api.security import CurrentUser
 from nardy.server.api.tables import refuse
@@ -70,7 +71,7 @@ def request_analysis(
     return view(job)
 
 
-@router.get("/tables/{table_id}/analysis")
+@router.get("/tables/{table_id}/analysis", dependencies=[READABLE])
 def get_analysis(table_id: str, db: DbSession) -> dict[str, Any]:
     """The analysis of a table: 404 until requested, then its status, progress and, once done, the result."""
     job = analyses_repo.get(db, table_id)

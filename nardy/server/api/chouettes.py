@@ -15,6 +15,7 @@ from nardy.rules import GameOptions
 from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
 from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.private_tables import READABLE
 from nardy.server.api.security import CurrentUser
 from nardy.server.api.tables import JoinIn, check_invite, client_seed_or_422, in_session, refuse
 from nardy.server.services.chouette_state import CHOUETTE_KIND, ChouetteSpec
@@ -74,7 +75,7 @@ async def create_chouette(body: ChouetteIn, request: Request, user: CurrentUser,
     return {**service.view_of(state), "invite": invite}
 
 
-@router.get("/chouettes/{table_id}")
+@router.get("/chouettes/{table_id}", dependencies=[READABLE])
 async def chouette(table_id: str, request: Request) -> dict[str, Any]:
     """The chouette as a client sees it now."""
     service = _service(request)
@@ -84,7 +85,7 @@ async def chouette(table_id: str, request: Request) -> dict[str, Any]:
         raise refuse(error) from None
 
 
-@router.get("/chouettes/{table_id}/replay")
+@router.get("/chouettes/{table_id}/replay", dependencies=[READABLE])
 def replay_chouette(table_id: str, db: DbSession) -> dict[str, Any]:
     """Each finished game of the chouette, frame by frame; the game in play is not replayed."""
     row = tables_repo.get_table(db, table_id)

@@ -1,11 +1,13 @@
 """Tables over HTTP: create, list, look at, join, and the records of finished play.
 
+A private table and everything of it is shown only to its members and to holders of its invite token
+(:mod:`nardy.server.api.private_tables`).
+
 Routers stay thin: the table service decides, the repository queries.
 """
 
 from __future__ import annotations
 
-import hmac
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
@@ -20,7 +22,9 @@ from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER, ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
+from nardy.server.api.private_tables import READABLE
 from nardy.server.api.security import CurrentUser, OptionalUser
+from nardy.server.auth.table_access import invite_matches
 from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.dice import check_client_seed, dice_statistics
@@ -106,7 +110,7 @@ def check_invite(db: Session, table_id: str, invite: str | None) -> None:
     row = tables_repo.get_table(db, table_id)
     if row is None or not row.private:
         return
-    if invite is None or row.invite_token is None or not hmac.compare_digest(invite.encode(), row.invite_token.encode()):
+    if not invite_matches(invite, row.invite_token):
         raise ActionError("invite_required", "this table is private: join it through its invite link")
 
 
@@ -284,7 +288,7 @@ def _chouette_summary(row: GameTable) -> dict[str, Any]:
     }
 
 
-@router.get("/tables/{table_id}")
+@router.get("/tables/{table_id}", dependencies=[READABLE])
 async def table(table_id: str, request: Request) -> dict[str, Any]:
     """The table as a client sees it now."""
     service = _service(request)
@@ -323,7 +327,7 @@ def _record_of(db: Session, table_id: str) -> tuple[str, dict[str, Any]]:
     return row.kind, public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
 
 
-@router.get("/tables/{table_id}/record")
+@router.get("/tables/{table_id}/record", dependencies=[READABLE])
 async def record(table_id: str, request: Request, viewer: OptionalUser) -> dict[str, Any]:
     """The full record: every event with its time, the dice record ``nardy verify-dice`` checks and, at a
     two-seat table, its ``chat`` as far as the viewer may read it (``null`` when they may not)."""
@@ -334,7 +338,7 @@ async def record(table_id: str, request: Request, viewer: OptionalUser) -> dict[
     return result
 
 
-@router.get("/tables/{table_id}/chat")
+@router.get("/tables/{table_id}/chat", dependencies=[READABLE])
 async def table_chat(table_id: str, request: Request, viewer: OptionalUser) -> dict[str, Any]:
     """Every message of a two-seat table's chat, for its players, and for anyone while spectators may read it."""
     try:
@@ -346,7 +350,7 @@ async def table_chat(table_id: str, request: Request, viewer: OptionalUser) -> d
     return {"table": table_id, "messages": messages}
 
 
-@router.get("/tables/{table_id}/export.{fmt}")
+@router.get("/tables/{table_id}/export.{fmt}", dependencies=[READABLE])
 def export(table_id: str, fmt: MatchFormat, db: DbSession) -> Response:
     """A match as a Jellyfish/gnubg .mat or a gnubg SGF file (docs/formats.md), to download."""
     row = tables_repo.get_table(db, table_id)
@@ -360,7 +364,7 @@ def export(table_id: str, fmt: MatchFormat, db: DbSession) -> Response:
     return download(transcript, fmt, f"nardy-{table_id}")
 
 
-@router.get("/tables/{table_id}/replay")
+@router.get("/tables/{table_id}/replay", dependencies=[READABLE])
 def table_replay(table_id: str, db: DbSession) -> dict[str, Any]:
     """Move-by-move replay frames of a table (004: replay of any finished game)."""
     row = tables_repo.get_table(db, table_id)

@@ -15,7 +15,8 @@ Actions need a signed-in user (or guest). A connection opened with a login
 session closes with 4001 the moment the session signs out, in whichever
 process (:mod:`nardy.server.auth.signouts`); before an action the session is
 also looked up again once the session has expired or the last look is a
-minute old, the backstop for notices that were missed. Watching needs nothing.
+minute old, the backstop for notices that were missed. Watching needs nothing,
+except at a private table: its members, or the holder of its invite token.
 Session lookups are database calls: they run in a worker thread, so a slow
 database stalls no socket.
 """
@@ -34,6 +35,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nardy.server.auth.cookies import session_from_cookie_header, session_token
 from nardy.server.auth.signouts import SignOuts, session_digest
+from nardy.server.auth.table_access import PRIVATE_TABLE, PRIVATE_TABLE_MESSAGE, may_watch_table
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import Settings
@@ -262,6 +264,10 @@ class Connection:
                 "t": "error", "code": "too_many_subscriptions", "table": message.table,
                 "message": f"a connection watches at most {cap} tables: unsubscribe from one first",
             })
+            return
+        if not await run_in_threadpool(may_watch_table, self._sessions, message.table, self._user_id, message.invite):
+            await self.send({"t": "error", "code": PRIVATE_TABLE, "message": PRIVATE_TABLE_MESSAGE,
+                             "table": message.table})
             return
         try:
             service = await self._directory.service_for(message.table)

@@ -21,11 +21,13 @@ class _Message(BaseModel):
 
 
 class Subscribe(_Message):
-    """Watch a table; ``since`` asks for the events after that version (resync), else a full state."""
+    """Watch a table; ``since`` asks for the events after that version (resync), else a full state.
+    ``invite`` is a private table's invite token, for a watcher who is not one of its members."""
 
     t: Literal["subscribe"]
     table: TableId
     since: Annotated[int, Field(ge=0)] | None = None
+    invite: Annotated[str, Field(min_length=1, max_length=64)] | None = None
 
 
 class Unsubscribe(_Message):

@@ -352,9 +352,10 @@ export function mountInvite(view, token, { socket, toast, navigate }) {
     }
     const chouette = kind === "chouette";
     const page = `#/${chouette ? "chouette" : "table"}/${tableId}`;
+    socket.invites.set(tableId, token); // a private table is shown to holders of its invite
     let table;
     try {
-      table = await get(`/api/${chouette ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}`);
+      table = await get(`/api/${chouette ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(token)}`);
     } catch (error) { toast(errorText(error), "error"); return; }
     const host = chouette ? (table.players || [])[0] : table.seats.find((s) => s);
     const open = chouette ? table.status !== "forming" && (table.players || []).length < table.max_players : table.status === "waiting";

@@ -48,6 +48,7 @@ export class Socket {
     this.url = url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
     this.tables = new Map(); // id -> {version, state, listeners: Set}
     this.pending = new Map(); // action_id -> {resolve, reject, timer}
+    this.invites = new Map(); // id -> the invite token a private table was opened with, to watch it without a seat
     this.statusListeners = new Set();
     this.user = undefined;
     this.backoff = 500;
@@ -130,6 +131,7 @@ export class Socket {
     const entry = this.tables.get(id);
     const message = { t: "subscribe", table: id };
     if (entry && entry.version !== null) message.since = entry.version;
+    if (this.invites.has(id)) message.invite = this.invites.get(id);
     this.send(message);
   }
 
