@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache, partial
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
-    ColumnElement, Connection, Dialect, Update, bindparam, exists, func, insert, or_, select, union_all, update,
+    ColumnElement, Connection, Dialect, Update, bindparam, case, exists, func, insert, or_, select, union_all, update,
 )
 from sqlalchemy.engine.interfaces import DBAPICursor
 from sqlalchemy.exc import IntegrityError
@@ -482,6 +482,30 @@ def colour_statistics(db: Session) -> list[tuple[str, str, int]]:
         .group_by(FinishedGame.variant, FinishedGame.winner_colour)
     )
     return [(variant, colour, count) for variant, colour, count in rows]
+
+
+def colour_statistics_of_user(db: Session, user_id: int, *, include_private: bool) -> list[tuple[str, str, str, int]]:
+    """(variant, colour ``user_id`` played, winning colour, count) over the user's finished games; without those
+    of private tables unless ``include_private`` (003's statistics by colour, for one player)."""
+    played = case((FinishedGame.white_id == user_id, "white"), else_="black")
+    query = (
+        select(FinishedGame.variant, played, FinishedGame.winner_colour, func.count())
+        .where(or_(FinishedGame.white_id == user_id, FinishedGame.black_id == user_id))
+        .group_by(FinishedGame.variant, played, FinishedGame.winner_colour)
+    )
+    if not include_private:
+        query = query.join(GameTable, GameTable.id == FinishedGame.table_id).where(GameTable.private.is_(False))
+    return [(variant, colour, winner, count) for variant, colour, winner, count in db.execute(query)]
+
+
+def site_rolls(db: Session) -> Iterator[list[int]]:
+    """Every two-dice roll made on the site (not opening rolls), read a thousand at a time: the site's dice
+    statistics."""
+    payloads = db.scalars(
+        select(TableEvent.payload).where(TableEvent.kind == "rolled").execution_options(yield_per=1000)
+    )
+    for payload in payloads:
+        yield list(payload["dice"])
 
 
 def rolls_of_user(db: Session, user_id: int) -> list[list[int]]:

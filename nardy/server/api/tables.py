@@ -404,13 +404,35 @@ def user_dice(username: str, db: DbSession) -> dict[str, Any]:
     return {"user": user.username, "statistics": dice_statistics(rolls)}
 
 
+@router.get("/users/{username}/colours")
+def user_colours(username: str, db: DbSession, viewer: OptionalUser) -> dict[str, Any]:
+    """A player's own games and wins by the colour they played, per variant (003's statistics, for one player);
+    their private tables count only for the player themself."""
+    user = _user(db, username)
+    own = viewer is not None and viewer.id == user.id
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    for variant, played, winner, count in tables_repo.colour_statistics_of_user(db, user.id, include_private=own):
+        colours = table.setdefault(variant, {colour: {"games": 0, "wins": 0} for colour in ("white", "black")})
+        colours[played]["games"] += count
+        if winner == played:
+            colours[played]["wins"] += count
+    return {"user": user.username, "variants": table}
+
+
 @router.get("/stats/colours")
 def colours(db: DbSession) -> dict[str, Any]:
-    """Wins by colour per variant (003)."""
+    """Wins by colour per variant over the whole site (003)."""
     table: dict[str, dict[str, int]] = {}
     for variant, colour, count in tables_repo.colour_statistics(db):
         table.setdefault(variant, {"white": 0, "black": 0})[colour] = count
     return {"variants": table}
+
+
+@router.get("/stats/dice")
+def site_dice(db: DbSession) -> dict[str, Any]:
+    """The site's dice: every roll's faces and doubles against their expectation, with the faces' chi-square."""
+    rolls = ((roll[0], roll[1]) for roll in tables_repo.site_rolls(db))
+    return {"statistics": dice_statistics(rolls)}
 
 
 def _user(db: DbSession, username: str) -> User:

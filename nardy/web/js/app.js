@@ -7,6 +7,7 @@
 //   #/analysis        the analysis board: rate any position of any variant
 //   #/imports         analyse a match file: upload one, the list of uploads   #/import/ID  an upload's replay
 //   #/tournaments     tournaments        #/tournament/ID a tournament  #/tournament-protocol/ID its game protocol
+//   #/statistics      the site's statistics: wins by colour per variant, the dice of every roll
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
@@ -19,6 +20,7 @@ import { mountChouette } from "./chouette.js";
 import { mountReplay } from "./replay.js";
 import { mountChouetteReplay } from "./chouette_replay.js";
 import { mountProfile } from "./profile.js";
+import { mountStatistics } from "./statistics.js";
 import { mountLogin } from "./auth.js";
 import { mountLeaderboard } from "./leaderboard.js";
 import { mountAnalysisBoard } from "./analysis_board.js";
@@ -57,6 +59,7 @@ function route() {
   else if (page === "profile" && arg) result = mountProfile(view, arg, context);
   else if (page === "settings") result = renderSettings(view);
   else if (page === "ratings") result = mountLeaderboard(view);
+  else if (page === "statistics") result = mountStatistics(view);
   else if (page === "analysis") result = mountAnalysisBoard(view);
   else if (page === "imports") result = mountImports(view, context);
   else if (page === "import" && arg) result = mountImportReplay(view, arg);

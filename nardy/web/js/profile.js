@@ -1,4 +1,5 @@
-// A player's page (#/profile/NAME): ratings, coins, finished matches and results, dice statistics, wins by colour.
+// A player's page (#/profile/NAME): ratings, coins, finished matches and results, dice statistics, and their own
+// wins by colour.
 import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
@@ -43,7 +44,7 @@ export function mountProfile(view, username) {
   })();
   (async () => {
     try {
-      renderColours(colours, await get("/api/stats/colours"));
+      renderColours(colours, await get(`/api/users/${encodeURIComponent(username)}/colours`));
     } catch (error) {
       fill(colours, h("p", { class: "error" }, errorText(error)));
     }
@@ -120,7 +121,8 @@ function chouetteRow(row) {
     h("td", {}, h("a", { href: `#/chouette/${row.table}` }, t("game.replay"))));
 }
 
-function renderDice(el, stats) {
+// The faces of a set of rolls against fair dice, with their chi-square: a player's here, the site's on #/statistics.
+export function renderDice(el, stats, title = t("profile.dice")) {
   const faces = stats.faces || {};
   const max = Math.max(1, ...Object.values(faces), stats.expected_face || 0);
   const bars = [1, 2, 3, 4, 5, 6].map((face) => {
@@ -136,23 +138,24 @@ function renderDice(el, stats) {
       h("span", { class: "bar-value" }, String(n)));
   });
   fill(el,
-    h("h2", {}, t("profile.dice")),
+    h("h2", {}, title),
     h("p", {}, t("profile.dice_summary", { rolls: stats.rolls, doubles: stats.doubles, expected: (stats.expected_doubles || 0).toFixed(1) })),
     h("div", { class: "bars", role: "img", "aria-label": t("profile.faces") }, bars),
-    h("p", { class: "hint" }, t("profile.chi_square", { value: (stats.chi_square || 0).toFixed(2) })));
+    h("p", { class: "hint", "data-chi-square": (stats.chi_square || 0).toFixed(2) }, t("profile.chi_square", { value: (stats.chi_square || 0).toFixed(2) })));
 }
 
+// The player's own games and wins with each colour, per variant; the site's figures are on #/statistics.
 function renderColours(el, data) {
   const variants = Object.entries(data.variants || {});
+  const record = ({ wins, games }) => (games ? t("profile.colour_record", { wins, games }) : "–");
   fill(el,
     h("h2", {}, t("profile.colours")),
     variants.length
       ? scrollable(h("table", { class: "data" },
         h("thead", {}, h("tr", {}, [t("lobby.variant"), t("profile.white"), t("profile.black")].map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, variants.map(([variant, counts]) => {
-          const total = counts.white + counts.black || 1;
-          const pct = (n) => `${n} (${((100 * n) / total).toFixed(1)} %)`;
-          return h("tr", { "data-variant": variant }, h("td", {}, variantName(variant)), h("td", {}, pct(counts.white)), h("td", {}, pct(counts.black)));
-        }))))
-      : h("p", { class: "hint" }, t("profile.no_colour_stats")));
+        h("tbody", {}, variants.map(([variant, colours]) =>
+          h("tr", { "data-variant": variant }, h("td", {}, variantName(variant)),
+            h("td", { "data-colour": "white" }, record(colours.white)), h("td", { "data-colour": "black" }, record(colours.black)))))))
+      : h("p", { class: "hint" }, t("profile.no_colour_stats")),
+    h("p", {}, h("a", { href: "#/statistics", "data-site-statistics": "" }, t("profile.site_statistics"))));
 }
