@@ -37,7 +37,7 @@ from nardy.server.settings import (
     MOVE_SECONDS_CHOICES,
     Settings,
 )
-from nardy.store import tables_repo, users_repo
+from nardy.store import tables_repo, tournaments_repo, users_repo
 from nardy.store.models import GameTable, User
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -320,17 +320,23 @@ def invite(token: str, db: DbSession) -> dict[str, str]:
 
 
 def _record_of(db: Session, table_id: str) -> tuple[str, dict[str, Any]]:
-    """A table's kind and its record of events and dice; 404 when there is no such table."""
+    """A table's kind and its record of events and dice, with the tournament a match was played for (or
+    None); 404 when there is no such table."""
     row = tables_repo.get_table(db, table_id)
     if row is None:
         raise HTTPException(404, f"there is no table {table_id!r}")
-    return row.kind, public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+    record = public_record(table_id, spec_from_row(row), tables_repo.events_after(db, table_id))
+    if row.kind != CHOUETTE_KIND:
+        played_for = tournaments_repo.of_table(db, table_id)
+        record["tournament"] = played_for[0].id if played_for is not None else None
+    return row.kind, record
 
 
 @router.get("/tables/{table_id}/record", dependencies=[READABLE])
 async def record(table_id: str, request: Request, viewer: OptionalUser) -> dict[str, Any]:
     """The full record: every event with its time, the dice record ``nardy verify-dice`` checks and, at a
-    two-seat table, its ``chat`` as far as the viewer may read it (``null`` when they may not)."""
+    two-seat table, its ``chat`` as far as the viewer may read it (``null`` when they may not) and the
+    ``tournament`` it was played for (``null`` for none)."""
     read: tuple[str, dict[str, Any]] = await run_in_threadpool(in_session, request, _record_of, table_id)
     kind, result = read
     if kind != CHOUETTE_KIND:

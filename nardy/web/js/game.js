@@ -158,6 +158,7 @@ class GamePage {
     try {
       const record = await get(`/api/tables/${encodeURIComponent(this.tableId)}/record`);
       if (this.destroyed) return;
+      this.tournament = record.tournament || null; // a tournament's match ends with the way back to it
       this.absorb(record.events, false);
     } catch {
       /* the table may not exist; the socket reports that */
@@ -937,7 +938,8 @@ class GamePage {
       const buttons = [];
       const bot = s.seats.some((x) => x && x.bot);
       if (me !== null) {
-        if (s.rematch.table) buttons.push(this.button(t("end.go_rematch"), () => this.navigate(`#/table/${s.rematch.table}`), { class: "primary", "data-action": "go-rematch" }));
+        if (this.tournament) buttons.push(h("a", { href: `#/tournament/${encodeURIComponent(this.tournament)}`, class: "button primary", "data-action": "back-to-tournament" }, t("end.back_to_tournament")));
+        else if (s.rematch.table) buttons.push(this.button(t("end.go_rematch"), () => this.navigate(`#/table/${s.rematch.table}`), { class: "primary", "data-action": "go-rematch" }));
         else if (bot) buttons.push(this.button(t("end.play_again"), () => this.playAgain(), { class: "primary", "data-action": "play-again" }));
         else if (s.rematch.table) buttons.push(this.button(t("end.go_rematch"), () => this.navigate(`#/table/${s.rematch.table}`), { class: "primary", "data-action": "go-rematch" }));
         else if (s.rematch.offers.includes(me)) buttons.push(h("p", { class: "hint" }, t("end.rematch_waiting")));
