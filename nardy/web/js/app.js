@@ -11,7 +11,8 @@
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
-import { currentUser, loadUser, onUserChange } from "./session.js";
+import { currentUser, loadUser, onUserChange, setUser } from "./session.js";
+import { post, errorText } from "./api.js";
 import { getSettings, renderSettings } from "./settings.js";
 import { followThemeSetting } from "./theme.js";
 import { mountLobby, mountInvite } from "./lobby.js";
@@ -84,7 +85,7 @@ function updateNav() {
   const account = document.getElementById("nav-account");
   fill(account, user
     ? [h("a", { href: `#/profile/${encodeURIComponent(user.username)}`, class: "user", "data-user": user.username },
-      user.guest ? t("nav.guest", { name: user.username }) : user.username)]
+      user.guest ? t("nav.guest", { name: user.username }) : user.username), accountMenu(user)]
     : [h("a", { href: "#/login" }, t("nav.login"))]);
   const page = document.body.dataset.page;
   // the match files are reached from the analysis board, and belong to the same section
@@ -92,6 +93,22 @@ function updateNav() {
   for (const link of document.querySelectorAll("[data-nav]")) {
     link.classList.toggle("active", link.dataset.nav === section);
   }
+}
+
+// The account menu beside the player's name, on every page: their profile, and logging out.
+function accountMenu(user) {
+  return h("details", { class: "account-menu", "data-account-menu": "" },
+    h("summary", { "aria-label": t("nav.account_menu"), title: t("nav.account_menu") }, "▾"),
+    h("div", { class: "account-menu-items" },
+      h("a", { href: `#/profile/${encodeURIComponent(user.username)}`, "data-action": "menu-profile" }, t("nav.profile")),
+      h("button", { type: "button", "data-action": "menu-logout", onclick: logOut }, t("auth.logout"))));
+}
+
+async function logOut() {
+  try { await post("/api/logout"); } catch (error) { toast(errorText(error), "error"); }
+  setUser(null);
+  socket.reconnect();
+  navigate("#/login");
 }
 
 function connectionBadge(connected) {

@@ -1,0 +1,35 @@
+"""Logging out from every page: the account menu beside the player's name holds it.
+
+Issue 39, item 12: «logout only on the Sign-in page (put it in the account menu)».
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from browser_client import Client
+from test_lobby_browser import sign_up
+from web_driver import WebServer
+
+MakeClient = Callable[..., Client]
+
+
+def test_the_account_menu_logs_out_from_any_page(client: MakeClient, server: WebServer) -> None:
+    person = client()
+    sign_up(person, "menu_user")
+    person.goto("#/ratings")
+    person.page.wait_for_selector(".page.leaderboard")
+    items = person.page.locator("[data-account-menu] .account-menu-items")
+    assert not items.is_visible(), "the menu opens on demand"
+    person.page.click("[data-account-menu] summary")
+    assert items.is_visible()
+    box = person.page.locator("[data-account-menu] summary").bounding_box()
+    assert box and box["width"] >= 32 and box["height"] >= 32, box
+    assert person.page.get_attribute("[data-action=menu-profile]", "href") == "#/profile/menu_user"
+
+    person.page.click("[data-action=menu-logout]")
+    person.page.wait_for_selector('form[data-form="login"]')
+    person.page.wait_for_selector('#nav-account a[href="#/login"]')
+    assert person.page.locator("[data-user]").count() == 0
+    session = person.page.evaluate("() => fetch('/api/session').then((r) => r.json())")
+    assert session == {"user": None}, "the session ended on the server too"
