@@ -52,11 +52,13 @@ def request_analysis(
     """Queue the analysis of a finished match (202), or answer the one already queued or made (200).
 
     A player of the match may ask; anyone signed in may ask for a public
-    match. Each user may queue ``analyses_per_user`` an hour.
+    match. A chouette is analysed once it has closed, each member's game
+    against the box on its own (one cube per member). Each user may queue
+    ``analyses_per_user`` an hour.
     """
     row = _finished_table(db, table_id)
-    players = (row.player0_id, row.player1_id)
-    if row.private and user.id not in players:
+    access = tables_repo.table_access(db, table_id)
+    if row.private and (access is None or user.id not in access.members):
         raise HTTPException(403, "only its players may have a private match analysed")
     existing = analyses_repo.get(db, table_id)
     if existing is None or existing.status == "failed":
@@ -114,7 +116,11 @@ def _finished_table(db: DbSession, table_id: str) -> GameTable:
     if row is None:
         raise HTTPException(404, f"there is no table {table_id!r}")
     if row.kind == CHOUETTE_KIND:
-        raise HTTPException(422, "chouette games are not analysed yet")
+        if row.status != "closed":
+            raise HTTPException(409, "a chouette is analysed once it has closed: when its last player has left")
+        if not (row.score or {}).get("games"):
+            raise HTTPException(409, "this chouette closed before any game was played: there is nothing to analyse")
+        return row
     if row.status != "finished":
         raise HTTPException(409, "only a finished match can be analysed")
     return row

@@ -6,8 +6,9 @@
 claims the oldest job of either kind with a conditional UPDATE (any server
 process may; one wins each job), reads the table's or the import's record
 and hands it to a worker process (``spawn``-started, kept in
-a pool), which replays the record through the rules, analyses every
-decision (:mod:`nardy.bots.analysis`) and writes its progress, with a
+a pool), which replays the record through the rules (a chouette's as each
+member's game against the box, :mod:`nardy.server.services.chouette_analysis`),
+analyses every decision (:mod:`nardy.bots.analysis`) and writes its progress, with a
 heartbeat, into the job's row as it goes. The result is stored in the same
 row. A job whose heartbeat stops for ``stale_seconds`` (its process died) is
 claimed again by whichever process looks next; a job that raises is marked
@@ -25,6 +26,7 @@ import functools
 import logging
 import multiprocessing
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -34,6 +36,9 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from nardy.bots.analysis import analyse
 from nardy.notation.transcript import transcript_from_record
+from nardy.server.services.chouette_analysis import member_games
+from nardy.server.services.chouette_state import CHOUETTE_KIND
+from nardy.server.services.chouettes import chouette_spec_from_row
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.records import public_record
@@ -151,7 +156,13 @@ def _record(db: Session, job: JobKey) -> dict[str, Any]:
     row = tables_repo.get_table(db, job.id)
     if row is None:
         raise LookupError(f"there is no table {job.id!r}")
-    return public_record(job.id, spec_from_row(row), tables_repo.events_after(db, job.id))
+    events = tables_repo.events_after(db, job.id)
+    if row.kind == CHOUETTE_KIND:
+        games = member_games(job.id, chouette_spec_from_row(row), events)
+        return {"chouette_games": [
+            {"number": game.number, "box": game.box, "member": game.member, "record": game.record} for game in games
+        ]}
+    return public_record(job.id, spec_from_row(row), events)
 
 
 # ---------------------------------------------------------------- in the worker process
@@ -171,9 +182,24 @@ def analyse_in_worker(database_url: str, job: JobKey, me: str, record: dict[str,
             if not analyses_repo.progress(session, job=job, me=me, done=done / total, now=datetime.now(UTC)):
                 raise RuntimeError("the job was taken over by another process, or removed")
 
+    if "chouette_games" in record:
+        return _analyse_chouette(record["chouette_games"], level, report)
     result = analyse(transcript_from_record(record), level=level, progress=report)
     answer: dict[str, Any] = result.to_json()
     return answer
+
+
+def _analyse_chouette(games: list[dict[str, Any]], level: str, report: Callable[[int, int], None]) -> dict[str, Any]:
+    """Each team member's game against the box, analysed as a money game of its own (one cube per member):
+    ``{"kind": "chouette", "members": [{"number", "box", "member", ...the analysis...}]}``, in the order played."""
+    members = []
+    for index, game in enumerate(games):
+        def part(done: int, total: int, before: int = index) -> None:
+            report(before * total + done, len(games) * total)
+
+        analysis = analyse(transcript_from_record(game["record"]), level=level, progress=part)
+        members.append({"number": game["number"], "box": game["box"], "member": game["member"], **analysis.to_json()})
+    return {"kind": "chouette", "members": members}
 
 
 @functools.cache

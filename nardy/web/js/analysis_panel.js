@@ -1,5 +1,6 @@
 // The analysis beside a replay: ask for it, follow its progress, then the players' figures, the equity graph
-// of the game shown (click a point to jump there), and each decision's loss and mark. A decision names the
+// of the game shown (click a point to jump there), and each decision's loss and mark (a chouette's: one
+// member's game against the box after another). A decision names the
 // event it judged (its `source`), which is how a replay frame finds its decision and the graph its frame.
 import { h, fill, esc, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
@@ -19,15 +20,17 @@ export function markName(mark) {
 /**
  * The panel for the match at `base` (`/api/tables/ID` or `/api/imports/ID`: its analysis is `${base}/analysis`).
  * `names(seat)` names a player, `jump(source)` shows the frame of an event version; `panel.decisionAt(source)`
- * gives the decision judged at that event (or null) once the result is in.
+ * gives the decision judged at that event (or null) once the result is in. A chouette's analysis has one
+ * member's game against the box per member and game: the panel shows game `game`'s, one section per member,
+ * and `names(userId)` names its players.
  */
-export function analysisPanel(base, { names, jump, onResult }) {
+export function analysisPanel(base, { names, jump, onResult, game = 1 }) {
   const el = h("section", { class: "analysis-panel", "aria-live": "polite" });
-  const panel = { el, result: null, game: 1, stop: () => clearTimeout(timer) };
+  const panel = { el, result: null, game, stop: () => clearTimeout(timer) };
   let timer = null;
 
   panel.decisionAt = (source) => {
-    if (!panel.result) return null;
+    if (!panel.result || !panel.result.games) return null;
     for (const game of panel.result.games) for (const d of game.decisions) if (d.source === source) return d;
     return null;
   };
@@ -89,10 +92,23 @@ export function analysisPanel(base, { names, jump, onResult }) {
 
   function render() {
     const result = panel.result;
-    const game = result.games.find((g) => g.number === panel.game) || result.games[0];
-    fill(el, h("h2", {}, t("analysis.title")), summaryTable(result, names), graph(game, jump),
-      decisionList(game, names, jump));
+    if (result.kind === "chouette") {
+      fill(el, h("h2", {}, t("analysis.title")), result.members.filter((m) => m.number === panel.game).map(memberSection));
+    } else {
+      const game = result.games.find((g) => g.number === panel.game) || result.games[0];
+      fill(el, h("h2", {}, t("analysis.title")), summaryTable(result, names), graph(game, jump),
+        decisionList(game, names, jump));
+    }
     el.dataset.status = "done";
+  }
+
+  /** One member's game against the box, with their own cube: the box in seat 0, the member in seat 1. */
+  function memberSection(member) {
+    const seatName = (seat) => names(seat === 0 ? member.box : member.member);
+    const game = member.games[0];
+    return h("section", { class: "analysis-member", "data-member": String(member.member) },
+      h("h3", {}, t("analysis.chouette_member", { member: seatName(1), box: seatName(0) })),
+      summaryTable(member, seatName), graph(game, jump), decisionList(game, seatName, jump));
   }
 
   load();

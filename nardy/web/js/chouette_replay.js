@@ -8,6 +8,7 @@ import { getSettings, onSettingsChange } from "./settings.js";
 import { kindName, formatDice } from "./names.js";
 import { frameStepper } from "./replay.js";
 import { cubeText, stakeText, signed } from "./chouette_view.js";
+import { analysisPanel } from "./analysis_panel.js";
 
 const COLOURS = { box: "black", team: "white" };
 
@@ -21,6 +22,8 @@ export function mountChouetteReplay(view, arg) {
   const caption = h("div", { class: "replay-caption", role: "status", "aria-live": "polite" });
   const stakesBox = h("ul", { class: "chouette-players replay-stakes", "aria-label": t("chouette.players") });
   const title = h("h1", {}, t("replay.title"));
+  const analysisHost = h("div", { class: "analysis-host" });
+  let analysis = null;
   const stepper = frameStepper(show);
 
   const name = (uid) => names.get(uid) || t("game.player_n", { n: uid });
@@ -105,7 +108,7 @@ export function mountChouetteReplay(view, arg) {
 
   fill(view, h("section", { class: "page replay chouette-replay" }, title, h("div", { class: "replay-layout" }, boardHost,
     h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field, stakesBox,
-      h("a", { href: `#/chouette/${encodeURIComponent(tableId)}`, class: "button" }, t("replay.back_to_table"))))));
+      h("a", { href: `#/chouette/${encodeURIComponent(tableId)}`, class: "button" }, t("replay.back_to_table")), analysisHost))));
   board = new Board(boardHost, {});
 
   (async () => {
@@ -122,6 +125,13 @@ export function mountChouetteReplay(view, arg) {
       title.textContent = `${t("replay.title")}: ${t("chouette.game_number", { n: game.index })}`;
       stepper.count = game.frames.length;
       stepper.go(0);
+      // Each member's game against the box, once the chouette has closed (docs/chouette.md, *Analysis*).
+      const jump = (source) => {
+        const at = game.frames.findIndex((frame) => frame.version === source);
+        if (at >= 0) stepper.go(at);
+      };
+      analysis = analysisPanel(`/api/tables/${id}`, { names: name, jump, game: number });
+      fill(analysisHost, analysis.el);
     } catch (error) {
       fill(caption, h("span", { class: "error" }, errorText(error)));
     }
@@ -130,5 +140,6 @@ export function mountChouetteReplay(view, arg) {
   return () => {
     stepper.detach();
     offSettings();
+    if (analysis) analysis.stop();
   };
 }
