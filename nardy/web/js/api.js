@@ -1,4 +1,6 @@
-// The HTTP API: JSON in and out, with the CSRF header on every state-changing request.
+// The HTTP API: JSON in and out, with the CSRF header on every state-changing request, and a private table's
+// invite on the reads of a table this tab was invited to.
+import { withInvite } from "./invites.js";
 
 export class ApiError extends Error {
   constructor(status, detail) {
@@ -39,7 +41,7 @@ export async function api(method, path, body) {
   return data;
 }
 
-export const get = (path) => api("GET", path);
+export const get = (path) => api("GET", withInvite(path));
 export const post = (path, body) => api("POST", path, body);
 export const patch = (path, body) => api("PATCH", path, body);
 

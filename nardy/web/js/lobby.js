@@ -2,6 +2,7 @@
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
+import { rememberInvite } from "./invites.js";
 import { currentUser, ensureUser } from "./session.js";
 import { findOpponentCard } from "./matchmaking.js";
 import { chouetteCard } from "./chouette_lobby.js";
@@ -352,10 +353,10 @@ export function mountInvite(view, token, { socket, toast, navigate }) {
     }
     const chouette = kind === "chouette";
     const page = `#/${chouette ? "chouette" : "table"}/${tableId}`;
-    socket.invites.set(tableId, token); // a private table is shown to holders of its invite
+    rememberInvite(tableId, token); // a private table is shown to holders of its invite
     let table;
     try {
-      table = await get(`/api/${chouette ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(token)}`);
+      table = await get(`/api/${chouette ? "chouettes" : "tables"}/${encodeURIComponent(tableId)}`);
     } catch (error) { toast(errorText(error), "error"); return; }
     const host = chouette ? (table.players || [])[0] : table.seats.find((s) => s);
     const open = chouette ? table.status !== "forming" && (table.players || []).length < table.max_players : table.status === "waiting";

@@ -16,6 +16,7 @@
 // second 4001 sooner waits the usual backoff, so a server that keeps saying
 // it cannot make the page loop.
 import { loadUser } from "./session.js";
+import { inviteFor } from "./invites.js";
 
 const PING_MS = 20000;
 const ACTION_TIMEOUT_MS = 15000;
@@ -48,7 +49,6 @@ export class Socket {
     this.url = url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
     this.tables = new Map(); // id -> {version, state, listeners: Set}
     this.pending = new Map(); // action_id -> {resolve, reject, timer}
-    this.invites = new Map(); // id -> the invite token a private table was opened with, to watch it without a seat
     this.statusListeners = new Set();
     this.user = undefined;
     this.backoff = 500;
@@ -131,7 +131,8 @@ export class Socket {
     const entry = this.tables.get(id);
     const message = { t: "subscribe", table: id };
     if (entry && entry.version !== null) message.since = entry.version;
-    if (this.invites.has(id)) message.invite = this.invites.get(id);
+    const invite = inviteFor(id); // a private table is watched without a seat with its invite
+    if (invite) message.invite = invite;
     this.send(message);
   }
 

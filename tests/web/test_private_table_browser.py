@@ -1,0 +1,38 @@
+"""A private table in the browser: the invite link lets a friend watch it; its id alone shows nothing.
+
+Issue 39, item 11: «Private means private ... Everything of a private table
+needs a seat or the invite token». The page opened by the invite link keeps
+the token for the tab, and names it when it subscribes and reads the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from browser_client import Client
+from web_driver import Http, WebServer
+
+MakeClient = Callable[..., Client]
+
+
+def test_the_invite_link_shows_a_private_match_and_its_id_alone_does_not(client: MakeClient, server: WebServer) -> None:
+    alice, bob = Http(server), Http(server)
+    alice.post("/api/guest")
+    bob.post("/api/guest")
+    created = alice.post("/api/tables", {"variant": "georgian", "match_length": 1, "private": True})
+    table, invite = created["table"]["table"], created["invite"]
+    server.dice((3, 1))
+    bob.post(f"/api/tables/{table}/join", {"invite": invite})
+
+    stranger = client()
+    stranger.goto(f"#/table/{table}")
+    stranger.page.wait_for_selector(".toast.error")
+    assert "private" in stranger.page.locator(".toast.error").inner_text()
+    assert stranger.page.locator(".game-page[data-status=playing]").count() == 0
+
+    friend = client()
+    friend.goto(f"#/invite/{invite}")
+    friend.page.click(f'a[href="#/table/{table}"]')  # the match is full: the invite offers to watch it
+    friend.page.wait_for_selector(".game-page[data-status=playing]")
+    friend.page.reload()
+    friend.page.wait_for_selector(".game-page[data-status=playing]")
