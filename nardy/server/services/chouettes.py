@@ -233,8 +233,7 @@ class ChouetteService:
 
     async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
         """The current version and view."""
-        state = await self.live.current(table_id)
-        return state.version, self.live.view_of(state)
+        return await self.live.snapshot(table_id)
 
     def view_of(self, state: ChouetteTableState) -> dict[str, Any]:
         """The client view of ``state`` now."""
@@ -242,10 +241,10 @@ class ChouetteService:
 
     async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
         """The events after ``version``."""
-        return await self._db.run(lambda session: tables_repo.events_after(session, table_id, version))
+        return await self.live.events_since(table_id, version)
 
     async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
-        """None: a chouette has no chat (its team channel keeps nothing)."""
+        """Nothing: a chouette has no chat (its team channel keeps nothing)."""
         return []
 
     async def adopt(self, table_id: str) -> None:

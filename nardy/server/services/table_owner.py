@@ -498,6 +498,15 @@ class LiveTables(Generic[S]):
         owner.holds -= 1
         owner.used_at = self.clock.now()
 
+    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
+        """The table's current version and view."""
+        state = await self.current(table_id)
+        return state.version, self.view_of(state)
+
+    async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
+        """The table's stored events after ``version``."""
+        return await self.db.run(lambda session: tables_repo.events_after(session, table_id, version))
+
     # ----- what is in memory
 
     def view_of(self, state: S) -> dict[str, Any]:

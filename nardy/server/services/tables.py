@@ -339,8 +339,7 @@ class TableService:
 
     async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
         """The current version and view."""
-        state = await self.live.current(table_id)
-        return state.version, self.live.view_of(state)
+        return await self.live.snapshot(table_id)
 
     def view_of(self, state: TableState) -> dict[str, Any]:
         """The client view of ``state`` now."""
@@ -348,7 +347,7 @@ class TableService:
 
     async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
         """The events after ``version``."""
-        return await self._db.run(lambda session: tables_repo.events_after(session, table_id, version))
+        return await self.live.events_since(table_id, version)
 
     async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
         """The last chat messages ``user_id`` (None: a visitor) may read, for a new subscriber."""
