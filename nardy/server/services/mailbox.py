@@ -11,7 +11,9 @@ task switch. Work posted while other work runs waits in a queue, and when
 the running piece ends a task of the mailbox's own runs the queue out, in
 order, handing each caller its result or its error. An error fails only
 the piece that raised it; a caller that gives up waiting (it was cancelled)
-is skipped.
+is skipped. The queue is made only when work first has to wait: most
+tables never need one, and every object a live table keeps is walked by
+each collection of the old generation (:mod:`nardy.server.collector`).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ class Mailbox:
     __slots__ = ("_queue", "_running", "_runner")
 
     def __init__(self) -> None:
-        self._queue: deque[tuple[Work, asyncio.Future[Any]]] = deque()
+        self._queue: deque[tuple[Work, asyncio.Future[Any]]] | None = None
         self._running = False
         self._runner: asyncio.Task[None] | None = None
 
@@ -44,12 +46,14 @@ class Mailbox:
     @property
     def waiting(self) -> int:
         """Pieces of work waiting for the one running."""
-        return len(self._queue)
+        return len(self._queue) if self._queue is not None else 0
 
     async def post(self, work: Callable[[], Awaitable[T]]) -> T:
         """Run ``work`` once everything posted before it has run; what it returns or raises."""
         if self._running:
             future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+            if self._queue is None:
+                self._queue = deque()
             self._queue.append((work, future))
             return await future
         self._running = True
@@ -60,15 +64,17 @@ class Mailbox:
 
     def _hand_on(self) -> None:
         """The running piece ended: the queue runs on in a task of its own, or the mailbox is idle."""
-        if self._queue:
+        if self._queue:  # None or empty: nothing waits
             self._runner = asyncio.create_task(self._run_queue(), name="nardy-mailbox")
         else:
             self._running = False
 
     async def _run_queue(self) -> None:
+        queue = self._queue
+        assert queue is not None
         try:
-            while self._queue:
-                work, future = self._queue.popleft()
+            while queue:
+                work, future = queue.popleft()
                 if future.done():  # its caller stopped waiting
                     continue
                 try:
@@ -80,7 +86,8 @@ class Mailbox:
                     if not future.done():
                         future.set_result(result)
         finally:
-            while self._queue:  # cancelled (the server stops): nothing more runs
-                self._queue.popleft()[1].cancel()
+            while queue:  # cancelled (the server stops): nothing more runs
+                queue.popleft()[1].cancel()
+            self._queue = None
             self._running = False
             self._runner = None
