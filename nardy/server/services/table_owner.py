@@ -188,8 +188,10 @@ Message = Callable[["TableOwner[S]"], Awaitable[T]]
 class TableOwner(Generic[S]):
     """One live table: its folded state, its secret seeds, its applied action ids, and its mailbox.
 
-    Only the work of a message touches it (see :meth:`ask`); the methods
-    below are for that work, never for a caller outside it.
+    Only the work of a message changes it (see :meth:`ask`); the methods
+    below are for that work, never for a caller outside it. Outside a
+    message, its state may be read as of a moment (a computer player
+    thinks about it), never written.
     """
 
     __slots__ = ("acted", "holds", "last_published", "loaded", "seeds", "state", "table_id", "used_at",
