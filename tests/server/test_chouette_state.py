@@ -25,6 +25,7 @@ from nardy.server.services.chouette_state import (
     team_message,
     view,
 )
+from nardy.server.services.publisher import TeamSaid
 from nardy.server.services.table_state import ActionError, NewEvent
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -246,8 +247,7 @@ def test_team_say_goes_to_the_team_and_is_refused_for_the_box_and_strangers() ->
     state = formed(ANN, BOB, CAT, DAN)
     audience, message = team_message(state, CAT, {"t": "team_say", "text": "double?", "suggest": "double"})
     assert audience == (BOB, CAT, DAN)
-    assert message == {"t": "team", "table": "t1", "from": CAT, "name": "p3", "text": "double?",
-                       "suggest": "double", "steps": None}
+    assert message == TeamSaid("t1", CAT, "p3", "double?", "double", None)
     with pytest.raises(ActionError) as caught:
         team_message(state, ANN, {"t": "team_say", "text": "hi"})
     assert caught.value.code == "not_on_team"

@@ -23,6 +23,7 @@ from nardy.notation import format_steps, position_to_dict
 from nardy.rules import GameOptions, RulesError, Step, WrongTurnError
 from nardy.rules.chouette import BOX_SIDE, MAX_PLAYERS, Chouette, ChouetteGame, ChouettePhase
 from nardy.server.services.dice import check_client_seed
+from nardy.server.services.publisher import TeamSaid
 from nardy.server.services.table_state import (
     ActionError,
     NewEvent,
@@ -391,7 +392,7 @@ def forced_events(
 # ----- the team channel
 
 
-def team_message(state: ChouetteTableState, user_id: int, action: dict[str, Any]) -> tuple[tuple[int, ...], dict[str, Any]]:
+def team_message(state: ChouetteTableState, user_id: int, action: dict[str, Any]) -> tuple[tuple[int, ...], TeamSaid]:
     """Who receives ``user_id``'s ``team_say`` (the team at this moment), and what they receive.
 
     Refused for anyone not on the team now: the box, a newcomer waiting for
@@ -403,10 +404,10 @@ def team_message(state: ChouetteTableState, user_id: int, action: dict[str, Any]
     lineup = chouette.lineup
     if lineup is None or user_id not in lineup.team:
         raise ActionError("not_on_team", "only the members of the team use the team channel")
-    return lineup.team, {
-        "t": "team", "table": state.id, "from": user_id, "name": state.names.get(user_id, ""),
-        "text": action.get("text", ""), "suggest": action.get("suggest"), "steps": action.get("steps"),
-    }
+    return lineup.team, TeamSaid(
+        state.id, user_id, state.names.get(user_id, ""), action.get("text", ""), action.get("suggest"),
+        action.get("steps"),
+    )
 
 
 # ----- the view sent to clients
