@@ -20,6 +20,14 @@ class OpeningRolled:
     dice: tuple[int, int]
     automatic_double: bool = False
 
+    @property
+    def first(self) -> int | None:
+        """The player who plays first after this roll, the one with the higher die (000), or
+        ``None`` when the dice tie and are rolled again."""
+        if self.dice[0] == self.dice[1]:
+            return None
+        return 0 if self.dice[0] > self.dice[1] else 1
+
 
 @dataclass(frozen=True, slots=True)
 class Rolled:
