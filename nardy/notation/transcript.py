@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from nardy.notation.errors import NotationError
+from nardy.notation.json_codec import options_from_dict, options_to_dict, step_from_dict, step_to_dict
 from nardy.rules import GameOptions, Match, RulesError, Step, WinKind, find_variant
 from nardy.rules.game import Game
 
@@ -178,7 +179,7 @@ def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
     try:
         variant = find_variant(str(record["variant"])).name
         length = int(record["match_length"])
-        options = _options(record.get("options") or {})
+        options = options_from_dict(record.get("options") or {})
         events = list(record["events"])
     except (KeyError, TypeError, ValueError, RulesError) as error:
         raise NotationError(f"not a table record: {error}") from None
@@ -237,12 +238,10 @@ def record_from_transcript(transcript: Transcript) -> dict[str, Any]:
             version += 1
             events.append({"version": version, "kind": ACTION_EVENTS[action.kind], "seat": action.player,
                            "payload": _action_payload(action)})
-    options = transcript.options
     return {
         "variant": transcript.variant,
         "match_length": transcript.length,
-        "options": {"cube": options.cube, "jacoby": options.jacoby, "automatic_doubles": options.automatic_doubles,
-                    "backgammon_value": options.backgammon_value, "beavers": options.beavers},
+        "options": options_to_dict(transcript.options),
         "events": events,
     }
 
@@ -251,7 +250,7 @@ def _action_payload(action: Action) -> dict[str, Any]:
     if action.dice is not None:
         return {"dice": list(action.dice)}
     if action.kind == "move":
-        return {"steps": [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in action.steps]}
+        return {"steps": [step_to_dict(s) for s in action.steps]}
     if action.kind == "resign":
         return {"kind": action.kind_offered.value if action.kind_offered is not None else None}
     return {}
@@ -265,10 +264,7 @@ def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], in
             first, second = (int(d) for d in payload["dice"])
             return Action(kind, player, dice=(first, second))
         if kind == "move":
-            steps = tuple(
-                Step(int(s["source"]), int(s["target"]), int(s["die"]), bool(s.get("hit", False)))
-                for s in payload["steps"]
-            )
+            steps = tuple(step_from_dict(s) for s in payload["steps"])
             return Action(kind, player, steps=steps)
         if kind == "resign":
             offered = payload.get("kind")
@@ -276,16 +272,6 @@ def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], in
     except (KeyError, TypeError, ValueError) as error:
         raise NotationError(f"events[{index}] ({kind}) is malformed: {error}") from None
     return Action(kind, player)
-
-
-def _options(data: Mapping[str, Any]) -> GameOptions:
-    return GameOptions(
-        cube=bool(data.get("cube", False)),
-        jacoby=bool(data.get("jacoby", False)),
-        automatic_doubles=int(data.get("automatic_doubles", 0)),
-        backgammon_value=int(data.get("backgammon_value", 3)),
-        beavers=bool(data.get("beavers", False)),
-    )
 
 
 def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:

@@ -26,11 +26,15 @@ from nardy.rules.events import (
     Moved,
     OpeningRolled,
     Passed,
+    PlayEvent,
     ResignationDeclined,
     ResignationOffered,
     Resigned,
     Rolled,
+    Stepped,
+    TimedOut,
     Took,
+    Undone,
 )
 from nardy.rules.game import Game, Phase
 from nardy.rules.match import MAX_TIMEOUTS, Match
@@ -48,5 +52,5 @@ __all__ = [
     "VARIANTS", "find_variant", "MAX_CUBE", "Cube", "MatchContext", "Game", "Phase",
     "Match", "MAX_TIMEOUTS", "Turn", "whole_play", "GameEvent", "GameResult", "OpeningRolled", "Rolled", "Moved",
     "Passed", "Doubled", "Took", "Beavered", "Dropped", "ResignationOffered",
-    "ResignationDeclined", "Resigned",
+    "ResignationDeclined", "Resigned", "PlayEvent", "Stepped", "Undone", "TimedOut",
 ]

@@ -43,6 +43,21 @@ class Moved:
 
 
 @dataclass(frozen=True, slots=True)
+class Stepped:
+    """One checker step of the turn in progress (:meth:`nardy.rules.turn.Turn.push`), not yet confirmed."""
+
+    player: int
+    step: Step
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """The last step of the turn in progress was taken back (:meth:`nardy.rules.turn.Turn.pop`)."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
 class Passed:
     """The roll had no legal play (recorded as ``pass``, seed 003)."""
 
@@ -92,10 +107,22 @@ class Resigned:
     kind: WinKind
 
 
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """``player``'s time for a decision ran out; what is played for them follows as events of its own
+    (004: «Если время истекает, сервер автоматически играет разрешённый ход»)."""
+
+    player: int
+
+
 GameEvent = (
     OpeningRolled | Rolled | Moved | Passed | Doubled | Took | Beavered | Dropped
     | ResignationOffered | ResignationDeclined | Resigned
 )
+
+PlayEvent = GameEvent | Stepped | Undone | TimedOut
+"""Every change of a game and of its turn in progress: the game's history, the steps and undos of a turn
+not yet confirmed, and timeouts."""
 
 EndReason = Literal["bore-off", "dropped", "resigned"]
 

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from nardy.notation import format_steps, position_to_dict
+from nardy.notation.json_codec import options_to_dict, step_from_dict, step_to_dict
 from nardy.server.services.dice import check_client_seed
 from nardy.rules import (
     Game,
@@ -105,12 +106,8 @@ class TableSpec:
         return float((self.bank_seconds_per_point or 0) * max(1, self.match_length))
 
 
-def options_dict(options: GameOptions) -> dict[str, Any]:
-    """Game options as JSON-ready data (as stored in ``tables.options``)."""
-    return {
-        "cube": options.cube, "jacoby": options.jacoby, "automatic_doubles": options.automatic_doubles,
-        "backgammon_value": options.backgammon_value, "beavers": options.beavers,
-    }
+options_dict = options_to_dict
+"""Game options as JSON-ready data (as stored in ``tables.options``): the notation's codec."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,14 +205,13 @@ class TableState:
 # ----- folding events into the state
 
 
-def step_from(data: dict[str, Any]) -> Step:
-    """A step from its JSON form."""
-    return Step(int(data["source"]), int(data["target"]), int(data["die"]), bool(data.get("hit", False)))
+step_from = step_from_dict
+"""A step from its JSON form: the notation's codec."""
 
 
 def step_dict(step: Step) -> dict[str, Any]:
-    """A step as JSON-ready data."""
-    return {"source": step.source, "target": step.target, "die": step.die, "hit": step.hit}
+    """A step as the JSON-ready data of an event's payload or a view (the notation's codec)."""
+    return dict(step_to_dict(step))
 
 
 def _with_game(state: TableState, change: Callable[[Game], Game]) -> TableState:
