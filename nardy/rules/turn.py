@@ -23,7 +23,7 @@ taken back, and the step that completes a play ends the turn by itself
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol, TypeVar
 
 from nardy.rules.errors import IllegalActionError, IllegalPlayError, IllegalStepError
@@ -57,12 +57,18 @@ class Turn:
     game: Game
     final: bool = False
     made: tuple[Step, ...] = ()
+    _next: list[Step] | None = field(default=None, init=False, repr=False, compare=False, hash=False)
+    """:attr:`next_steps`, once asked (a view asks for them, whether the play is complete, and whether
+    it may be confirmed): a memo, not state."""
 
     @property
     def next_steps(self) -> list[Step]:
         """The steps that may follow :attr:`made`: those that begin a legal play with it (000: every die
         that can be played must be played, so a step that would cost a die is not offered)."""
-        return self.game.next_steps(self.made)
+        if self._next is None:
+            object.__setattr__(self, "_next", self.game.next_steps(self.made))
+        assert self._next is not None
+        return list(self._next)
 
     @property
     def is_complete(self) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
-from nardy.notation import format_steps, position_to_dict
+from nardy.notation import format_steps, options_to_dict, position_to_dict, step_from_dict
 from nardy.rules import GameOptions, RulesError, Step, Turn, WrongTurnError
 from nardy.rules.chouette import BOX_SIDE, MAX_PLAYERS, Chouette, ChouetteGame, ChouettePhase
 from nardy.server.services.dice import check_client_seed
@@ -29,11 +29,9 @@ from nardy.server.services.table_state import (
     Roller,
     moved_event,
     moving_legal,
-    options_dict,
     roll_events,
     shown_boards,
     step_dict,
-    step_from,
     turn_events,
 )
 
@@ -58,7 +56,7 @@ class ChouetteSpec:
 
     def options_dict(self) -> dict[str, Any]:
         """Every game option, as stored in ``tables.options``."""
-        return options_dict(self.options)
+        return options_to_dict(self.options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,14 +174,14 @@ def apply_event(state: ChouetteTableState, event: NewEvent, at: datetime) -> Cho
         assert who is not None
         state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(who, data["dice"]))
     elif kind == "stepped":
-        state = replace(state, pending=(*state.pending, step_from(data)))
+        state = replace(state, pending=(*state.pending, step_from_dict(data)))
     elif kind == "undone":
         state = replace(state, pending=state.pending[:-1])
     elif kind == "passed":
         pass  # the roll before it already handed the turn over (the rules pass a roll with no play)
     elif kind == "moved":
         assert who is not None and state.game is not None
-        steps = tuple(step_from(s) for s in data["steps"])
+        steps = tuple(step_from_dict(s) for s in data["steps"])
         played = list(state.game.board.dice or ())
         last = {"player": who, "dice": played, "steps": data["steps"], "text": format_steps(steps)}
         state = _with_game(replace(state, pending=(), last_move=last), lambda g: g.move(who, steps))

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from nardy.notation import format_steps, position_to_dict
 from nardy.notation.json_codec import options_to_dict, step_from_dict, step_to_dict
@@ -93,7 +93,7 @@ class TableSpec:
 
     def options_dict(self) -> dict[str, Any]:
         """The options as JSON-ready data: the game's, and whether moves are final."""
-        return {**options_dict(self.options), "moves_final": self.moves_final}
+        return {**options_to_dict(self.options), "moves_final": self.moves_final}
 
     @property
     def has_bank_clock(self) -> bool:
@@ -104,10 +104,6 @@ class TableSpec:
     def bank_seconds(self) -> float:
         """Each player's bank when the match (or, in money play, each game) begins."""
         return float((self.bank_seconds_per_point or 0) * max(1, self.match_length))
-
-
-options_dict = options_to_dict
-"""Game options as JSON-ready data (as stored in ``tables.options``): the notation's codec."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,13 +201,9 @@ class TableState:
 # ----- folding events into the state
 
 
-step_from = step_from_dict
-"""A step from its JSON form: the notation's codec."""
-
-
 def step_dict(step: Step) -> dict[str, Any]:
     """A step as the JSON-ready data of an event's payload or a view (the notation's codec)."""
-    return dict(step_to_dict(step))
+    return cast(dict[str, Any], step_to_dict(step))
 
 
 def _with_game(state: TableState, change: Callable[[Game], Game]) -> TableState:
@@ -262,14 +254,14 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
         assert seat is not None
         state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(seat, data["dice"]))
     elif kind == "stepped":
-        state = replace(state, pending=(*state.pending, step_from(data)))
+        state = replace(state, pending=(*state.pending, step_from_dict(data)))
     elif kind == "undone":
         state = replace(state, pending=state.pending[:-1])
     elif kind == "passed":
         pass  # the roll before it already handed the turn over (the rules pass a roll with no play)
     elif kind == "moved":
         assert seat is not None and state.game is not None
-        steps = tuple(step_from(s) for s in data["steps"])
+        steps = tuple(step_from_dict(s) for s in data["steps"])
         last = {"seat": seat, "dice": list(state.game.dice or ()), "steps": data["steps"], "text": format_steps(steps)}
         state = _with_game(replace(state, pending=(), last_move=last), lambda g: g.move(seat, steps))
     elif kind in _CUBE_AND_RESIGN:
@@ -640,7 +632,7 @@ def resign_view(game: Game) -> dict[str, Any] | None:
 
 
 def _game_view(state: TableState, game: Game) -> dict[str, Any]:
-    turn = Turn(game, final=state.spec.moves_final, made=state.pending)
+    turn = state.turn()
     boards = shown_boards(turn)
     actor = state.actor()
     legal: dict[str, Any] | None = None
