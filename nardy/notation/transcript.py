@@ -199,7 +199,10 @@ def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
         elif kind in EVENT_ACTIONS:
             if not games:
                 raise NotationError(f"events[{index}] ({kind}) comes before the match started")
-            action = _event_action(EVENT_ACTIONS[kind], seat, payload, index)
+            try:
+                action = _event_action(EVENT_ACTIONS[kind], seat, payload)
+            except NotationError as error:
+                raise NotationError(f"events[{index}] {error}") from None
             version = event.get("version")
             if isinstance(version, int):
                 action = replace(action, source=version)
@@ -256,7 +259,23 @@ def _action_payload(action: Action) -> dict[str, Any]:
     return {}
 
 
-def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], index: int) -> Action:
+def action_of_event(kind: str, seat: int | None, payload: Mapping[str, Any]) -> Action | None:
+    """The game action a table event is (``kind``, ``seat``, ``payload`` as docs/protocol.md's *Events*
+    describe them), or ``None`` for an event that is no action of a game (a seat, a step, a pass, ...).
+
+    With :func:`apply_action`, the one fold of a match's actions: the server folds its log through
+    them, as records, transcripts and the analysis do.
+
+    >>> action_of_event("rolled", 1, {"dice": [6, 5], "number": 3})
+    Action(kind='roll', player=1, dice=(6, 5), steps=(), kind_offered=None, forced=False, source=None)
+    >>> action_of_event("stepped", 0, {"source": 8, "target": 5, "die": 3}) is None
+    True
+    """
+    action_kind = EVENT_ACTIONS.get(kind)
+    return None if action_kind is None else _event_action(action_kind, seat, payload)
+
+
+def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any]) -> Action:
     player = seat if seat in (0, 1) else None
     assert player is None or isinstance(player, int)
     try:
@@ -270,7 +289,7 @@ def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], in
             offered = payload.get("kind")
             return Action(kind, player, kind_offered=WinKind(offered) if offered else None)
     except (KeyError, TypeError, ValueError) as error:
-        raise NotationError(f"events[{index}] ({kind}) is malformed: {error}") from None
+        raise NotationError(f"({kind}) is malformed: {error}") from None
     return Action(kind, player)
 
 
@@ -283,6 +302,6 @@ def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
 
 
 __all__ = [
-    "ACTION_EVENTS", "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript", "apply_action",
+    "ACTION_EVENTS", "Action", "ActionKind", "EVENT_ACTIONS", "action_of_event", "GameTranscript", "Replayed", "Transcript", "apply_action",
     "games_of", "record_from_transcript", "replay", "transcript_from_record",
 ]

@@ -17,6 +17,7 @@ from typing import Any, Literal, cast
 
 from nardy.notation import format_steps, position_to_dict
 from nardy.notation.json_codec import options_to_dict, step_from_dict, step_to_dict
+from nardy.notation.transcript import EVENT_ACTIONS, action_of_event, apply_action
 from nardy.server.services.dice import check_client_seed
 from nardy.rules import (
     Game,
@@ -28,7 +29,6 @@ from nardy.rules import (
     RulesError,
     Step,
     Turn,
-    WinKind,
     find_variant,
 )
 from nardy.rules.turn import whole_play as rules_whole_play
@@ -206,14 +206,6 @@ def step_dict(step: Step) -> dict[str, Any]:
     return cast(dict[str, Any], step_to_dict(step))
 
 
-def _with_game(state: TableState, change: Callable[[Game], Game]) -> TableState:
-    assert state.match is not None
-    game = change(state.match.game)
-    if game.result is None:
-        return replace(state, match=state.match.update(game))
-    return replace(state, match=state.match.update(game), whites=(*state.whites, game.white), finished_game=game)
-
-
 def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     """The state after ``event`` (already accepted), at time ``at``."""
     kind, seat, data = event.kind, event.seat, event.payload
@@ -248,31 +240,14 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
         )
         if state.spec.has_bank_clock and state.spec.match_length == 0:
             state = replace(state, banks=(state.spec.bank_seconds, state.spec.bank_seconds))
-    elif kind == "opening_rolled":
-        state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.opening_roll(data["dice"]))
-    elif kind == "rolled":
-        assert seat is not None
-        state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(seat, data["dice"]))
+    elif kind in EVENT_ACTIONS:
+        state = _played(state, event)
     elif kind == "stepped":
         state = replace(state, pending=(*state.pending, step_from_dict(data)))
     elif kind == "undone":
         state = replace(state, pending=state.pending[:-1])
     elif kind == "passed":
         pass  # the roll before it already handed the turn over (the rules pass a roll with no play)
-    elif kind == "moved":
-        assert seat is not None and state.game is not None
-        steps = tuple(step_from_dict(s) for s in data["steps"])
-        last = {"seat": seat, "dice": list(state.game.dice or ()), "steps": data["steps"], "text": format_steps(steps)}
-        state = _with_game(replace(state, pending=(), last_move=last), lambda g: g.move(seat, steps))
-    elif kind in _CUBE_AND_RESIGN:
-        assert seat is not None
-        state = _with_game(state, _CUBE_AND_RESIGN[kind](seat, data))
-    elif kind == "timed_out":
-        assert seat is not None and state.match is not None
-        state = replace(state, match=state.match.timeout(seat))
-    elif kind == "forfeited":
-        assert seat is not None and state.match is not None
-        state = replace(state, match=state.match.forfeit(seat), pending=())
     elif kind == "game_ended":
         state = replace(state, games_announced=state.games_announced + 1, last_result=data["result"], pending=())
     elif kind == "match_ended":
@@ -290,15 +265,38 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     return _clocked(replace(state, version=state.version + 1), at)
 
 
-_CUBE_AND_RESIGN: dict[str, Callable[[int, dict[str, Any]], Callable[[Game], Game]]] = {
-    "doubled": lambda seat, _: lambda g: g.double(seat),
-    "took": lambda seat, _: lambda g: g.take(seat),
-    "beavered": lambda seat, _: lambda g: g.beaver(seat),
-    "dropped": lambda seat, _: lambda g: g.drop(seat),
-    "resigned": lambda seat, d: lambda g: g.resign(seat, WinKind(d["kind"]) if d.get("kind") else None),
-    "resignation_accepted": lambda seat, _: lambda g: g.accept_resignation(seat),
-    "resignation_declined": lambda seat, _: lambda g: g.decline_resignation(seat),
-}
+def _played(state: TableState, event: NewEvent) -> TableState:
+    """The state after the game action ``event`` is (a roll, a move, a cube or resignation decision, a
+    timeout, a forfeit), applied by the one fold of a match's actions
+    (:func:`~nardy.notation.transcript.apply_action`) that records, transcripts and the analysis replay by."""
+    before = state.match
+    assert before is not None
+    action = action_of_event(event.kind, event.seat, event.payload)
+    assert action is not None
+    if action.kind in ("opening", "roll"):
+        state = replace(state, roll_number=event.payload["number"] + 1)
+    elif action.kind == "move":
+        last = {
+            "seat": event.seat, "dice": list(before.game.dice or ()), "steps": event.payload["steps"],
+            "text": format_steps(action.steps),
+        }
+        state = replace(state, pending=(), last_move=last)
+    elif action.kind == "forfeit":
+        state = replace(state, pending=())
+    match, game = apply_action(before, action)
+    if game.result is None:
+        return replace(state, match=match)
+    return replace(state, match=match, whites=(*state.whites, game.white), finished_game=game)
+
+
+def _checked(state: TableState, event: NewEvent) -> list[NewEvent]:
+    """``[event]`` when the rules accept the game action it is, else an ``illegal`` ActionError saying why."""
+    assert state.match is not None
+    match = state.match
+    action = action_of_event(event.kind, event.seat, event.payload)
+    assert action is not None
+    refuse_rules(lambda: apply_action(match, action))
+    return [event]
 
 
 def _clocked(state: TableState, at: datetime) -> TableState:
@@ -371,12 +369,10 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
         return _decide_chat_spectators(state, seat, action["allow"])
     game = _playing_game(state)
     if kind == "resign":
-        refuse_rules(lambda: game.resign(seat, WinKind(action["kind"]) if action.get("kind") else None))
-        return [NewEvent("resigned", seat, {"kind": action.get("kind")})]
+        return _checked(state, NewEvent("resigned", seat, {"kind": action.get("kind")}))
     if kind in ("accept_resignation", "decline_resignation"):
         name = "resignation_accepted" if kind == "accept_resignation" else "resignation_declined"
-        refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
-        return [NewEvent(name, seat)]
+        return _checked(state, NewEvent(name, seat))
     if state.actor() != seat:
         raise ActionError("not_your_turn", "it is not your decision now")
     if kind == "roll":
@@ -385,8 +381,7 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
         return roll_events(game, seat, roller(state.roll_number), state.roll_number)
     if kind in ("double", "take", "drop", "beaver"):
         name = {"double": "doubled", "take": "took", "drop": "dropped", "beaver": "beavered"}[kind]
-        refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
-        return [NewEvent(name, seat)]
+        return _checked(state, NewEvent(name, seat))
     if kind in ("step", "undo", "confirm", "move"):
         return turn_events(state.turn(), seat, action)
     raise ActionError("unknown_action", f"unknown action {kind!r}")
