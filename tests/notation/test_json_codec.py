@@ -5,11 +5,14 @@ Each value survives the round trip unchanged, and a malformed document is a Nota
 
 from __future__ import annotations
 
+import doctest
+from types import ModuleType
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy.notation import NotationError
+from nardy.notation import NotationError, json_codec, transcript
 from nardy.notation.json_codec import (
     event_from_dict,
     event_to_dict,
@@ -101,3 +104,10 @@ def test_a_malformed_event_is_named() -> None:
         event_from_dict({"event": "jumped"})
     with pytest.raises(NotationError, match="rolled event is malformed"):
         event_from_dict({"event": "rolled", "player": 0})
+
+
+@pytest.mark.parametrize("module", [json_codec, transcript])
+def test_docstring_examples(module: ModuleType) -> None:
+    """The codec's and the transcript's examples run and say what they show."""
+    failures, _ = doctest.testmod(module)
+    assert failures == 0

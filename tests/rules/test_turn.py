@@ -7,8 +7,10 @@ checks the turn against the game's legal plays.
 
 from __future__ import annotations
 
+import doctest
 import random
 from dataclasses import dataclass, replace
+from types import ModuleType
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +22,9 @@ from nardy.rules import (
 from nardy.rules.cube import Cube, MatchContext
 from nardy.rules.events import OpeningRolled, Passed
 from nardy.rules.position import Position
+from nardy.rules import events as events_module
+from nardy.rules import game as game_module
+from nardy.rules import turn as turn_module
 from nardy.rules.turn import Turn, whole_play
 
 VARIANT_NAMES = sorted(VARIANTS)
@@ -214,3 +219,10 @@ def test_moves_final_ends_the_turn_exactly_when_no_step_follows(game: Game, data
         assert turn.ends_itself == (not turn.next_steps)
         if turn.ends_itself:
             break
+
+
+@pytest.mark.parametrize("module", [turn_module, game_module, events_module])
+def test_docstring_examples(module: ModuleType) -> None:
+    """The examples in the turn's, the game's and the events' docstrings run and say what they show."""
+    failures, _ = doctest.testmod(module)
+    assert failures == 0
