@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from nardy.rules import (
     VARIANTS, Game, GameOptions, IllegalActionError, IllegalPlayError, IllegalStepError, Phase, find_variant,
 )
-from nardy.rules.cube import Cube, MatchContext
-from nardy.rules.events import OpeningRolled, Passed
-from nardy.rules.position import Position
 from nardy.rules import events as events_module
 from nardy.rules import game as game_module
 from nardy.rules import turn as turn_module
+from nardy.rules.cube import Cube, MatchContext
+from nardy.rules.events import OpeningRolled, Passed
+from nardy.rules.position import Position
 from nardy.rules.turn import Turn, whole_play
 
 VARIANT_NAMES = sorted(VARIANTS)
