@@ -70,6 +70,7 @@ from nardy.bots.judge_neural import NeuralJudge
 from nardy.bots.judge_sage import SageJudge
 from nardy.bots.sage import SHORT_VARIANTS
 from nardy.notation import PositionDict, format_steps, position_to_dict
+from nardy.notation.json_codec import StepDict, step_to_dict
 from nardy.notation.transcript import Replayed, Transcript, games_of
 from nardy.rules import Game, Phase, Play, RulesError, Step, find_variant
 
@@ -149,15 +150,6 @@ def _check_level(level: str) -> None:
 
 
 # ---------------------------------------------------------------- the result
-
-
-class StepDict(TypedDict):
-    """One step of a play, for drawing it on a board."""
-
-    source: int
-    target: int
-    die: int
-    hit: bool
 
 
 @dataclass(frozen=True)
@@ -416,7 +408,7 @@ class _GameWalker:
             equity_best=verdict.equity_best, equity_played=verdict.equity_played, equity_loss=loss, mark=mark(loss),
             luck=self._luck, forced=action.forced, counted=not action.forced and verdict.plays > 1,
             cube=before.cube.value, position=position_to_dict(before.position),
-            best_steps=tuple(_step_dict(s) for s in verdict.best.steps), source=action.source,
+            best_steps=tuple(step_to_dict(s) for s in verdict.best.steps), source=action.source,
             best_board=position_to_dict(verdict.best.position if before.turn == 0 else verdict.best.position.turned()),
         ))
 
@@ -480,10 +472,6 @@ def _can_beaver(doubled: Game) -> bool:
 def _average(equities: Mapping[tuple[int, int], float]) -> float:
     """The average equity over the 21 rolls, each weighted by its probability."""
     return sum(ROLL_WEIGHT[roll] * equity for roll, equity in equities.items())
-
-
-def _step_dict(step: Step) -> StepDict:
-    return {"source": step.source, "target": step.target, "die": step.die, "hit": step.hit}
 
 
 # ---------------------------------------------------------------- per player

@@ -19,6 +19,7 @@ from nardy.bots.sage import CUBELESS, SHORT_VARIANTS, CubeAdvice, CubeContext
 from nardy.notation import (
     NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
 )
+from nardy.notation.json_codec import step_to_dict
 from nardy.rules import VARIANTS, Phase, Position, RulesError
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
@@ -235,7 +236,7 @@ def _board(body: BoardIn) -> tuple[Position, tuple[int, int] | None, CubeContext
 
 
 def _hint_json(hint: Hint) -> dict[str, Any]:
-    steps = [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in hint.play.steps]
+    steps = [step_to_dict(s) for s in hint.play.steps]
     return {"text": format_steps(hint.play.steps), "equity": round(hint.equity, 4), "deep": hint.deep,
             "steps": steps, "position": position_to_dict(hint.play.position),
             "next": position_to_dict(hint.play.position.turned())}

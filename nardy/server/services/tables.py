@@ -57,6 +57,7 @@ from nardy.server.services.table_state import (
     decide,
     forced_events,
     initial_state,
+    opening_event,
     step_dict,
     unrated_reason,
     view,
@@ -215,7 +216,7 @@ class MatchKind:
             })
         if match.game.phase is Phase.OPENING:
             dice = self._dice.roll(seeds[state.game_number], state.game_client_seeds, state.roll_number)
-            return NewEvent("opening_rolled", None, {"dice": list(dice), "number": state.roll_number})
+            return opening_event(match.game, dice, state.roll_number)
         return None
 
     def _match_end(self, state: TableState, seeds: dict[int, str]) -> NewEvent | None:
