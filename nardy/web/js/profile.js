@@ -84,7 +84,7 @@ function renderGames(el, data) {
     const seat = row.players.findIndex((p) => p && p.toLowerCase() === data.user.toLowerCase());
     const won = row.winner !== null && row.winner === seat;
     if (won) wins += 1;
-    const opponent = playerName(row.players[1 - seat]);
+    const opponent = playerName(row.players[1 - seat], row.bots && row.bots[1 - seat]);
     const score = row.score && row.score.score ? (seat === 1 ? [...row.score.score].reverse() : row.score.score).join(" : ") : "";
     return h("tr", { "data-table": row.table },
       h("td", {}, formatDate(row.finished_at)),
