@@ -36,6 +36,7 @@ T_DATA = re.compile(r"""\btData\(\s*(["'])(\w+)\1""")
 DATA_NAMES: dict[str, tuple[str, ...]] = {
     "variant": tuple(VARIANTS),
     "variant_hint": tuple(VARIANTS),
+    "family": tuple(dict.fromkeys(variant.family for variant in VARIANTS.values())),
     "bot": BOT_LEVELS,
     "result": tuple(kind.value for kind in WinKind),
 }

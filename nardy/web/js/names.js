@@ -8,6 +8,11 @@ export function variantName(variant) {
   return tData("variant", variant, variantRules(variant)?.title ?? variant);
 }
 
+/** The name of a variant family, in which ratings are kept (a variant's `family`: backgammon, georgian, long). */
+export function familyName(family) {
+  return tData("family", family, family);
+}
+
 /** A line about a variant under the form's choice ("variant_hint.long-traditional"), or nothing. */
 export function variantHint(variant) {
   return tData("variant_hint", variant, "");
