@@ -19,7 +19,7 @@ Run::
 
 Protocol: one JSON object per stdin line, one JSON line per request on stdout
 (flushed). The position is the canonical one from the side to move
-(RULES.md §2; the same convention as tests/oracles/gnubg_movegen.py):
+(docs/rules.md §2; the same convention as tests/oracles/gnubg_movegen.py):
 ``points`` (24 ints, positive = side to move, which travels 24 -> 1),
 ``bar`` and ``off`` as ``[side to move, opponent]``.
 

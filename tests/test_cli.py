@@ -54,7 +54,7 @@ def test_moves_accepts_canonical_json(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_a_roll_with_no_play_gives_an_empty_list(capsys: pytest.CaptureFixture[str]) -> None:
-    """RULES.md §1: a player with no legal play passes; the CLI answers an empty list."""
+    """docs/rules.md §1: a player with no legal play passes; the CLI answers an empty list."""
     points = [0] * 24
     for point in range(19, 25):
         points[point - 1] = -2

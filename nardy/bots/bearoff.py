@@ -21,7 +21,7 @@ could play each race for its own odds; the difference is a small fraction of
 a percent in backgammon's studies of one-sided databases.
 
 The six-point block rule cannot forbid a bear-off play here: with no contact
-every opposing checker is already past our home (RULES.md §6), in all three
+every opposing checker is already past our home (docs/rules.md §6), in all three
 regulations, so one table serves them all (the tests check it).
 
 The successors ship in ``nardy/bots/weights/long_bearoff.npz`` (1.4 MB),

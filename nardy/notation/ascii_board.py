@@ -2,7 +2,7 @@
 
 The side to move is ``X`` and the opponent ``O``. Points 13..24 run along
 the top and 12..1 along the bottom, the side to move's home (1..6) at the
-bottom right, as RULES.md §2 numbers them in every variant; in long nardy
+bottom right, as docs/rules.md §2 numbers them in every variant; in long nardy
 the opponent's checkers simply stand where its route passes on our numbers.
 A stack shows up to five checkers; a taller one shows four and then its
 count. Short variants draw the bar between the halves (the opponent's bar

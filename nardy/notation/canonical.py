@@ -1,4 +1,4 @@
-"""The canonical JSON position of RULES.md §2, read strictly and written exactly.
+"""The canonical JSON position of docs/rules.md §2, read strictly and written exactly.
 
 The CLI, the tests and the wire protocol exchange positions as
 ``{"variant": ..., "points": [24 ints], "bar": [a, b], "off": [c, d]}``,
@@ -39,7 +39,7 @@ _LENGTHS: Final = {"points": NUM_POINTS, "bar": 2, "off": 2}
 
 
 def position_to_dict(position: Position) -> PositionDict:
-    """The canonical JSON data of ``position`` (RULES.md §2)."""
+    """The canonical JSON data of ``position`` (docs/rules.md §2)."""
     return {
         "variant": position.variant.name,
         "points": list(position.points),
@@ -71,7 +71,7 @@ def position_from_dict(data: object) -> Position:
 
 
 def position_to_json(position: Position) -> str:
-    """The canonical JSON text of ``position``, keys in the order of RULES.md §2."""
+    """The canonical JSON text of ``position``, keys in the order of docs/rules.md §2."""
     return json.dumps(position_to_dict(position))
 
 

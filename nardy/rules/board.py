@@ -1,7 +1,7 @@
 """Board geometry shared by every variant.
 
 Points are numbered 1..24 from the side to move's perspective; the side to
-move always travels from 24 towards 1 and bears off past point 1 (RULES.md §2).
+move always travels from 24 towards 1 and bears off past point 1 (docs/rules.md §2).
 Inside the engine the bar is point 25 (a checker entering with die n lands on
 25 - n) and "off" is point 0, so entering and bearing off are ordinary steps.
 """

@@ -250,7 +250,7 @@ class Game:
         variant's ``kinds``; without one, the variant's ``resignation_default``:
         a single in backgammon) is offered and the opponent accepts or declines.
         A resignation offering nothing ends the game at once, scored from the
-        position as it stands (RULES.md §6): always in Georgian and long nardy,
+        position as it stands (docs/rules.md §6): always in Georgian and long nardy,
         and in dave when no kind is named.
         """
         offered = self._offered_kind(player, kind)

@@ -6,7 +6,7 @@ step at a time, on a mutable working board (index 0 = our borne-off checkers,
 cannot matter, it takes the checkers in one order only. A memo keyed on the
 board skips what it has already walked. Every node of the walk is a candidate play that
 used as many dice as its depth; the legal plays are then the candidates that
-pass the end-of-turn checks and use the most dice (RULES.md §1), with the
+pass the end-of-turn checks and use the most dice (docs/rules.md §1), with the
 larger die preferred when only one die can be played.
 
 Georgian's "hit in your home, stay there" (002) is a rule of single steps:

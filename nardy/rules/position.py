@@ -1,6 +1,6 @@
 """Immutable positions and the plays they allow.
 
-A :class:`Position` is a board seen from the side to move (RULES.md §2):
+A :class:`Position` is a board seen from the side to move (docs/rules.md §2):
 ``points[i]`` is point ``i + 1``, positive for the side to move and negative
 for the opponent; ``bar`` and ``off`` are ``(side to move, opponent)``.
 
@@ -116,7 +116,7 @@ class Position:
         )
 
     def is_first_roll(self) -> bool:
-        """Long nardy: all 15 of the mover's checkers still stand on the head (RULES.md §2)."""
+        """Long nardy: all 15 of the mover's checkers still stand on the head (docs/rules.md §2)."""
         return self.points[NUM_POINTS - 1] == CHECKERS
 
     def winner_is_mover(self) -> bool:

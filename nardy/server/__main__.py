@@ -11,8 +11,8 @@ import os
 import uvicorn
 
 from nardy.server.app import create_app
-from nardy.server.descriptors import descriptors_wanted, raise_descriptor_limit
-from nardy.server.header_timeout import header_timeout_protocol
+from nardy.server.runtime.descriptors import descriptors_wanted, raise_descriptor_limit
+from nardy.server.runtime.header_timeout import header_timeout_protocol
 from nardy.server.services.dice import DiceSource, ScriptedDice
 from nardy.server.settings import Settings
 

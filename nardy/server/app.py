@@ -37,12 +37,14 @@ from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
-from nardy.server.collector import Collector
+from nardy.server.auth.signouts import SignOuts
 from nardy.server.pubsub import PubSub, make_pubsub
+from nardy.server.runtime.collector import Collector
 from nardy.server.services.analysis_queue import AnalysisQueue
 from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
+from nardy.server.services.coins import CoinPolicy
 from nardy.server.services.dice import DiceSource, ProvablyFairDice
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.directory import TableDirectory
@@ -54,7 +56,6 @@ from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
 from nardy.server.ws.hub import Hub
 from nardy.server.ws.limits import AddressSlots
-from nardy.server.ws.signouts import SignOuts
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 
@@ -82,7 +83,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         service = TableService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
             bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
-            computer_idle_seconds=config.computer_game_idle_seconds, coins=config.coin_policy,
+            computer_idle_seconds=config.computer_game_idle_seconds, coins=CoinPolicy.configured(config),
         )
         chouette_service = ChouetteService(
             db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
@@ -179,7 +180,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(coins.router)
     app.include_router(variants.router)
     # a plain Starlette route: FastAPI's keeps, per open socket, four more coroutines and a dependency solution
-    # with its three exit stacks, all walked by every collection of the old generation (nardy/server/collector.py)
+    # with its three exit stacks, all walked by every collection of the old generation (nardy/server/runtime/collector.py)
     app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)
     if config.testing:
         app.include_router(testing.router)

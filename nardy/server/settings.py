@@ -9,8 +9,6 @@ from limits import parse_many as parse_rates
 from pydantic import AfterValidator, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from nardy.server.services.coins import DAILY_TOP_UP, STARTING_GRANT, CoinPolicy
-
 Environment = Literal["development", "testing", "production"]
 
 MOVE_SECONDS_CHOICES = (30, 60, 90, 120)
@@ -25,6 +23,12 @@ Rated tables and rated matchmaking use one of these."""
 
 DEFAULT_BANK_CLOCK = (12, 60)
 """The bank clock rated matchmaking uses when none is asked for: 12 s per decision, then 1 minute per point."""
+
+STARTING_GRANT = 1000
+"""Virtual coins every account starts with, unless ``NARDY_COINS_STARTING_GRANT`` says otherwise."""
+
+DAILY_TOP_UP = 100
+"""Virtual coins added once per UTC day, unless ``NARDY_COINS_DAILY_TOP_UP`` says otherwise."""
 
 
 def _rate_limit(text: str) -> str:
@@ -182,11 +186,6 @@ class Settings(BaseSettings):
         default=DAILY_TOP_UP, ge=0,
         description="virtual coins added once per UTC day, the first time the player's coins are used or looked at",
     )
-
-    @property
-    def coin_policy(self) -> CoinPolicy:
-        """The starting grant and daily top-up of virtual coins."""
-        return CoinPolicy(starting_grant=self.coins_starting_grant, daily_top_up=self.coins_daily_top_up)
 
     @property
     def resolved_database_url(self) -> str:

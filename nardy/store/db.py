@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -72,3 +72,8 @@ def _switch_to_wal(cursor: sqlite3.Cursor) -> None:
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     """Sessions that keep loaded objects usable after commit."""
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def ping(db: Session) -> None:
+    """Ask the database the cheapest question there is; raises if it cannot answer."""
+    db.execute(text("SELECT 1"))

@@ -25,7 +25,7 @@ Home = tuple[int, ...]
 
 
 def _die_moves(home: Home, die: int) -> list[Home]:
-    """Every way to play one die in a bear-off (RULES.md §1), written here apart from the rules package."""
+    """Every way to play one die in a bear-off (docs/rules.md §1), written here apart from the rules package."""
     occupied = [point for point in range(1, HOME_POINTS + 1) if home[point - 1]]
     if not occupied:
         return []

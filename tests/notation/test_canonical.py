@@ -1,4 +1,4 @@
-"""The canonical JSON position (RULES.md §2): exact output, strict input, round trips."""
+"""The canonical JSON position (docs/rules.md §2): exact output, strict input, round trips."""
 
 from __future__ import annotations
 

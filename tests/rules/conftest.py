@@ -1,6 +1,6 @@
 """Shared helpers for the rule tests.
 
-Points are numbered from the side to move (RULES.md §2): it travels 24 → 1,
+Points are numbered from the side to move (docs/rules.md §2): it travels 24 → 1,
 bears off past point 1, and its bar is "point 25". The helpers are plain
 functions, importable as ``from conftest import ...`` (pytest puts this
 directory on ``sys.path``).

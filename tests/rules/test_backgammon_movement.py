@@ -1,4 +1,4 @@
-"""Classic backgammon movement, bearing off and single-game scoring (seed 000, RULES.md §1, §3).
+"""Classic backgammon movement, bearing off and single-game scoring (seed 000, docs/rules.md §1, §3).
 
 Every test builds a small position from the mover's side (points 24 → 1),
 hand-computes the plays the seed allows and compares them with the engine's
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from nardy.rules import DICE_ROLLS, GameOptions, IllegalPlayError, Position, Step, WinKind, find_variant
 
-# Movement is the same in classic backgammon and backgammon with dave (RULES.md §5).
+# Movement is the same in classic backgammon and backgammon with dave (docs/rules.md §5).
 VARIANTS = ("backgammon", "dave")
 
 
@@ -136,7 +136,7 @@ def test_landing_on_a_blot_hits_it(variant: str) -> None:
 
 
 def test_a_blot_is_hit_at_an_intermediate_stop_too(variant: str) -> None:
-    """RULES.md §3: «landing on a single opposing checker (a blot) hits it to the bar, also at an intermediate stop»."""
+    """docs/rules.md §3: «landing on a single opposing checker (a blot) hits it to the bar, also at an intermediate stop»."""
     pos = make(variant, {13: 1}, {10: 1})
     # 13/10*/9 hits on the way, 13/12/9 passes the blot by: two different positions.
     assert outcomes(pos, (3, 1)) == expect(pos, "13/10*/9", "13/12/9")
@@ -307,7 +307,7 @@ def test_higher_die_bears_off_from_the_highest_point(variant: str) -> None:
 
 
 def test_higher_die_must_move_inside_when_a_higher_point_is_occupied(variant: str) -> None:
-    """000: «Когда возможно, кубик должен быть сыгран на полное значение.» (RULES.md §1: the die must be played inside the board)"""
+    """000: «Когда возможно, кубик должен быть сыгран на полное значение.» (docs/rules.md §1: the die must be played inside the board)"""
     pos = make(variant, {6: 1, 4: 1}, off=(13, 15))
     # The 5 cannot bear off the 4 while the 6 is occupied: it must play 6/1.
     assert outcomes(pos, (5, 1)) == expect(pos, "6/1 4/3", "6/1/off")

@@ -1,5 +1,5 @@
 """The doubling cube: who may double, take, drop, beaver, the 64 cap, and the
-match restrictions (seeds 000 and 003, RULES.md §3 and §5).
+match restrictions (seeds 000 and 003, docs/rules.md §3 and §5).
 
 Every refusal raises :class:`CubeError` whose message is the reason that
 :meth:`Game.double_refusal` gives, and leaves the game as it was.
@@ -192,7 +192,7 @@ def test_first_double_dropped_is_one_point() -> None:
 
 
 def test_dave_drop_is_an_oin_even_where_the_position_is_koks() -> None:
-    """003: «Марс и Кокс не имеют значения, если дубль отклонен.» (RULES.md §5: a declined
+    """003: «Марс и Кокс не имеют значения, если дубль отклонен.» (docs/rules.md §5: a declined
     double scores the value before the double.)
 
     Player 1 has borne off nothing and has checkers in player 0's home (a koks if
@@ -309,7 +309,7 @@ def test_double_by_unknown_player_is_refused() -> None:
 )
 def test_no_cube_in_georgian_and_long_nardy(variant: str, length: int) -> None:
     """002: «Кубик удвоения (по-грузински «дави») здесь не используется.»
-    001 §3.4–3.5 / 004: long nardy scores oin and mars only, no cube (RULES.md §4, §6).
+    001 §3.4–3.5 / 004: long nardy scores oin and mars only, no cube (docs/rules.md §4, §6).
     """
     context = MatchContext(length=length)
     with pytest.raises(IllegalActionError, match=variant):
@@ -416,7 +416,7 @@ def test_dave_no_double_past_the_match_winning_value() -> None:
 
 
 def test_beavers_are_off_by_default() -> None:
-    """RULES.md §3 lists no beaver: the default game refuses one with CubeError."""
+    """docs/rules.md §3 lists no beaver: the default game refuses one with CubeError."""
     game = after_opening().double(1)
     before = game
     with pytest.raises(CubeError, match="beaver"):
@@ -479,7 +479,7 @@ REFUSALS = [
 
 @pytest.mark.parametrize(("name", "make", "player", "fragment"), REFUSALS, ids=[r[0] for r in REFUSALS])
 def test_every_refusal_is_a_cube_error_naming_the_reason(name: str, make, player: int, fragment: str) -> None:  # type: ignore[no-untyped-def]
-    """RULES.md §3 (000/003): a double that is not allowed raises CubeError (an
+    """docs/rules.md §3 (000/003): a double that is not allowed raises CubeError (an
     IllegalActionError and a ValueError) whose message names the reason; the game is unchanged."""
     game = make()
     error = refused(game, player, fragment)

@@ -1,5 +1,5 @@
 """One game as a state machine: the opening roll, turns, passes, wrong actions,
-scoring at the end of a game and resignation (seeds 000–004, RULES.md §1, §3–§6).
+scoring at the end of a game and resignation (seeds 000–004, docs/rules.md §1, §3–§6).
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def test_opening_roll_only_once() -> None:
 
 @pytest.mark.parametrize("dice", [(0, 3), (7, 1), (3,), (1, 2, 3), ("a", 1), (True, 2)])
 def test_invalid_dice_are_refused(dice: tuple[object, ...]) -> None:
-    """RULES.md §1: two dice, each 1..6; anything else is an InvalidDiceError."""
+    """docs/rules.md §1: two dice, each 1..6; anything else is an InvalidDiceError."""
     game = new("backgammon")
     with pytest.raises(InvalidDiceError):
         game.opening_roll(dice)  # type: ignore[arg-type]
@@ -307,7 +307,7 @@ def test_long_nardy_pass_when_blocked() -> None:
 
 @pytest.mark.parametrize("variant", ["backgammon", "georgian", "long-traditional"])
 def test_roll_by_the_wrong_player_is_refused(variant: str) -> None:
-    """000: «Все последующие ходы игроки делают по очереди»; RULES.md §7: only the player on turn
+    """000: «Все последующие ходы игроки делают по очереди»; docs/rules.md §7: only the player on turn
     rolls. Anyone else gets WrongTurnError and nothing changes."""
     game = new(variant).opening_roll((5, 2))
     if game.phase is Phase.MOVING:
@@ -381,7 +381,7 @@ def test_actions_after_the_end_are_refused() -> None:
 
 @pytest.mark.parametrize("variant", ["backgammon", "georgian", "long-traditional"])
 def test_every_offered_play_is_accepted_for_the_last_checker(variant: str) -> None:
-    """RULES.md §1: «If the roll is not a double and only one die can be played … the larger must be
+    """docs/rules.md §1: «If the roll is not a double and only one die can be played … the larger must be
     played»; §7: «The server sends the legal plays». The winning bear-off of the last checker
     with a non-double must be offered with the larger die and accepted by move()."""
     at = make(variant, {1: 1}, {19: 15} if variant != "long-traditional" else {15: 15})
@@ -393,7 +393,7 @@ def test_every_offered_play_is_accepted_for_the_last_checker(variant: str) -> No
 
 
 def test_last_checker_with_the_larger_die_finishes() -> None:
-    """RULES.md §1: only one die can be played (the game is over), the larger one."""
+    """docs/rules.md §1: only one die can be played (the game is over), the larger one."""
     game = rolling_at("backgammon", make("backgammon", {1: 1}, {19: 15})).roll(0, (6, 5))
     finished = game.move(0, (Step(1, 0, 6),))
     assert finished.result is not None and finished.result.winner == 0
@@ -544,7 +544,7 @@ def test_long_nardy_oin_and_mars_only(variant: str, opponent: dict[int, int], ki
 )
 @pytest.mark.parametrize("cube", [Cube(1, None), Cube(4, 0)])
 def test_backgammon_resignation_accepted(kind: WinKind | None, points: int, cube: Cube) -> None:
-    """RULES.md §7 «resign» and §3 scoring: an accepted offer ends the game with the offered
+    """docs/rules.md §7 «resign» and §3 scoring: an accepted offer ends the game with the offered
     result × the cube (000: «Победитель получает количество очков, показанное на кубе…»)."""
     game = replace(new("backgammon", options=CUBE).opening_roll((4, 2)), cube=cube)
     offered = game.resign(1, kind)
@@ -563,7 +563,7 @@ def test_backgammon_resignation_accepted(kind: WinKind | None, points: int, cube
 
 @pytest.mark.parametrize("stage", ["opening", "rolling", "moving", "doubled"])
 def test_backgammon_resignation_declined_resumes(stage: str) -> None:
-    """RULES.md §6/§7: a declined offer lets play go on exactly where it stopped."""
+    """docs/rules.md §6/§7: a declined offer lets play go on exactly where it stopped."""
     game = new("backgammon", options=CUBE)
     if stage != "opening":
         game = game.opening_roll((4, 2))
@@ -631,7 +631,7 @@ def test_dave_resignation_offers_oin_mars_or_koks(kind: WinKind, points: int) ->
 
 def test_dave_resignation_naming_no_kind_is_scored_from_the_position() -> None:
     """Naming no kind, a dave player resigns as before dave took offers: at once, scored from the
-    position as it stands (RULES.md §6), times the cube — so older records replay the same. At the
+    position as it stands (docs/rules.md §6), times the cube — so older records replay the same. At the
     start the back checkers stand in the winner's home: a koks (003 «Кокс (3 очка)»)."""
     game = replace(new("dave").opening_roll((4, 2)), cube=Cube(2, 0))
     resigned = game.resign(1)
@@ -708,7 +708,7 @@ def test_resignation_result_is_what_resigning_gives_all_game_long(variant: str) 
 def test_georgian_resignation_scored_from_the_position(
     resigner: int, mover: dict[int, int], opponent: dict[int, int], bar: tuple[int, int], kind: WinKind, points: int
 ) -> None:
-    """RULES.md §6 (004: «Сдавшийся проигрывает партию.»): a resignation ends the game at once,
+    """docs/rules.md §6 (004: «Сдавшийся проигрывает партию.»): a resignation ends the game at once,
     scored from the position as it stands (002: ойн / марс / кокс)."""
     at = make("georgian", mover, opponent, bar=bar)
     game = rolling_at("georgian", at, turn=0)
@@ -731,7 +731,7 @@ def test_georgian_resignation_at_the_start_is_koks() -> None:
 
 
 def test_georgian_resignation_takes_no_offer() -> None:
-    """RULES.md §6: where no offer is made the kind is read from the board, not chosen."""
+    """docs/rules.md §6: where no offer is made the kind is read from the board, not chosen."""
     game = new("georgian").opening_roll((6, 1))
     with pytest.raises(IllegalActionError):
         game.resign(1, WinKind.OIN)
@@ -751,7 +751,7 @@ def test_georgian_resignation_takes_no_offer() -> None:
 def test_long_resignation_scored_from_the_position(
     variant: str, resigner: int, mover: dict[int, int], opponent: dict[int, int], kind: WinKind, points: int
 ) -> None:
-    """004: «Сдавшийся проигрывает партию.» RULES.md §6: «scored from the position as it stands
+    """004: «Сдавшийся проигрывает партию.» docs/rules.md §6: «scored from the position as it stands
     (mars if the resigner has borne off nothing)»; oin/mars only."""
     at = make(variant, mover, opponent)
     resigned = rolling_at(variant, at).resign(resigner)

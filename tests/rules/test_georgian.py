@@ -1,4 +1,4 @@
-"""Georgian short nardy (seed 002, RULES.md §4).
+"""Georgian short nardy (seed 002, docs/rules.md §4).
 
 The worked examples of 002 as concrete positions, the "hit in your home, stay
 there" rule and its exceptions, bearing off and oin/mars/koks.
@@ -143,7 +143,7 @@ def test_3_1_the_hitter_stays_and_4_3_covers() -> None:
 
 
 def test_a_hit_at_an_intermediate_stop_in_home_counts() -> None:
-    """002: «Если на неё встанет шашка соперника — в конце хода или на промежуточной остановке, неважно, — твоя шашка считается побитой»; RULES.md §4: «A hit at an intermediate stop counts.»"""
+    """002: «Если на неё встанет шашка соперника — в конце хода или на промежуточной остановке, неважно, — твоя шашка считается побитой»; docs/rules.md §4: «A hit at an intermediate stop counts.»"""
     pos = make(G, {13: 1, 7: 1}, {4: 1})
     # 7/4*/2 hits on 4 and leaves it empty; 7/5/2 passes by without a hit.
     assert outcomes(pos, (3, 2)) == expect(pos, "7/4* 13/11", "7/5/2", "7/5 13/10", "13/10/8")
@@ -183,7 +183,7 @@ STUCK_BEHIND = [0, 0, 0, -1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, -8, 0, -2, 0, -2, 
 def test_the_hitter_goes_on_when_the_die_cannot_be_played_otherwise() -> None:
     """002: «Исключение одно: если кубик иначе никак не сыграть, шашка может уйти, потому что это правило никогда не лишает тебя хода.»
 
-    Judged per die, when the die is played (RULES.md, decisions of
+    Judged per die, when the die is played (docs/rules.md, decisions of
     2026-12-02): after 8/4* with the 4, no other checker can play the 2
     (24/22 is closed), so the hitter moves on to 2. 8/6/2, which hits
     nothing, stays legal too.

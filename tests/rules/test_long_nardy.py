@@ -1,4 +1,4 @@
-"""Long nardy in its three regulations (seeds 001 and 004, RULES.md §6).
+"""Long nardy in its three regulations (seeds 001 and 004, docs/rules.md §6).
 
 ``long-traditional`` and ``long-tournament`` follow 004, ``long-bolshie``
 follows 001. Tests run on all three where the seeds agree and name the
@@ -309,7 +309,7 @@ WRAP_OURS = {24: 10, 23: 1, 22: 1, 2: 1, 1: 1, 5: 1}
 
 @all_regulations
 def test_a_block_runs_across_our_point_1_to_24(variant: str) -> None:
-    """RULES.md §6: «six consecutive points held by one side, counted along the opponent's route (so the run may pass from point 1 to point 24 of the side that built it)»; 001: «заняты все шесть лунок, следующих за его шашкой»."""
+    """docs/rules.md §6: «six consecutive points held by one side, counted along the opponent's route (so the run may pass from point 1 to point 24 of the side that built it)»; 001: «заняты все шесть лунок, следующих за его шашкой»."""
     pos = make(variant, WRAP_OURS, {12: 15})
     plays = outcomes(pos, (3, 1))
     # 2, 1, 24, 23, 22, 21 all held: banned (no opposing checker is past our 21).
@@ -341,7 +341,7 @@ STUCK_OURS = {17: 1, 5: 3, 4: 3, 3: 3, 2: 3, 1: 2}
 
 @all_regulations
 def test_maximum_dice_rule_after_removing_block_plays(variant: str) -> None:
-    """RULES.md §6: «A play that breaks the ban is illegal; the maximum-dice rule is applied to the plays that remain.»"""
+    """docs/rules.md §6: «A play that breaks the ban is illegal; the maximum-dice rule is applied to the plays that remain.»"""
     pos = make(variant, STUCK_OURS, {10: 4, 9: 4, 8: 4, 7: 3})
     # 17/11/6 and 17/12/6 make the block; of the single dice the larger (6) must be played.
     assert outcomes(pos, (6, 5)) == expect(pos, "17/11")
@@ -510,11 +510,11 @@ def test_points_for_oin_and_mars(variant: str) -> None:
 # ----- invariants over random games
 
 ROUTE = [12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13]
-"""Our points in the order the opponent travels them (RULES.md §2)."""
+"""Our points in the order the opponent travels them (docs/rules.md §2)."""
 
 
 def _forbidden_block(variant: str, points: list[int], opponent_off: int) -> bool:
-    """RULES.md §6 and its decision on 001 §1.12, written independently of the engine: is there a banned six-block of ours?"""
+    """docs/rules.md §6 and its decision on 001 §1.12, written independently of the engine: is there a banned six-block of ours?"""
     held = [points[p - 1] > 0 for p in ROUTE]
     theirs = [j for j, p in enumerate(ROUTE) if points[p - 1] < 0]
     if variant == BOLSHIE:

@@ -1,6 +1,6 @@
 """Matches: the score, the end of a match, the Crawford game, allowed lengths,
 who starts the next game, and the three-timeout loss (seeds 000, 002, 003, 004;
-RULES.md §1, §3–§7).
+docs/rules.md §1, §3–§7).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_no_action_after_the_match_ends() -> None:
 
 
 def test_update_with_an_unfinished_game_keeps_the_score() -> None:
-    """RULES.md §7: every action passes through the match; only a finished game changes the score."""
+    """docs/rules.md §7: every action passes through the match; only a finished game changes the score."""
     match = Match.new("backgammon", length=5, options=CUBE)
     opened = match.game.opening_roll((6, 1))
     updated = match.update(opened)
@@ -239,7 +239,7 @@ def test_money_play_never_ends() -> None:
 def test_allowed_match_lengths(variant: str, length: int, allowed: bool) -> None:
     """002: «Матч идёт до 1, 3, 5 или 7 очков». 003: «The match can be defined as a 3, 5, 7, 9, 11,
     13, 15, 17, 19 or 21 points match.» 000: «Матч в нардах всегда играется до нечётного числа
-    очков» (RULES.md §3: 1..21, or money play)."""
+    очков» (docs/rules.md §3: 1..21, or money play)."""
     options = CUBE if variant != "georgian" else None
     if allowed:
         match = Match.new(variant, length=length, options=options)
@@ -301,7 +301,7 @@ def test_long_nardy_previous_winner_starts(variant: str, winner: int) -> None:
 @pytest.mark.parametrize("variant", ["backgammon", "georgian", "dave"])
 def test_short_variants_start_each_game_with_an_opening_roll(variant: str) -> None:
     """002: «В матче на несколько очков каждая новая партия снова начинается с броска одного кубика.»
-    (RULES.md §1: backgammon and Georgian likewise; dave is backgammon.)"""
+    (docs/rules.md §1: backgammon and Georgian likewise; dave is backgammon.)"""
     options = CUBE if variant == "backgammon" else None
     match = Match.new(variant, length=7, options=options)
     for winner in (1, 0, 1):

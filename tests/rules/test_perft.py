@@ -39,7 +39,7 @@ BACKGAMMON_OPENING = {
     (6, 4): 14, (6, 5): 7, (6, 6): 11,
 }
 
-# Long nardy from the start, worked out by hand (RULES.md §6). All 15 of our
+# Long nardy from the start, worked out by hand (docs/rules.md §6). All 15 of our
 # checkers stand on our head, point 24; the opponent's 15 stand on our 12,
 # which is closed to us. Only one checker may leave the head, so a
 # non-double moves one checker by both dice: 24 -> 24-a-b through 24-a or

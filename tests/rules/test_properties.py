@@ -4,7 +4,7 @@ Every variant is played from its start with random dice and random legal
 plays (``random.Random(seed)``, the board turned after each ply), and at every
 ply the engine's answer for the roll thrown is checked against invariants and
 against ``reference_plays``, a small independent generator written here from
-RULES.md alone (breadth-first over single checker moves, sharing no code with
+docs/rules.md alone (breadth-first over single checker moves, sharing no code with
 ``nardy.rules.movegen``). Hypothesis draws the variant, the seed and the
 number of plies, and shrinks a failure to the shortest game that shows it;
 ``replay`` rebuilds any reported example.
@@ -91,7 +91,7 @@ OPPONENT_HOME = set(range(13, 19))  # its points 1..6
 
 
 def six_block_banned(position: Position, mine: list[int], theirs: list[int]) -> bool:
-    """RULES.md §6 and its decision on 001 §1.12: does ``mine`` hold a forbidden run of six points?"""
+    """docs/rules.md §6 and its decision on 001 §1.12: does ``mine`` hold a forbidden run of six points?"""
     rule = position.variant.block_rule
     if rule is None:
         return False
@@ -124,13 +124,13 @@ class Reference:
 
 
 def reference_plays(position: Position, dice: tuple[int, int]) -> Reference:
-    """Every legal resulting position of ``dice``, computed from RULES.md §1, §3, §4 and §6.
+    """Every legal resulting position of ``dice``, computed from docs/rules.md §1, §3, §4 and §6.
 
     Breadth-first: level k holds every state reachable by k single-checker
     moves, with the dice still unused, the number of checkers taken from the
     head (long nardy) and the home points where we hit this turn. A step that
     would leave such a point empty is legal only when no other step can play
-    its die (Georgian, 002 as RULES.md's decision reads it: per die, when the
+    its die (Georgian, 002 as docs/rules.md's decision reads it: per die, when the
     die is played). Every state of every level is a candidate play; the legal
     plays are the candidates that pass the end-of-turn block check and use the
     most dice (the larger die when only one can be played).
@@ -224,7 +224,7 @@ def reference_plays(position: Position, dice: tuple[int, int]) -> Reference:
 
 
 def block_position(variant: str, seed: int) -> Position:
-    """A long-nardy position one move from a six-point block (for the block bans of RULES.md §6).
+    """A long-nardy position one move from a six-point block (for the block bans of docs/rules.md §6).
 
     Random play almost never builds a six-block, so this places the mover on
     five of six consecutive points of the opponent's route, with one to three
@@ -261,7 +261,7 @@ def block_position(variant: str, seed: int) -> Position:
 
 
 def stay_position(seed: int) -> Position:
-    """A Georgian position with a hit in our home one die away (for the stay rule of RULES.md §4).
+    """A Georgian position with a hit in our home one die away (for the stay rule of docs/rules.md §4).
 
     Random play seldom reaches the stay rule's exception, where no other
     checker can play the die after the hit, so this places one or two opposing
@@ -418,7 +418,7 @@ def test_a_board_turned_and_its_pips_follow_the_opponent_s_numbering(variant: st
 def test_plays_are_distinct_and_their_steps_replay(walk: Walk) -> None:
     """Plays are one per resulting position, and each play's steps reproduce it.
 
-    No two plays of a roll leave the same position (RULES.md §1: a play is a
+    No two plays of a roll leave the same position (docs/rules.md §1: a play is a
     distinct resulting position); ``pos.after(play.steps)`` and
     ``pos.play(dice, play.steps)`` both give ``play.position``, so the steps
     shown to a player are a real order of the play; and turning a position
@@ -521,7 +521,7 @@ def test_reference_generator_agrees_at_the_start() -> None:
 def test_last_checker_is_borne_off_with_the_larger_die(variant: str) -> None:
     """The play that bears off the last checker uses the larger die, and ``play`` accepts its steps.
 
-    RULES.md §1: when only one die of a non-double can be played and either
+    docs/rules.md §1: when only one die of a non-double can be played and either
     could, the larger is played. One checker left on point 1, roll 5-2: the
     only play is 1/off with the 5. Found by the walks above: the engine once
     listed ``Step(1, 0, die=2)`` here (the first order it met), so

@@ -27,17 +27,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from nardy.server.pubsub import InProcessPubSub
-from nardy.server.ws.signouts import SignOuts
 from nardy.server.api.accounts import router as accounts_router
 from nardy.server.api.ratelimit import RateLimiter
-from nardy.server.api.security import (
-    CSRF_COOKIE,
-    CSRF_HEADER,
-    SESSION_COOKIE,
-    CSRFMiddleware,
-    session_from_cookie_header,
-)
+from nardy.server.api.security import CSRF_COOKIE, CSRF_HEADER, CSRFMiddleware
+from nardy.server.auth.cookies import SESSION_COOKIE, session_from_cookie_header
+from nardy.server.auth.signouts import SignOuts
+from nardy.server.pubsub import InProcessPubSub
 from nardy.server.services import accounts
 from nardy.server.settings import Settings
 from nardy.store.db import make_engine, make_sessionmaker

@@ -93,7 +93,7 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
 
 
 def test_bear_off_pays_the_match(server):
-    """The game ends by bearing off (RULES.md §1): a 1-point match, 1 × 40 coins."""
+    """The game ends by bearing off (docs/rules.md §1): a 1-point match, 1 × 40 coins."""
     table, (alice, bob) = coin_match(server, stake=40)
     assert balances(alice, bob) == [(GRANT, 40), (GRANT, 40)]
     final = server.play_out(table, [alice, bob], choose=server.racing)
@@ -105,7 +105,7 @@ def test_bear_off_pays_the_match(server):
 
 def test_resignation_pays_the_whole_match_whatever_it_scores(server):
     """A Georgian resignation at the start scores koks (3 points: nothing borne off, checkers still in
-    the winner's home, RULES.md §4 and §6) in a 5-point match: the match is not over, so nothing moves;
+    the winner's home, docs/rules.md §4 and §6) in a 5-point match: the match is not over, so nothing moves;
     the second one ends it (6 points) and the match's 5 × 25 coins move, not 6 × 25."""
     table, (alice, bob) = coin_match(server, length=5, stake=25)
     assert balances(alice, bob) == [(GRANT, 125), (GRANT, 125)]
@@ -122,7 +122,7 @@ def test_resignation_pays_the_whole_match_whatever_it_scores(server):
 
 def test_a_passed_double_pays_the_match(server):
     """Backgammon with the cube, a 1-point match: bob doubles, alice passes and loses the game at the
-    cube's value before the double (RULES.md §3), which wins bob the match."""
+    cube's value before the double (docs/rules.md §3), which wins bob the match."""
     table, (alice, bob) = coin_match(server, "backgammon", stake=30, options={"cube": True})
     alice.ok("move", steps=OPENING_MOVE)
     bob.catch_up(alice.version())

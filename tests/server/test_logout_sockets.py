@@ -49,7 +49,7 @@ from nardy.server.app import create_app
 from nardy.server.pubsub import DEFAULT_QUEUE_SIZE
 from nardy.server.services import accounts
 from nardy.server.settings import Settings
-from nardy.server.ws.signouts import SIGN_OUT_CHANNEL
+from nardy.server.auth.signouts import SIGN_OUT_CHANNEL
 
 CLOSED_WITHIN = 3.0
 """Seconds a signed-out socket may stay open: under the 5-second recheck, so the notice must do it."""

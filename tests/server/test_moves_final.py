@@ -1,7 +1,7 @@
 """Moves are final on 004's platform, a table option, and the forced play the view names.
 
 004: «Ходы окончательны: сделанный ход нельзя отменить. После последнего
-обязательного хода очередь автоматически переходит к сопернику». RULES.md
+обязательного хода очередь автоматически переходит к сопернику». docs/rules.md
 (decisions of 2026-12-02): a table option "moves are final", on by default for
 long-traditional and long-tournament tables; 002's undo and confirm stay the
 default elsewhere.

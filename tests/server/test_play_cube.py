@@ -1,7 +1,7 @@
 """The doubling cube through the real app: double, take, redouble, drop, beaver, and the
 restrictions of backgammon with dave (003) and the Crawford game (000, 003).
 
-RULES.md §3: offered only before one's own roll; only the owner may
+docs/rules.md §3: offered only before one's own roll; only the owner may
 redouble; pass = lose the value before the double; take = own the cube.
 """
 

@@ -27,7 +27,7 @@ def test_replay_frames_step_through_a_finished_match(server):
 
 
 def test_replay_shows_a_tied_opening_and_the_steps_of_each_move(server):
-    """A tied opening roll is a frame of its own, then the roll that decided (RULES.md §1: «ties
+    """A tied opening roll is a frame of its own, then the roll that decided (docs/rules.md §1: «ties
     are rerolled»); a move's frame carries its steps, in the mover's numbering, for its arrows."""
     table, (alice, bob) = server.match("georgian", 1, opening=[(3, 3), (6, 1)])
     alice.ok("resign")

@@ -3,7 +3,7 @@
 Backgammon resigns by offer (single, gammon or backgammon) that the opponent
 accepts or declines, and so does dave (oin, mars or koks: 003 names no rule of
 its own for resigning); Georgian and long nardy end the game at once, scored
-from the position as it stands (RULES.md §6, ``Game.resign``). The view says
+from the position as it stands (docs/rules.md §6, ``Game.resign``). The view says
 what each seat's resignation would cost, as the rules score it.
 """
 

@@ -1,6 +1,6 @@
 """Playing a turn step by step (step, undo, confirm) and a roll with no legal play (a pass).
 
-RULES.md §7: the server sends the legal plays, a turn is confirmed explicitly
+docs/rules.md §7: the server sends the legal plays, a turn is confirmed explicitly
 and undo is allowed until then; §1: a player with no legal play passes,
 recorded as ``pass`` (003).
 """

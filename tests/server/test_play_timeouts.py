@@ -1,6 +1,6 @@
 """Move clocks with one-second timers (allowed in the testing environment).
 
-RULES.md §7 (004): on timeout the server completes the turn with a random
+docs/rules.md §7 (004): on timeout the server completes the turn with a random
 legal play, a pending cube decision times out as a pass, and three timeouts
 in one match lose the match. Waits are bounded: a timeout must arrive within
 a couple of seconds of its deadline.

@@ -21,6 +21,7 @@ from nardy.server.services.accounts import create_user
 from nardy.server.services.matchmaking import MatchmakingPool
 from nardy.server.services.ratings import Standing, rating_changes
 from nardy.server.services.table_state import Seat, TableSpec, TableState, unrated_reason
+from nardy.store import ratings_repo
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 from nardy.store.models import MatchmakingRow
@@ -137,11 +138,11 @@ def test_history_experience_and_leaderboard(sessions: sessionmaker[Session]) -> 
         assert ann_georgian.rating == pytest.approx(1510 + 16.9412, abs=1e-3)
         assert ratings.standing_of(db, bob, "georgian").rating == pytest.approx(1490 - 16.9412, abs=1e-3)
         assert ratings.standing_of(db, ann, "long").rating == 1490  # families are apart
-        history = ratings.history_of(db, ann, "georgian")
+        history = ratings_repo.history_of(db, ann, "georgian")
         assert [(h.before, h.after) for h in history] == [
             (1500, 1510), (1510, pytest.approx(1510 + 16.9412, abs=1e-3))
         ]
-        board = ratings.leaderboard(db, "georgian")
+        board = ratings_repo.leaderboard(db, "georgian")
         assert [name for name, _ in board] == ["ann", "bob"]
         assert board[0][1].matches == 2
         with pytest.raises(ValueError):

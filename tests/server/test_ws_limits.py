@@ -242,7 +242,7 @@ def test_a_slow_session_lookup_stalls_no_other_socket(tmp_path: Path, monkeypatc
 
 
 def test_the_slots_count_every_open_socket_once() -> None:
-    """The garbage collector asks this total whether the process is quiet (nardy.server.collector)."""
+    """The garbage collector asks this total whether the process is quiet (nardy.server.runtime.collector)."""
     slots = AddressSlots(limit=2)
     assert [slots.take("a"), slots.take("a"), slots.take("a"), slots.take("b")] == [True, True, False, True]
     assert slots.total() == 3

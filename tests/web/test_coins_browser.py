@@ -15,7 +15,7 @@ NOTE = "Coins have no money value and cannot be bought or sold."
 
 def test_a_coin_match_from_the_form_to_the_profile(client: MakeClient, server: WebServer) -> None:
     """A guest cannot stake coins; an account holder opens a 3-point Georgian match for 20 coins a point,
-    wins it when the opponent resigns (koks, 3 points, RULES.md §4), and finds 3 × 20 more coins on the
+    wins it when the opponent resigns (koks, 3 points, docs/rules.md §4), and finds 3 × 20 more coins on the
     profile, in its history and on the coins leaderboard."""
     guest = client()
     guest.goto("#/")

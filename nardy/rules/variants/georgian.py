@@ -1,6 +1,6 @@
 """Georgian short nardy (seed 002): backgammon without the cube, oin/mars/koks,
 and "a checker that hits in its own home stays there" unless the die cannot be
-played otherwise, judged per die (RULES.md §4 and its 2026-12-02 decision)."""
+played otherwise, judged per die (docs/rules.md §4 and its 2026-12-02 decision)."""
 
 from nardy.rules.variant import ShortTopology, Variant, WinKind
 

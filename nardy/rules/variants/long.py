@@ -1,4 +1,4 @@
-"""Long nardy in three regulations (RULES.md §6).
+"""Long nardy in three regulations (docs/rules.md §6).
 
 traditional and tournament (seed 004): one checker from the head per turn,
 except two on a player's first roll of 6-6, 4-4 or 3-3; a six-point block is

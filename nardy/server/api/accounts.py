@@ -23,16 +23,11 @@ from sqlalchemy.orm import Session
 
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
-from nardy.server.api.security import (
-    CSRF_COOKIE,
-    SESSION_COOKIE,
-    CurrentUser,
-    OptionalLogin,
-    SessionToken,
-)
+from nardy.server.api.security import CSRF_COOKIE, CurrentUser, OptionalLogin, SessionToken
+from nardy.server.auth.cookies import SESSION_COOKIE
+from nardy.server.auth.signouts import announce_sign_out
 from nardy.server.services import accounts
 from nardy.server.settings import Settings
-from nardy.server.ws.signouts import announce_sign_out
 from nardy.store.models import User
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -154,7 +149,7 @@ def login(
 def logout(request: Request, response: Response, db: DbSession, settings: SettingsDep, token: SessionToken) -> None:
     """Close the browser's session and clear its cookies; harmless when not signed in.
 
-    The session's WebSockets, in every server process, close at once (:mod:`nardy.server.ws.signouts`).
+    The session's WebSockets, in every server process, close at once (:mod:`nardy.server.auth.signouts`).
     """
     if token is not None:
         accounts.close_session(db, token)

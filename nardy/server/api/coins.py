@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, status
-from sqlalchemy import func, select
 
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.security import CurrentUser
-from nardy.server.services.coins import refresh_account
-from nardy.store import coins_repo
-from nardy.store.models import CoinMovement, User
+from nardy.server.services.coins import CoinPolicy, refresh_account
+from nardy.store import coins_repo, users_repo
+from nardy.store.models import CoinMovement
 
 router = APIRouter(prefix="/api", tags=["coins"])
 
@@ -50,7 +49,7 @@ def my_coins(
     """
     if user.is_guest:
         raise HTTPException(status.HTTP_403_FORBIDDEN, "guests have no coins: sign up to get coins")
-    policy = settings.coin_policy
+    policy = CoinPolicy.configured(settings)
     balance = refresh_account(db, user.id, policy, request.app.state.clock.now())
     db.commit()
     rows = coins_repo.history(db, user.id, before=before, limit=limit)
@@ -66,13 +65,13 @@ def my_coins(
 @router.get("/users/{username}/coins")
 def user_coins(username: str, db: DbSession, settings: SettingsDep) -> dict[str, Any]:
     """A player's coin balance, public like their ratings (the starting grant if they never used coins)."""
-    user = db.scalar(select(User).where(func.lower(User.username) == username.lower()))
+    user = users_repo.by_name(db, username)
     if user is None or user.is_guest:
         raise HTTPException(404, f"there is no player {username!r} with coins")
     balance = coins_repo.balance_of(db, user.id)
     return {
         "user": user.username,
-        "balance": balance.balance if balance is not None else settings.coin_policy.starting_grant,
+        "balance": balance.balance if balance is not None else settings.coins_starting_grant,
         "note": NOTE,
     }
 

@@ -15,10 +15,10 @@ from typing import Any, Final
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
 
 from nardy.server.pubsub import PubSub, RedisPubSub
 from nardy.server.services.database import DatabaseThreads
+from nardy.store.db import ping
 
 router = APIRouter(prefix="/api", tags=["health"])
 
@@ -31,7 +31,7 @@ async def health(request: Request) -> JSONResponse:
     """200 with each part's state when every part answers, 503 otherwise."""
     db: DatabaseThreads = request.app.state.db_threads
     pubsub: PubSub = request.app.state.pubsub
-    parts: dict[str, Any] = {"database": await _check(db.run(lambda session: session.execute(text("SELECT 1"))))}
+    parts: dict[str, Any] = {"database": await _check(db.run(ping))}
     if isinstance(pubsub, RedisPubSub):
         parts["redis"] = await _check(pubsub.ping())
     parts["backlog"] = pubsub.backlog

@@ -6,10 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import Response
-from sqlalchemy import func, select
 
 from nardy.server.api.deps import DbSession
 from nardy.server.services import ratings
+from nardy.store import ratings_repo, users_repo
 from nardy.store.models import User
 
 router = APIRouter(prefix="/api", tags=["ratings"])
@@ -22,7 +22,7 @@ def _family(family: str) -> str:
 
 
 def _user(db: DbSession, username: str) -> User:
-    user = db.scalar(select(User).where(func.lower(User.username) == username.lower()))
+    user = users_repo.by_name(db, username)
     if user is None:
         raise HTTPException(404, f"there is no player {username!r}")
     return user
@@ -31,7 +31,7 @@ def _user(db: DbSession, username: str) -> User:
 @router.get("/ratings/{family}")
 def leaderboard(family: str, db: DbSession) -> dict[str, Any]:
     """The top 100 of a family: username, rating, rated matches, and whether still provisional."""
-    rows = ratings.leaderboard(db, _family(family))
+    rows = ratings_repo.leaderboard(db, _family(family))
     return {"family": family, "players": [
         {"rank": rank, "username": name, "rating": round(row.rating, 2), "matches": row.matches,
          "experience": row.experience, "provisional": ratings.is_provisional(row.experience)}
@@ -43,7 +43,7 @@ def leaderboard(family: str, db: DbSession) -> dict[str, Any]:
 def user_ratings(username: str, db: DbSession) -> dict[str, Any]:
     """A player's current rating per family (1500, provisional, if never rated) and their history."""
     user = _user(db, username)
-    current = {row.family: row for row in ratings.ratings_of(db, user.id)}
+    current = {row.family: row for row in ratings_repo.ratings_of(db, user.id)}
     families: dict[str, Any] = {}
     for family in ratings.FAMILIES:
         row = current.get(family)
@@ -55,7 +55,7 @@ def user_ratings(username: str, db: DbSession) -> dict[str, Any]:
             "history": [
                 {"table": change.table_id, "before": round(change.before, 2), "after": round(change.after, 2),
                  "at": change.at.isoformat()}
-                for change in ratings.history_of(db, user.id, family)
+                for change in ratings_repo.history_of(db, user.id, family)
             ],
         }
     return {"user": user.username, "ratings": families}
@@ -65,6 +65,6 @@ def user_ratings(username: str, db: DbSession) -> dict[str, Any]:
 def rating_graph(username: str, family: str, db: DbSession) -> Response:
     """The player's rating history in a family as an SVG line chart."""
     user = _user(db, username)
-    history = ratings.history_of(db, user.id, _family(family))
+    history = ratings_repo.history_of(db, user.id, _family(family))
     svg = ratings.rating_svg([(c.at, c.after) for c in history], title=f"{user.username}: {family} rating")
     return Response(svg, media_type="image/svg+xml")

@@ -9,15 +9,14 @@ header (:class:`CSRFMiddleware`). A request without a valid session has
 nothing to abuse and is let through; that is how signup, login and "continue
 as a guest" work for a visitor.
 
-Every reader of the cookie (the dependencies here, the middleware and the
-WebSocket endpoint) finds the token with :func:`session_token`, so they
-always agree on which session a request belongs to.
+The dependencies here and the middleware read the cookie with
+:func:`nardy.server.auth.cookies.session_token`, as the WebSocket endpoint
+does, so they always agree on which session a request belongs to.
 """
 
 from __future__ import annotations
 
 import hmac
-from http.cookies import CookieError, SimpleCookie
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
@@ -28,10 +27,10 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nardy.server.api.deps import DbSession
+from nardy.server.auth.cookies import Login, session_token
 from nardy.server.services import accounts
-from nardy.store.models import LoginSession, User
+from nardy.store.models import User
 
-SESSION_COOKIE = "nardy_session"
 CSRF_COOKIE = "nardy_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 
@@ -40,36 +39,6 @@ CSRF_REJECTED = "missing or wrong CSRF token"
 
 _STATE_CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _PROTECTED_PREFIX = "/api/"
-
-Login = tuple[User, LoginSession]
-"""A signed-in user and their session."""
-
-
-def session_token(cookie_header: str | None) -> str | None:
-    """The ``nardy_session`` token in a ``Cookie`` header, or ``None``.
-
-    Each ``name=value`` pair is parsed on its own because ``SimpleCookie``
-    drops a whole header when one cookie in it is malformed, and another
-    application's cookie on the same host must not sign a player out.
-    """
-    if not cookie_header:
-        return None
-    for pair in cookie_header.split(";"):
-        cookie = SimpleCookie()
-        try:
-            cookie.load(pair)
-        except CookieError:
-            continue
-        morsel = cookie.get(SESSION_COOKIE)
-        if morsel is not None and morsel.value:
-            return morsel.value
-    return None
-
-
-def session_from_cookie_header(db: Session, cookie_header: str | None) -> Login | None:
-    """The user and session signed in by a raw ``Cookie`` header; for the WebSocket endpoint."""
-    token = session_token(cookie_header)
-    return None if token is None else accounts.session_user(db, token)
 
 
 def current_session_token(request: Request) -> str | None:

@@ -10,7 +10,6 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -34,7 +33,7 @@ from nardy.server.settings import (
     MOVE_SECONDS_CHOICES,
     Settings,
 )
-from nardy.store import tables_repo
+from nardy.store import tables_repo, users_repo
 from nardy.store.models import GameTable, User
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -252,9 +251,7 @@ def my_tables(db: DbSession, user: CurrentUser) -> dict[str, Any]:
 def _player_names(db: Session, rows: list[GameTable]) -> dict[int, str]:
     """The usernames of the players seated at ``rows``, by user id, in one query."""
     ids = {user_id for row in rows for user_id in (row.player0_id, row.player1_id) if user_id is not None}
-    if not ids:
-        return {}
-    return {user_id: name for user_id, name in db.execute(select(User.id, User.username).where(User.id.in_(ids)))}
+    return users_repo.names_by_id(db, ids)
 
 
 def _summary(row: GameTable, names_by_id: dict[int, str]) -> dict[str, Any]:
@@ -416,7 +413,7 @@ def colours(db: DbSession) -> dict[str, Any]:
 
 
 def _user(db: DbSession, username: str) -> User:
-    user = db.scalar(select(User).where(func.lower(User.username) == username.lower()))
+    user = users_repo.by_name(db, username)
     if user is None:
         raise HTTPException(404, f"there is no player {username!r}")
     return user

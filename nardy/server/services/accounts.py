@@ -27,11 +27,11 @@ from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from zxcvbn import zxcvbn  # type: ignore[import-untyped]
 
+from nardy.store import users_repo
 from nardy.store.models import LoginSession, User
 
 USERNAME_MIN_LENGTH = 3
@@ -82,7 +82,7 @@ def create_user(db: Session, *, username: str, password: str, now: datetime | No
     """
     _check_username(username)
     _check_password(password, username)
-    if _find_user(db, username) is not None:
+    if users_repo.by_name(db, username) is not None:
         raise _taken(username)
     user = User(
         username=username,
@@ -106,7 +106,7 @@ def create_guest(db: Session, *, now: datetime | None = None) -> User:
         for _ in range(GUEST_TRIES_PER_LENGTH):
             number = 10 ** (digits - 1) + secrets.randbelow(9 * 10 ** (digits - 1))
             username = f"{GUEST_PREFIX.capitalize()}{number}"
-            if _find_user(db, username) is not None:
+            if users_repo.by_name(db, username) is not None:
                 continue
             user = User(username=username, password_hash=None, is_guest=True, created_at=_utc_now(now))
             db.add(user)
@@ -128,7 +128,7 @@ def upgrade_guest(db: Session, *, user: User, username: str, password: str) -> U
         raise NotAGuest(f"{user.username!r} already has an account; only a guest can become one")
     _check_username(username)
     _check_password(password, username)
-    if _find_user(db, username) is not None:
+    if users_repo.by_name(db, username) is not None:
         raise _taken(username)
     user.username = username
     user.password_hash = _hasher.hash(password)
@@ -144,7 +144,7 @@ def authenticate(db: Session, *, username: str, password: str) -> User | None:
     against a dummy hash, so the reply time does not tell which names
     exist. A hash made with older parameters is replaced on success.
     """
-    user = _find_user(db, username) if _USERNAME_CHARACTERS.fullmatch(username) else None
+    user = users_repo.by_name(db, username) if _USERNAME_CHARACTERS.fullmatch(username) else None
     if user is None or user.password_hash is None:
         _verify(_dummy_hash(), password)
         return None
@@ -182,11 +182,7 @@ def session_user(
     db: Session, token: str, *, now: datetime | None = None
 ) -> tuple[User, LoginSession] | None:
     """The user signed in by ``token`` and their session, or ``None``; an expired session is deleted."""
-    row = db.execute(
-        select(User, LoginSession)
-        .join(LoginSession, LoginSession.user_id == User.id)
-        .where(LoginSession.token_hash == _token_hash(token))
-    ).one_or_none()
+    row = users_repo.signed_in_by(db, _token_hash(token))
     if row is None:
         return None
     user, login = row
@@ -205,21 +201,19 @@ def live_session_digests(db: Session, digests: Sequence[str], *, now: datetime |
     """Which of the session digests (``token_hash``) still sign someone in at ``now``: not signed out, not expired.
 
     One query per :data:`LIVE_SESSIONS_PER_QUERY` digests, for the sweep of a
-    process's WebSockets (:class:`nardy.server.ws.signouts.SignOuts`).
+    process's WebSockets (:class:`nardy.server.auth.signouts.SignOuts`).
     """
     moment = _utc_now(now)
     live: set[str] = set()
     for start in range(0, len(digests), LIVE_SESSIONS_PER_QUERY):
         chunk = digests[start : start + LIVE_SESSIONS_PER_QUERY]
-        live.update(db.scalars(
-            select(LoginSession.token_hash).where(LoginSession.token_hash.in_(chunk), LoginSession.expires_at > moment)
-        ))
+        live.update(users_repo.live_token_hashes(db, chunk, at=moment))
     return live
 
 
 def close_session(db: Session, token: str) -> None:
     """Sign out the session of ``token``; an unknown token is ignored."""
-    db.execute(delete(LoginSession).where(LoginSession.token_hash == _token_hash(token)))
+    users_repo.delete_session(db, _token_hash(token))
     db.commit()
 
 
@@ -245,11 +239,6 @@ def _check_password(password: str, username: str) -> None:
         feedback = estimate["feedback"]
         reasons = " ".join(text for text in (feedback["warning"], *feedback["suggestions"]) if text)
         raise WeakPassword(f"password is too easy to guess: {reasons or 'add another word or two'}")
-
-
-def _find_user(db: Session, username: str) -> User | None:
-    """The user with this name in any letter case (names are ASCII, so SQL ``lower`` agrees with Python's)."""
-    return db.scalars(select(User).where(func.lower(User.username) == username.lower())).one_or_none()
 
 
 def _taken(username: str) -> UsernameTaken:

@@ -35,16 +35,13 @@ from typing import Final
 from sqlalchemy.orm import Session
 
 from nardy.server.services.table_state import ActionError, TableState
+from nardy.server.settings import DAILY_TOP_UP, STARTING_GRANT, Settings
 from nardy.store import coins_repo
 from nardy.store.coins_repo import Balance
 from nardy.store.tables_repo import StoredEvent
 
 COIN_EVENTS: Final = frozenset({"seated", "left", "match_ended"})
 """The event kinds whose append may move coins (:func:`write_table_coins`); no other append touches them."""
-STARTING_GRANT = 1000
-"""Coins every account starts with (``NARDY_COINS_STARTING_GRANT``)."""
-DAILY_TOP_UP = 100
-"""Coins added once per UTC day (``NARDY_COINS_DAILY_TOP_UP``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +50,11 @@ class CoinPolicy:
 
     starting_grant: int = STARTING_GRANT
     daily_top_up: int = DAILY_TOP_UP
+
+    @classmethod
+    def configured(cls, settings: Settings) -> CoinPolicy:
+        """The policy the server was configured with (``NARDY_COINS_STARTING_GRANT``, ``NARDY_COINS_DAILY_TOP_UP``)."""
+        return cls(starting_grant=settings.coins_starting_grant, daily_top_up=settings.coins_daily_top_up)
 
 
 def refuse_guest(is_guest: bool) -> None:

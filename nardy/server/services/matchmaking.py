@@ -34,9 +34,9 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
 from nardy.rules import VARIANTS
+from nardy.server.runtime.periodic import Periodic
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
-from nardy.server.services.periodic import Periodic
 from nardy.server.services.ratings import family_of, standing_of
 from nardy.server.services.table_state import TableSpec
 from nardy.server.services.tables import TableService

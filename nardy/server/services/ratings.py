@@ -33,11 +33,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from nardy.rules import VARIANTS, find_variant
-from nardy.store.models import Rating, RatingChange, User
+from nardy.store.models import Rating, RatingChange
 
 START_RATING = 1500.0
 """Every player's rating before their first rated match (004)."""
@@ -169,33 +168,6 @@ def record_rated_match(
         length=length, at=at, table_id=table_id,
     ))
     db.commit()
-
-
-def leaderboard(db: Session, family: str, *, limit: int = 100) -> list[tuple[str, Rating]]:
-    """The best ``limit`` ratings of ``family`` with their usernames, highest first."""
-    rows = db.execute(
-        select(User.username, Rating).join(Rating, Rating.user_id == User.id)
-        .where(Rating.family == family).order_by(Rating.rating.desc(), User.username).limit(limit)
-    )
-    return [(name, rating) for name, rating in rows]
-
-
-def ratings_of(db: Session, user_id: int) -> list[Rating]:
-    """The player's current ratings, one per family they played."""
-    return list(db.scalars(select(Rating).where(Rating.user_id == user_id).order_by(Rating.family)))
-
-
-def history_of(db: Session, user_id: int, family: str | None = None) -> list[RatingChange]:
-    """The player's rating changes, oldest first."""
-    query = select(RatingChange).where(RatingChange.user_id == user_id)
-    if family is not None:
-        query = query.where(RatingChange.family == family)
-    return list(db.scalars(query.order_by(RatingChange.at, RatingChange.id)))
-
-
-def rating_count(db: Session, family: str) -> int:
-    """How many players have a rating in ``family``."""
-    return db.scalar(select(func.count()).select_from(Rating).where(Rating.family == family)) or 0
 
 
 # ----- the rating graph

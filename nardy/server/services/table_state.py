@@ -67,7 +67,7 @@ class TableSpec:
     bank_seconds_per_point: int | None = None
 
     final: bool | None = None
-    """The creator's choice of "moves are final" (RULES.md, 2026-12-02); ``None`` takes the variant's default."""
+    """The creator's choice of "moves are final" (docs/rules.md, 2026-12-02); ``None`` takes the variant's default."""
     stake: int = 0
     """Virtual coins per match point (0: not played for coins; :mod:`~nardy.server.services.coins`)."""
 

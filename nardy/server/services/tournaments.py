@@ -40,10 +40,10 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from nardy.server.runtime.periodic import Periodic
 from nardy.server.services import tournament_steps, tournament_views
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
-from nardy.server.services.periodic import Periodic
 from nardy.server.services.table_state import ActionError
 from nardy.server.services.tables import TableService
 from nardy.server.services.tournament_protocol import protocol_mat

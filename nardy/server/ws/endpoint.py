@@ -13,7 +13,7 @@ at most ``max_subscriptions`` tables. None of these refusals changes anything.
 
 Actions need a signed-in user (or guest). A connection opened with a login
 session closes with 4001 the moment the session signs out, in whichever
-process (:mod:`nardy.server.ws.signouts`); before an action the session is
+process (:mod:`nardy.server.auth.signouts`); before an action the session is
 also looked up again once the session has expired or the last look is a
 minute old, the backstop for notices that were missed. Watching needs nothing.
 Session lookups are database calls: they run in a worker thread, so a slow
@@ -32,7 +32,8 @@ from urllib.parse import urlsplit
 from fastapi import WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
-from nardy.server.api.security import session_from_cookie_header, session_token
+from nardy.server.auth.cookies import session_from_cookie_header, session_token
+from nardy.server.auth.signouts import SignOuts, session_digest
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import Settings
@@ -48,7 +49,6 @@ from nardy.server.ws.protocol import (
     echoed_ids,
     parse_message,
 )
-from nardy.server.ws.signouts import SignOuts, session_digest
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ class Connection:
     Two tasks a connection, and no task or event per thing it waits for: a
     live server holds hundreds of connections, and every object they keep is
     walked by each collection of CPython's old generation
-    (:mod:`nardy.server.collector`). One event, ``_wake``, tells the sending
+    (:mod:`nardy.server.runtime.collector`). One event, ``_wake``, tells the sending
     task that something is to do: a message to send, the reader gone, the
     watcher overflowed, or the session ended.
     """
@@ -311,7 +311,7 @@ class Connection:
 
         Between those, a sign-out reaches the connection as a notice, or at the
         latest by the process's sweep of every held session
-        (:class:`~nardy.server.ws.signouts.SignOuts`), not by a lookup per connection.
+        (:class:`~nardy.server.auth.signouts.SignOuts`), not by a lookup per connection.
         A session found gone (or signed in as someone else) ends the connection's rights and closes it.
         """
         if self._user_id is None:

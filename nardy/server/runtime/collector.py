@@ -27,7 +27,7 @@ minute with about as few sockets as the fewest it saw since its last look,
 so at the quietest hour of its day, and at the latest after twice
 ``full_seconds``. Walking it then would stop every game for about 0.6 µs
 per object they hold (0.1 s at 400 games, 0.3 to 0.4 s at 1,000), so a
-forked child walks its copy instead (:mod:`nardy.server.garbage_probe`:
+forked child walks its copy instead (:mod:`nardy.server.runtime.garbage_probe`:
 no stop but the fork's 5 to 23 ms, the games slowed while the child runs)
 and the process collects only when the child found more than
 :data:`GARBAGE_WORTH_A_PAUSE` unreachable objects, or could not tell.
@@ -44,8 +44,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from nardy.server.garbage_probe import Probe, probe_old_generation
-from nardy.server.services.periodic import Periodic
+from nardy.server.runtime.garbage_probe import Probe, probe_old_generation
+from nardy.server.runtime.periodic import Periodic
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ CPython's own 700 is passed only in bursts, and a server that falls behind
 makes bursts of its backlog: its event loop takes in many messages in one
 turn, and their objects are all alive at once. At 700, each burst was
 collected while alive, so every young collection walked and promoted live
-work, and fell behind further (benchmarks/RESULTS.md, thirteenth session).
+work, and fell behind further (benchmarks/RESULTS.md, *Garbage collection*).
 The clock bounds the young generations anyway; this bounds a burst's walk
 to some milliseconds."""
 

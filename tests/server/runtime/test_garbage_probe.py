@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from nardy.server.garbage_probe import probe_old_generation
+from nardy.server.runtime.garbage_probe import probe_old_generation
 
 
 class Ring:

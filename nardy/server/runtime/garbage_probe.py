@@ -7,7 +7,7 @@ cyclic garbage stays at a few hundred objects however long the games are
 played (benchmarks/RESULTS.md). A forked child holds a copy of the
 process's memory, so it can run that very collection on its copy and
 report what it found while the server goes on; the process collects for
-real only when the garbage is worth the pause (:mod:`nardy.server.collector`).
+real only when the garbage is worth the pause (:mod:`nardy.server.runtime.collector`).
 
 The server is not stopped, but not spared either. The fork holds its
 interpreter for 5 to 23 ms at 1,000 games, and until the child exits every

@@ -8,7 +8,7 @@ import asyncio
 import gc
 import weakref
 
-from nardy.server.collector import (
+from nardy.server.runtime.collector import (
     GARBAGE_WORTH_A_PAUSE,
     QUIET_CONNECTIONS,
     TROUGH_SLACK,
@@ -17,7 +17,7 @@ from nardy.server.collector import (
     Collector,
     collect_old_generation,
 )
-from nardy.server.garbage_probe import Probe
+from nardy.server.runtime.garbage_probe import Probe
 
 
 class Node:
@@ -132,7 +132,7 @@ def test_the_young_generations_are_collected_by_the_clock_not_only_by_allocation
 
 
 def test_a_quiet_process_collects_its_old_generation_by_itself(monkeypatch) -> None:
-    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0.05)
+    monkeypatch.setattr("nardy.server.runtime.collector.OLD_CHECK_SECONDS", 0.05)
 
     async def scenario() -> None:
         collector = Collector(young_only=True, full_seconds=0, open_connections=lambda: 0)
@@ -159,7 +159,7 @@ def _hourly_checks(monkeypatch, sockets: list[int], found: Probe | None, full_se
     """A check an hour (hours counted from the start), ``sockets[i]`` open at hour i + 1, each probe finding
     ``found``: the hours of the probes and of the collections. The run stops at hour ``len(sockets)``; a look
     due there would race the stop, so the counts end before one."""
-    monkeypatch.setattr("nardy.server.collector.OLD_CHECK_SECONDS", 0)
+    monkeypatch.setattr("nardy.server.runtime.collector.OLD_CHECK_SECONDS", 0)
     counts = iter(sockets + [sockets[-1]] * 50)  # the checks run between the run's end and the collector's stop
     hour = [0]
     probed_at: list[int] = []
@@ -173,7 +173,7 @@ def _hourly_checks(monkeypatch, sockets: list[int], found: Probe | None, full_se
         probed_at.append(hour[0])
         return found
 
-    monkeypatch.setattr("nardy.server.collector.collect_old_generation", lambda: collected_at.append(hour[0]) or 0)
+    monkeypatch.setattr("nardy.server.runtime.collector.collect_old_generation", lambda: collected_at.append(hour[0]) or 0)
 
     async def scenario() -> None:
         collector = Collector(

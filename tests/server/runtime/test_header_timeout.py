@@ -1,7 +1,7 @@
-"""The HTTP protocol of nardy.server.header_timeout leaves no reference cycle behind a WebSocket upgrade.
+"""The HTTP protocol of nardy.server.runtime.header_timeout leaves no reference cycle behind a WebSocket upgrade.
 
 A cycle outlives its connection until a full collection, which the server
-runs only periodically (nardy.server.collector): every WebSocket opened
+runs only periodically (nardy.server.runtime.collector): every WebSocket opened
 meanwhile would pile up, and make that collection's pause longer.
 """
 
@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 from uvicorn.server import ServerState
 
-from nardy.server.header_timeout import header_timeout_protocol
+from nardy.server.runtime.header_timeout import header_timeout_protocol
 
 UPGRADE = (b"GET /ws HTTP/1.1\r\nHost: nardy\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")

@@ -50,7 +50,7 @@ class _HeaderDeadlineProtocol(HttpToolsProtocol):
         connection is never lost here: this object is just abandoned. With
         the cycle it waited for a collection, and one that a young
         collection found still in its handshake for a collection of the old
-        generation (:mod:`nardy.server.collector`, rare under load); without
+        generation (:mod:`nardy.server.runtime.collector`, rare under load); without
         it, it goes at once.
         """
         super().handle_websocket_upgrade()

@@ -13,7 +13,7 @@ import pytest
 import uvicorn
 
 from nardy.server import __main__ as server_main
-from nardy.server.descriptors import HEADROOM, descriptors_wanted, raise_descriptor_limit
+from nardy.server.runtime.descriptors import HEADROOM, descriptors_wanted, raise_descriptor_limit
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_past_the_hard_limit_the_process_gets_the_hard_limit_and_says_so(soft: i
     _below_hard(resource.getrlimit(resource.RLIMIT_NOFILE)[1], 512)
     script = textwrap.dedent(f"""
         import logging, resource, sys
-        from nardy.server.descriptors import raise_descriptor_limit
+        from nardy.server.runtime.descriptors import raise_descriptor_limit
         logging.basicConfig(stream=sys.stdout, format="%(levelname)s %(message)s")
         resource.setrlimit(resource.RLIMIT_NOFILE, ({soft}, 512))  # lowered for good, in this child only
         print(raise_descriptor_limit(3_000), resource.getrlimit(resource.RLIMIT_NOFILE))

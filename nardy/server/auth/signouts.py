@@ -33,8 +33,8 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
+from nardy.server.runtime.periodic import Periodic
 from nardy.server.services import accounts
-from nardy.server.services.periodic import Periodic
 
 SIGN_OUT_CHANNEL: Final = "control:signed-out"
 """Publish/subscribe channel of the notices; table channels are ``table:<id>``, so it cannot clash."""

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from nardy.server.services.periodic import Periodic
+from nardy.server.runtime.periodic import Periodic
 
 
 def test_rounds_come_again_after_a_failure_and_stop_when_asked(caplog: pytest.LogCaptureFixture) -> None:
