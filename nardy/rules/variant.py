@@ -64,8 +64,9 @@ class CubeRules:
     число очков, автоматическое удвоение и правило Якоби обычно не
     применяются. Это в основном правила свободной игры или игры на деньги»),
     so a variant without money play has neither. ``beavers``: a taker may
-    beaver wherever the cube is in play (docs/rules.md: "Beavers are off
-    unless enabled").
+    beaver wherever the cube is in play, if the game enables them (docs/rules.md,
+    "Where the seeds are silent": "no seed lists them, so the default game
+    refuses one; a game may enable them").
     """
 
     allowed: bool
@@ -183,8 +184,8 @@ class Variant:
     ``family``: the game this rule set is a form of, the same for variants
     that differ only in regulation or cube: dave is backgammon "with *dave*
     (doubling cube)" (003), and long nardy comes in three regulations
-    (docs/rules.md: 004's traditional and tournament, 001's); ratings are kept
-    per family. ``match_lengths``: the lengths a match may have, ``None`` for any
+    (docs/rules.md §6: 004's traditional and tournament, 001's bolshie);
+    ratings are kept per family. ``match_lengths``: the lengths a match may have, ``None`` for any
     length from 1 (long nardy: 004 sets none); ``money_play``: whether single
     games may be played for a running total (match length 0).
     ``moves_final``: 004's platform, «Ходы окончательны: сделанный ход нельзя
