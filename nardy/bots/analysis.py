@@ -68,7 +68,6 @@ from typing import Any, Final, TypedDict
 from nardy.bots.judge import ROLL_WEIGHT, CubeEquities, Judge, roll_key
 from nardy.bots.judge_neural import NeuralJudge
 from nardy.bots.judge_sage import SageJudge
-from nardy.bots.sage import SHORT_VARIANTS
 from nardy.notation import PositionDict, format_steps, position_to_dict
 from nardy.notation.json_codec import StepDict, step_to_dict
 from nardy.notation.transcript import Replayed, Transcript, games_of
@@ -138,10 +137,10 @@ def rating(error_per_decision: float) -> str:
 def judge_for(variant: str, level: str) -> Judge:
     """The judge of ``variant`` at ``level``: bgsage on the short board, our network in long nardy."""
     _check_level(level)
-    name = find_variant(variant).name
-    if name in SHORT_VARIANTS:
+    rules = find_variant(variant)
+    if rules.board == "short":
         return SageJudge(SHORT_PLIES[level])
-    return NeuralJudge(name, LONG_PLIES[level])
+    return NeuralJudge(rules.name, LONG_PLIES[level])
 
 
 def _check_level(level: str) -> None:

@@ -18,7 +18,7 @@ import numpy as np
 
 from nardy.bots.evaluator import after_play_probabilities, equity
 from nardy.bots.race import long_evaluator
-from nardy.bots.sage import CUBELESS, SHORT_VARIANTS, CubeAdvice, CubeContext, board_of, engine, rank_plays
+from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext, board_of, engine, rank_plays
 from nardy.bots.search import choose
 from nardy.rules import Play, Position
 
@@ -46,7 +46,7 @@ def top_plays(
     """
     if level not in SHORT_PLIES:
         raise ValueError(f"hint levels are {', '.join(SHORT_PLIES)}, not {level!r}")
-    if position.variant.name in SHORT_VARIANTS:
+    if position.variant.board == "short":
         ranked = rank_plays(position, dice, context, plies=SHORT_PLIES[level])
         deepest = ranked[0].plies if ranked else 0
         return [Hint(r.play, r.equity, r.plies == deepest) for r in ranked[:count]]
@@ -67,6 +67,6 @@ def cube_hint(position: Position, context: CubeContext, *, level: str = "expert"
 
     Ask only where the rules allow a double (``Game.can_double``).
     """
-    if position.variant.name not in SHORT_VARIANTS:
+    if position.variant.board != "short":
         raise ValueError(f"{position.variant.name} is played without the doubling cube")
     return engine().cube(board_of(position), context, plies=SHORT_PLIES[level])

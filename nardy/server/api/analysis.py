@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from nardy.bots.hints import Hint, cube_hint, top_plays
-from nardy.bots.sage import CUBELESS, SHORT_VARIANTS, CubeAdvice, CubeContext
+from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext
 from nardy.notation import (
     NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
 )
@@ -228,7 +228,7 @@ def _board(body: BoardIn) -> tuple[Position, tuple[int, int] | None, CubeContext
             position = position_from_id(text.strip(), variant)
     except (NotationError, RulesError, ValueError) as error:
         raise HTTPException(422, f"cannot read the position: {error}") from None
-    if context.live and position.variant.name not in SHORT_VARIANTS:
+    if context.live and position.variant.board != "short":
         raise HTTPException(422, f"{position.variant.name} is played without the doubling cube")
     if position.is_game_over():
         raise HTTPException(422, "the game is over in this position")

@@ -17,7 +17,7 @@ from nardy.bots import levels_for
 from nardy.notation import NotationError
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
-from nardy.server.api.bounds import LARGEST_ROW_NUMBER, ClockSeconds
+from nardy.server.api.bounds import LARGEST_ROW_NUMBER, LONGEST_MATCH, ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.security import CurrentUser, OptionalUser
@@ -74,7 +74,7 @@ class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     variant: str
-    match_length: Annotated[int, Field(ge=0, le=99)] = 1
+    match_length: Annotated[int, Field(ge=0, le=LONGEST_MATCH)] = 1
     move_seconds: ClockSeconds | None = None
     correspondence_days: Annotated[int, Field(ge=1, le=max(CORRESPONDENCE_DAYS_CHOICES))] | None = None
     delay_seconds: ClockSeconds | None = None
@@ -260,13 +260,15 @@ def _summary(row: GameTable, names_by_id: dict[int, str]) -> dict[str, Any]:
     if row.kind == CHOUETTE_KIND:
         return _chouette_summary(row)
     names = [None if user_id is None else names_by_id.get(user_id) for user_id in (row.player0_id, row.player1_id)]
+    bots: list[str | None] = [None, None]
     if row.bot_seat is not None:
         names[row.bot_seat] = f"Computer ({row.bot_level})"
+        bots[row.bot_seat] = row.bot_level
     return {
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
         "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": row.delay_seconds,
         "bank_seconds_per_point": row.bank_seconds_per_point, "rated": row.rated, "private": row.private,
-        "stake": row.stake, "status": row.status, "players": names, "max_players": 2, "score": row.score, "winner": row.winner,
+        "stake": row.stake, "status": row.status, "players": names, "bots": bots, "max_players": 2, "score": row.score, "winner": row.winner,
         "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
     }
 
@@ -278,7 +280,8 @@ def _chouette_summary(row: GameTable) -> dict[str, Any]:
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
         "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": None,
         "bank_seconds_per_point": None, "rated": False, "private": row.private, "stake": 0, "status": row.status,
-        "players": [p["name"] for p in summary.get("players", [])], "max_players": row.max_players,
+        "players": [p["name"] for p in summary.get("players", [])],
+        "bots": [None for _ in summary.get("players", [])], "max_players": row.max_players,
         "score": row.score, "winner": None,
         "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
     }

@@ -7,13 +7,14 @@ import { t } from "./i18n.js";
 import { post, errorText } from "./api.js";
 import { Board } from "./board.js";
 import { getSettings } from "./settings.js";
-import { VARIANTS, variantName, cubeVariant, formatDice } from "./names.js";
+import { variantName, formatDice } from "./names.js";
+import { variants, variantRules } from "./variants.js";
 
 const DIE = [1, 2, 3, 4, 5, 6];
 
 export function mountAnalysisBoard(view) {
   const variant = h("select", { name: "board-variant", "aria-label": t("lobby.variant") },
-    VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+    variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
   const position = h("input", { type: "text", name: "board-position", value: "start", autocomplete: "off", spellcheck: "false",
     "aria-label": t("board.position") });
   const dieA = h("select", { name: "die-a", "aria-label": t("board.die") }, DIE.map((d) => h("option", { value: String(d) }, String(d))));
@@ -79,7 +80,7 @@ export function mountAnalysisBoard(view) {
     noRoll.checked = false;
     analyse();
   }
-  variant.addEventListener("change", () => { cube.disabled = !cubeVariant(variant.value); if (cube.disabled) cube.checked = false; });
+  variant.addEventListener("change", () => { cube.disabled = !variantRules(variant.value).cube.allowed; if (cube.disabled) cube.checked = false; });
 
   const form = h("form", { class: "card board-form", onsubmit: (event) => { event.preventDefault(); analyse(); } },
     h("label", { class: "field" }, h("span", {}, t("lobby.variant")), variant),

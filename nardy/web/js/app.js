@@ -24,6 +24,7 @@ import { mountLeaderboard } from "./leaderboard.js";
 import { mountAnalysisBoard } from "./analysis_board.js";
 import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
+import { loadVariants } from "./variants.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -99,7 +100,10 @@ function connectionBadge(connected) {
 
 async function boot() {
   followThemeSetting();
+  // the variants and clocks every page offers or draws come from the server, once (variants.js)
+  const variantsLoaded = loadVariants();
   await setLanguage(getSettings().language);
+  try { await variantsLoaded; } catch { toast(t("common.unreachable"), "error"); }
   try { await loadUser(); } catch { /* offline: continue as nobody */ }
   socket = new Socket();
   socket.onStatus(connectionBadge);
