@@ -24,6 +24,8 @@ import { mountLeaderboard } from "./leaderboard.js";
 import { mountAnalysisBoard } from "./analysis_board.js";
 import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
+import { registerServiceWorker, offerInstall } from "./pwa.js";
+import { startTurnSignal } from "./turn_signal.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -108,7 +110,9 @@ async function boot() {
   onLanguageChange(() => { translate(document); route(); });
   window.addEventListener("hashchange", route);
   route();
-  window.nardy = { socket, version: 1 };
+  offerInstall(document.querySelector("header.topbar"));
+  registerServiceWorker();
+  window.nardy = { socket, version: 1, turns: startTurnSignal(socket) };
 }
 
 boot();
