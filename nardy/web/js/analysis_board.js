@@ -89,8 +89,8 @@ export function mountAnalysisBoard(view) {
       h("p", { class: "board-dice" }, t("board.rated_roll", { dice: formatDice(answer.dice) })),
       h("ol", { class: "board-plays" }, answer.plays.map((play, i) => h("li", { "data-rank": String(i + 1) },
         h("button", { type: "button", class: "link", onclick: () => draw(play.position, null, playArrows(play)) }, play.text),
-        h("span", { class: "equity" }, ` ${play.equity >= 0 ? "+" : ""}${play.equity.toFixed(3)}`),
-        i ? h("span", { class: "loss" }, ` (${(play.equity - best).toFixed(3)})`) : null,
+        h("span", { class: "equity" }, `${play.equity >= 0 ? "+" : ""}${play.equity.toFixed(3)}`),
+        h("span", { class: "loss" }, i ? `(${(play.equity - best).toFixed(3)})` : ""),
         h("span", { class: "depth", title: t("board.depth_hint") }, t("board.depth", { plies: play.plies })),
         h("button", { type: "button", class: "link", "data-action": "play-it", onclick: () => playIt(play) }, t("board.play_it"))))));
   }
