@@ -53,7 +53,7 @@ def play_my_turn(person: Client) -> None:
 def test_your_turn_while_the_page_is_hidden(client: MakeClient, server: WebServer) -> None:
     alice, bob = client(), client()
     alice.page.add_init_script(HIDDEN_AND_NOTIFIED)
-    server.dice((3, 1), (6, 5), (2, 1))
+    server.dice((3, 1), (6, 5), (2, 1), (4, 3), (5, 2))
     switch_notifications_on(alice)
     alice.goto("#/")
     form = alice.page.locator("form.create")
@@ -79,6 +79,15 @@ def test_your_turn_while_the_page_is_hidden(client: MakeClient, server: WebServe
 
     set_hidden(alice, False)
     alice.page.wait_for_function("(title) => document.title === title", arg=title)
+
+    # away from the table (as with a correspondence game left open elsewhere), the signal comes all the same
+    play_my_turn(alice)
+    alice.goto("#/")
+    alice.page.wait_for_selector("[data-action=quick-play]")
+    set_hidden(alice, True)
+    play_my_turn(bob)
+    alice.page.wait_for_function("() => window.__notes.length === 2")
+    assert alice.page.title().startswith("● ")
 
 
 def test_a_tournament_round_starting_is_signalled(client: MakeClient, server: WebServer) -> None:
