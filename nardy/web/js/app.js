@@ -25,6 +25,8 @@ import { mountAnalysisBoard } from "./analysis_board.js";
 import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
 import { loadVariants } from "./variants.js";
+import { registerServiceWorker, offerInstall } from "./pwa.js";
+import { startTurnSignal } from "./turn_signal.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -112,7 +114,9 @@ async function boot() {
   onLanguageChange(() => { translate(document); route(); });
   window.addEventListener("hashchange", route);
   route();
-  window.nardy = { socket, version: 1 };
+  offerInstall(document.querySelector("header.topbar"));
+  registerServiceWorker();
+  window.nardy = { socket, version: 1, turns: startTurnSignal(socket) };
 }
 
 boot();
