@@ -90,7 +90,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
                 max_length=config.chat_max_length, per_minute=config.chat_messages_per_minute,
                 burst=config.chat_burst, history=config.chat_history,
             ),
-            bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
+            bot_delay_seconds=config.computer_pause_seconds, idle_seconds=idle, finished_seconds=finished,
             computer_idle_seconds=config.computer_game_idle_seconds, coins=CoinPolicy.configured(config),
         )
         chouette_service = ChouetteService(

@@ -48,6 +48,30 @@ class ActionError(ValueError):
         self.code = code
 
 
+def moves_final_at_new_table(variant: str, chosen: bool | None, *, against_computer: bool, binding: bool) -> bool:
+    """Whether moves are final at a new table: the creator's choice, else the default for who plays there.
+
+    004's «Ходы окончательны: сделанный ход нельзя отменить» is a rule of that
+    platform's tables between people, so the variant's default
+    (``Variant.moves_final``) holds there. Against the computer (004: «тренируйтесь
+    с компьютером в любое время ... Эти партии не учитываются в рейтинге») the
+    player may undo before confirming unless they tick the option. At a
+    ``binding`` table (rated, or a tournament's) a creator may make moves final
+    but may not take finality away from a variant whose default it is: an
+    :class:`ActionError` says so (docs/rules.md, decisions of 2026-12-02).
+    """
+    default = find_variant(variant).moves_final
+    if binding and default and chosen is False:
+        raise ActionError(
+            "moves_final_required",
+            f"moves are final at rated and tournament tables of {variant} (004's rule): "
+            "leave moves_final on, or play unrated to undo steps before confirming",
+        )
+    if chosen is not None:
+        return chosen
+    return default and not against_computer
+
+
 @dataclass(frozen=True, slots=True)
 class TableSpec:
     """What a table was created with; a rematch copies it.
