@@ -163,10 +163,10 @@ def make_player(spec: str, variant: str) -> Player:
             raise Unavailable(f"nardy.bots.neural is not available: {error}") from None
         try:
             if weights:
-                from nardy.bots.encoding import family_of
+                from nardy.bots.encoding import network_family
                 from nardy.bots.network import Network
 
-                evaluator = NeuralEvaluator(Network.load(weights), family_of(find_variant(variant)))
+                evaluator = NeuralEvaluator(Network.load(weights), network_family(find_variant(variant)))
             else:
                 evaluator = default_evaluator(variant)
         except (OSError, KeyError, ValueError) as error:

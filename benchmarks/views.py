@@ -9,7 +9,7 @@ For each variant, the states a table passes through in a seeded random game
 (random dice, uniformly random legal plays, folded with the server's own
 ``apply_event``) up to ``--states`` of them. Each state's view is built
 (``table_state.view``) and shown as the changes from the state before it
-(``view_changes.show``), as :meth:`EventLogService._publish` does after every
+(``view_changes.show``), as :meth:`SocketPublisher.batch` does after every
 committed action; each figure is the median over the states of the best of
 ``--repeat`` timings, in microseconds. These are hot figures (the same work
 back to back): the server pays more per action, since it runs after a sleep

@@ -146,13 +146,12 @@ def test_only_the_store_writes_sql() -> None:
     assert builders == []
 
 
-@pytest.mark.xfail(strict=True, reason="waits for the wire encoder's move into nardy.server.ws (issue 38, step 3)")
 def test_only_the_socket_layer_encodes_messages() -> None:
     """«Only the socket layer knows the wire»: no service imports a JSON encoder or the wire's modules."""
     encoders = sorted(
         f"{module} -> {found.module}"
         for module in MODULES if _within(module, "nardy.server.services")
         for found in _imports(module)
-        if found.module in ("json", "orjson", "nardy.server.wire", "nardy.server.view_changes")
+        if found.module in ("json", "orjson", "nardy.server.ws.wire", "nardy.server.view_changes")
     )
     assert encoders == []

@@ -68,8 +68,8 @@ from typing import Any, Final, TypedDict
 from nardy.bots.judge import ROLL_WEIGHT, CubeEquities, Judge, roll_key
 from nardy.bots.judge_neural import NeuralJudge
 from nardy.bots.judge_sage import SageJudge
-from nardy.bots.sage import SHORT_VARIANTS
 from nardy.notation import PositionDict, format_steps, position_to_dict
+from nardy.notation.json_codec import StepDict, step_to_dict
 from nardy.notation.transcript import Replayed, Transcript, games_of
 from nardy.rules import Game, Phase, Play, RulesError, Step, find_variant
 
@@ -137,10 +137,10 @@ def rating(error_per_decision: float) -> str:
 def judge_for(variant: str, level: str) -> Judge:
     """The judge of ``variant`` at ``level``: bgsage on the short board, our network in long nardy."""
     _check_level(level)
-    name = find_variant(variant).name
-    if name in SHORT_VARIANTS:
+    rules = find_variant(variant)
+    if rules.board == "short":
         return SageJudge(SHORT_PLIES[level])
-    return NeuralJudge(name, LONG_PLIES[level])
+    return NeuralJudge(rules.name, LONG_PLIES[level])
 
 
 def _check_level(level: str) -> None:
@@ -149,15 +149,6 @@ def _check_level(level: str) -> None:
 
 
 # ---------------------------------------------------------------- the result
-
-
-class StepDict(TypedDict):
-    """One step of a play, for drawing it on a board."""
-
-    source: int
-    target: int
-    die: int
-    hit: bool
 
 
 @dataclass(frozen=True)
@@ -416,7 +407,7 @@ class _GameWalker:
             equity_best=verdict.equity_best, equity_played=verdict.equity_played, equity_loss=loss, mark=mark(loss),
             luck=self._luck, forced=action.forced, counted=not action.forced and verdict.plays > 1,
             cube=before.cube.value, position=position_to_dict(before.position),
-            best_steps=tuple(_step_dict(s) for s in verdict.best.steps), source=action.source,
+            best_steps=tuple(step_to_dict(s) for s in verdict.best.steps), source=action.source,
             best_board=position_to_dict(verdict.best.position if before.turn == 0 else verdict.best.position.turned()),
         ))
 
@@ -480,10 +471,6 @@ def _can_beaver(doubled: Game) -> bool:
 def _average(equities: Mapping[tuple[int, int], float]) -> float:
     """The average equity over the 21 rolls, each weighted by its probability."""
     return sum(ROLL_WEIGHT[roll] * equity for roll, equity in equities.items())
-
-
-def _step_dict(step: Step) -> StepDict:
-    return {"source": step.source, "target": step.target, "die": step.die, "hit": step.hit}
 
 
 # ---------------------------------------------------------------- per player

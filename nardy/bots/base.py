@@ -14,7 +14,7 @@ from typing import Final, Protocol
 from nardy.bots.neural import LEVELS, NeuralBot
 from nardy.bots.race import long_evaluator
 from nardy.bots.random_bot import RandomBot
-from nardy.bots.sage import SAGE_LEVELS, SHORT_VARIANTS, SageBot, check_available
+from nardy.bots.sage import SAGE_LEVELS, SageBot, check_available
 from nardy.rules import Game, Play, Position, find_variant
 
 
@@ -43,7 +43,7 @@ BOT_LEVELS: Final = ("random", "beginner", "intermediate", "advanced", "expert",
 
 def levels_for(variant: str) -> tuple[str, ...]:
     """The levels of ``variant``: all of :data:`BOT_LEVELS` on the short board, all but world-class in long nardy."""
-    if find_variant(variant).name in SHORT_VARIANTS:
+    if find_variant(variant).board == "short":
         return BOT_LEVELS
     return tuple(level for level in BOT_LEVELS if level in LEVELS or level == "random")
 
@@ -55,7 +55,7 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
         raise ValueError(f"unknown bot level {level!r} for {variant}; known levels: {', '.join(known)}")
     if level == "random":
         return RandomBot(seed=seed)
-    if find_variant(variant).name in SHORT_VARIANTS:
+    if find_variant(variant).board == "short":
         check_available()
         return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
     chosen = LEVELS[level]

@@ -87,12 +87,12 @@ def encode(positions: Sequence[Position]) -> FloatArray:
     """The network inputs of ``positions`` (all of one family), from each side to move."""
     if not positions:
         raise ValueError("encode needs at least one position")
-    return family_of(positions[0].variant).encode(raw_boards(positions))
+    return network_family(positions[0].variant).encode(raw_boards(positions))
 
 
-def family_of(variant: Variant) -> Family:
+def network_family(variant: Variant) -> Family:
     """The family whose geometry ``variant`` uses; ValueError for the short board, which bgsage plays."""
-    family = _FAMILIES.get(type(variant.topology))
+    family = FAMILIES.get(variant.board)
     if family is None:
         raise ValueError(f"our networks play long nardy; {variant.name} is played by bgsage (nardy.bots.sage)")
     return family
@@ -167,10 +167,8 @@ def _source(topology: Topology) -> IntArray:
 
 LONG: Final = Family("long", 2 * (4 * NUM_POINTS + 5), LongTopology(), _encode_long, _source(LongTopology()))
 
-_FAMILIES: Final[dict[type[Topology], Family]] = {LongTopology: LONG}
-
 FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG,)}
-"""The families by name."""
+"""The families by name, which is the name of their board (``Variant.board``)."""
 
 
 def family_named(name: str) -> Family:

@@ -22,7 +22,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from nardy.bots.encoding import FAMILIES, Family, IntArray, family_of, raw_boards, raw_rows, turn_raw
+from nardy.bots.encoding import FAMILIES, Family, IntArray, network_family, raw_boards, raw_rows, turn_raw
 from nardy.bots.evaluator import (
     LOSE_DOUBLE,
     LOSE_TRIPLE,
@@ -103,7 +103,7 @@ class NeuralEvaluator:
 
     def _rate(self, raw: IntArray, variant: Variant) -> FloatArray:
         """Network outputs made consistent: triple <= double <= win; no triple where the variant has none."""
-        if family_of(variant) is not self.family:
+        if network_family(variant) is not self.family:
             raise ValueError(f"a {self.family.name}-family evaluator cannot rate {variant.name} positions")
         y = self.network.forward(self.family.encode(raw))
         y[:, WIN_DOUBLE] = np.minimum(y[:, WIN_DOUBLE], y[:, WIN])
@@ -130,7 +130,7 @@ def default_network(name: str) -> Network:
 def default_evaluator(variant: str) -> NeuralEvaluator:
     """The evaluator a variant's bots use by default, from the shipped weights (cached)."""
     rules = find_variant(variant)
-    return NeuralEvaluator(default_network(WEIGHTS[rules.name]), family_of(rules))
+    return NeuralEvaluator(default_network(WEIGHTS[rules.name]), network_family(rules))
 
 
 @dataclass(frozen=True)

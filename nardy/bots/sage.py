@@ -53,9 +53,6 @@ import numpy as np
 
 from nardy.rules import CHECKERS, MAX_CUBE, NUM_POINTS, Game, Phase, Play, Position, Variant, find_variant
 
-SHORT_VARIANTS: Final = ("backgammon", "dave", "georgian")
-"""The variants bgsage plays (the short board); long nardy keeps our own networks."""
-
 FIRST_WINDOW: Final = 0.08
 FIRST_KEEP: Final = 5
 
@@ -107,8 +104,8 @@ class SageUnavailable(RuntimeError):
 
 def board_of(position: Position) -> list[int]:
     """bgsage's 26 numbers for a short-board position, seen from its side to move."""
-    if position.variant.name not in SHORT_VARIANTS:
-        raise ValueError(f"bgsage plays {', '.join(SHORT_VARIANTS)}, not {position.variant.name}")
+    if position.variant.board != "short":
+        raise ValueError(f"bgsage plays the short board, not {position.variant.name}")
     return [position.bar[1], *position.points, position.bar[0]]
 
 

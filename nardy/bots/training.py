@@ -32,7 +32,7 @@ from typing import Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from nardy.bots.encoding import family_of, raw_boards, raw_rows, turn_raw
+from nardy.bots.encoding import network_family, raw_boards, raw_rows, turn_raw
 from nardy.bots.evaluator import equity, invert, outcome
 from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
@@ -186,7 +186,7 @@ class TDLearner:
         network = self.network
         position = Position.start(variant)
         rules = position.variant
-        family = family_of(rules)
+        family = network_family(rules)
         kinds = rules.kinds
         x = family.encode(raw_boards([position]))[0]
         hidden, y = (a[0] for a in network.activations(x[None, :]))
@@ -271,7 +271,7 @@ def duel(first: _Chooser, second: _Chooser, variant: str, games: int, *, seed: i
 def benchmark(network: Network, previous: Network | None, variant: str, *, games: int, seed: int) -> Benchmark:
     """0-ply greedy ``network`` against the random bot and against ``previous``."""
     rules = find_variant(variant)
-    family = family_of(rules)
+    family = network_family(rules)
     bot = NeuralBot(NeuralEvaluator(network, family))
     random_result = duel(bot, RandomBot(seed=seed), variant, games, seed=seed)
     vs_previous = ppg_previous = None
@@ -294,10 +294,10 @@ class Trainer:
     def __init__(self, config: TrainConfig) -> None:
         self.config = config
         variants = [find_variant(v) for v in config.variants]
-        families = {family_of(v).name for v in variants}
+        families = {network_family(v).name for v in variants}
         if len(families) != 1:
             raise ValueError("one network trains on variants of one family only")
-        self.family = family_of(variants[0])
+        self.family = network_family(variants[0])
         self.directory = config.checkpoint_dir
         self.progress = Progress()
         self.previous: Network | None = None

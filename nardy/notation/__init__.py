@@ -25,6 +25,15 @@ from nardy.notation.gnubg_id import (
     position_from_id,
     position_id,
 )
+from nardy.notation.json_codec import (
+    StepDict,
+    event_from_dict,
+    event_to_dict,
+    options_from_dict,
+    options_to_dict,
+    step_from_dict,
+    step_to_dict,
+)
 from nardy.notation.matfile import transcript_from_mat, transcript_to_mat
 from nardy.notation.movetext import format_steps, parse_play
 from nardy.notation.sgf import transcript_from_sgf, transcript_to_sgf
@@ -35,5 +44,6 @@ __all__ = [
     "position_to_json", "CubeOwner", "GameState", "MatchIdFields", "Resignation", "match_from_id",
     "match_id", "position_from_id", "position_id", "format_steps", "parse_play", "render",
     "CubeOffer", "XgidFields", "from_xgid", "to_xgid", "transcript_from_mat", "transcript_to_mat",
-    "transcript_from_sgf", "transcript_to_sgf",
+    "transcript_from_sgf", "transcript_to_sgf", "StepDict", "step_to_dict", "step_from_dict", "options_to_dict",
+    "options_from_dict", "event_to_dict", "event_from_dict",
 ]

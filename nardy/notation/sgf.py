@@ -81,6 +81,11 @@ _RESULT: Final = re.compile(r"([WB])\+(\d+)(R?)", re.IGNORECASE)
 # ---------------------------------------------------------------- writing
 
 
+def holds(variant: Variant) -> bool:
+    """Whether SGF can hold games of ``variant``: its backgammon board is the short board only."""
+    return variant.board == "short"
+
+
 def transcript_to_sgf(transcript: Transcript) -> str:
     """The SGF collection of ``transcript``: one game tree per game (see the module docstring).
 
@@ -89,7 +94,7 @@ def transcript_to_sgf(transcript: Transcript) -> str:
     """
     games = _game_entries(transcript)
     variant = find_variant(transcript.variant)
-    if not variant.hitting:
+    if not holds(variant):
         raise NotationError(f"SGF holds backgammon-board games only; {variant.name} is played on the long board")
     return "".join(_game_tree(transcript, variant, index, game) for index, game in enumerate(games))
 

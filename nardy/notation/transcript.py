@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from nardy.notation.errors import NotationError
+from nardy.notation.json_codec import options_from_dict, options_to_dict, step_from_dict, step_to_dict
 from nardy.rules import GameOptions, Match, RulesError, Step, WinKind, find_variant
 from nardy.rules.game import Game
 
@@ -178,7 +179,7 @@ def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
     try:
         variant = find_variant(str(record["variant"])).name
         length = int(record["match_length"])
-        options = _options(record.get("options") or {})
+        options = options_from_dict(record.get("options") or {})
         events = list(record["events"])
     except (KeyError, TypeError, ValueError, RulesError) as error:
         raise NotationError(f"not a table record: {error}") from None
@@ -198,7 +199,10 @@ def transcript_from_record(record: Mapping[str, Any]) -> Transcript:
         elif kind in EVENT_ACTIONS:
             if not games:
                 raise NotationError(f"events[{index}] ({kind}) comes before the match started")
-            action = _event_action(EVENT_ACTIONS[kind], seat, payload, index)
+            try:
+                action = _event_action(EVENT_ACTIONS[kind], seat, payload)
+            except NotationError as error:
+                raise NotationError(f"events[{index}] {error}") from None
             version = event.get("version")
             if isinstance(version, int):
                 action = replace(action, source=version)
@@ -237,12 +241,10 @@ def record_from_transcript(transcript: Transcript) -> dict[str, Any]:
             version += 1
             events.append({"version": version, "kind": ACTION_EVENTS[action.kind], "seat": action.player,
                            "payload": _action_payload(action)})
-    options = transcript.options
     return {
         "variant": transcript.variant,
         "match_length": transcript.length,
-        "options": {"cube": options.cube, "jacoby": options.jacoby, "automatic_doubles": options.automatic_doubles,
-                    "backgammon_value": options.backgammon_value, "beavers": options.beavers},
+        "options": options_to_dict(transcript.options),
         "events": events,
     }
 
@@ -251,13 +253,29 @@ def _action_payload(action: Action) -> dict[str, Any]:
     if action.dice is not None:
         return {"dice": list(action.dice)}
     if action.kind == "move":
-        return {"steps": [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in action.steps]}
+        return {"steps": [step_to_dict(s) for s in action.steps]}
     if action.kind == "resign":
         return {"kind": action.kind_offered.value if action.kind_offered is not None else None}
     return {}
 
 
-def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], index: int) -> Action:
+def action_of_event(kind: str, seat: int | None, payload: Mapping[str, Any]) -> Action | None:
+    """The game action a table event is (``kind``, ``seat``, ``payload`` as docs/protocol.md's *Events*
+    describe them), or ``None`` for an event that is no action of a game (a seat, a step, a pass, ...).
+
+    With :func:`apply_action`, the one fold of a match's actions: the server folds its log through
+    them, as records, transcripts and the analysis do.
+
+    >>> action_of_event("rolled", 1, {"dice": [6, 5], "number": 3})
+    Action(kind='roll', player=1, dice=(6, 5), steps=(), kind_offered=None, forced=False, source=None)
+    >>> action_of_event("stepped", 0, {"source": 8, "target": 5, "die": 3}) is None
+    True
+    """
+    action_kind = EVENT_ACTIONS.get(kind)
+    return None if action_kind is None else _event_action(action_kind, seat, payload)
+
+
+def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any]) -> Action:
     player = seat if seat in (0, 1) else None
     assert player is None or isinstance(player, int)
     try:
@@ -265,27 +283,14 @@ def _event_action(kind: ActionKind, seat: object, payload: Mapping[str, Any], in
             first, second = (int(d) for d in payload["dice"])
             return Action(kind, player, dice=(first, second))
         if kind == "move":
-            steps = tuple(
-                Step(int(s["source"]), int(s["target"]), int(s["die"]), bool(s.get("hit", False)))
-                for s in payload["steps"]
-            )
+            steps = tuple(step_from_dict(s) for s in payload["steps"])
             return Action(kind, player, steps=steps)
         if kind == "resign":
             offered = payload.get("kind")
             return Action(kind, player, kind_offered=WinKind(offered) if offered else None)
     except (KeyError, TypeError, ValueError) as error:
-        raise NotationError(f"events[{index}] ({kind}) is malformed: {error}") from None
+        raise NotationError(f"({kind}) is malformed: {error}") from None
     return Action(kind, player)
-
-
-def _options(data: Mapping[str, Any]) -> GameOptions:
-    return GameOptions(
-        cube=bool(data.get("cube", False)),
-        jacoby=bool(data.get("jacoby", False)),
-        automatic_doubles=int(data.get("automatic_doubles", 0)),
-        backgammon_value=int(data.get("backgammon_value", 3)),
-        beavers=bool(data.get("beavers", False)),
-    )
 
 
 def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
@@ -297,6 +302,6 @@ def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
 
 
 __all__ = [
-    "ACTION_EVENTS", "Action", "ActionKind", "EVENT_ACTIONS", "GameTranscript", "Replayed", "Transcript", "apply_action",
+    "ACTION_EVENTS", "Action", "ActionKind", "EVENT_ACTIONS", "action_of_event", "GameTranscript", "Replayed", "Transcript", "apply_action",
     "games_of", "record_from_transcript", "replay", "transcript_from_record",
 ]

@@ -26,16 +26,21 @@ from nardy.rules.events import (
     Moved,
     OpeningRolled,
     Passed,
+    PlayEvent,
     ResignationDeclined,
     ResignationOffered,
     Resigned,
     Rolled,
+    Stepped,
+    TimedOut,
     Took,
+    Undone,
 )
 from nardy.rules.game import Game, Phase
 from nardy.rules.match import MAX_TIMEOUTS, Match
 from nardy.rules.movegen import Step
 from nardy.rules.position import Play, Position
+from nardy.rules.turn import Turn, whole_play
 from nardy.rules.variant import GameOptions, Variant, WinKind
 from nardy.rules.variants import VARIANTS, find_variant
 
@@ -45,7 +50,7 @@ __all__ = [
     "InvalidDiceError", "InvalidPositionError", "RulesError", "UnknownVariantError",
     "WrongTurnError", "Step", "Play", "Position", "GameOptions", "Variant", "WinKind",
     "VARIANTS", "find_variant", "MAX_CUBE", "Cube", "MatchContext", "Game", "Phase",
-    "Match", "MAX_TIMEOUTS", "GameEvent", "GameResult", "OpeningRolled", "Rolled", "Moved",
+    "Match", "MAX_TIMEOUTS", "Turn", "whole_play", "GameEvent", "GameResult", "OpeningRolled", "Rolled", "Moved",
     "Passed", "Doubled", "Took", "Beavered", "Dropped", "ResignationOffered",
-    "ResignationDeclined", "Resigned",
+    "ResignationDeclined", "Resigned", "PlayEvent", "Stepped", "Undone", "TimedOut",
 ]

@@ -20,6 +20,14 @@ class OpeningRolled:
     dice: tuple[int, int]
     automatic_double: bool = False
 
+    @property
+    def first(self) -> int | None:
+        """The player who plays first after this roll, the one with the higher die (000), or
+        ``None`` when the dice tie and are rolled again."""
+        if self.dice[0] == self.dice[1]:
+            return None
+        return 0 if self.dice[0] > self.dice[1] else 1
+
 
 @dataclass(frozen=True, slots=True)
 class Rolled:
@@ -32,6 +40,21 @@ class Moved:
     player: int
     dice: tuple[int, int]
     steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stepped:
+    """One checker step of the turn in progress (:meth:`nardy.rules.turn.Turn.push`), not yet confirmed."""
+
+    player: int
+    step: Step
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """The last step of the turn in progress was taken back (:meth:`nardy.rules.turn.Turn.pop`)."""
+
+    player: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +107,22 @@ class Resigned:
     kind: WinKind
 
 
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """``player``'s time for a decision ran out; what is played for them follows as events of its own
+    (004: «Если время истекает, сервер автоматически играет разрешённый ход»)."""
+
+    player: int
+
+
 GameEvent = (
     OpeningRolled | Rolled | Moved | Passed | Doubled | Took | Beavered | Dropped
     | ResignationOffered | ResignationDeclined | Resigned
 )
+
+PlayEvent = GameEvent | Stepped | Undone | TimedOut
+"""Every change of a game and of its turn in progress: the game's history, the steps and undos of a turn
+not yet confirmed, and timeouts."""
 
 EndReason = Literal["bore-off", "dropped", "resigned"]
 

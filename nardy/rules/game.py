@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Literal
 
-from nardy.rules.cube import Cube, MatchContext
+from nardy.rules.cube import MAX_CUBE, Cube, MatchContext
 from nardy.rules.dice import check_dice
 from nardy.rules.errors import CubeError, IllegalActionError, WrongTurnError
 from nardy.rules.events import (
@@ -40,6 +41,9 @@ from nardy.rules.movegen import Step
 from nardy.rules.position import Play, Position
 from nardy.rules.variant import GameOptions, Variant, WinKind
 from nardy.rules.variants import find_variant
+
+
+CubeAction = Literal["double", "take", "drop", "beaver"]
 
 
 class Phase(StrEnum):
@@ -152,6 +156,75 @@ class Game:
         """True when ``player`` may offer a double now."""
         return self.double_refusal(player) is None
 
+    @property
+    def actor(self) -> int | None:
+        """The player whose decision the game waits for: the player on turn while rolling or
+        moving, the doubled player while a double awaits its answer, the resigning player's
+        opponent while an offer awaits its answer; ``None`` at the opening roll (both roll,
+        000) and once the game is over.
+
+        >>> game = Game.new("backgammon", options=GameOptions(cube=True))
+        >>> game.actor is None, game.opening_roll((5, 3)).actor
+        (True, 0)
+        """
+        if self.phase in (Phase.ROLLING, Phase.MOVING):
+            return self.turn
+        if self.phase is Phase.DOUBLED:
+            return self.opponent
+        if self.phase is Phase.RESIGNATION and self.pending_resignation is not None:
+            return 1 - self.pending_resignation[0]
+        return None
+
+    def answer_refusal(self, player: int) -> str | None:
+        """Why ``player`` may not take or drop now, or ``None`` when a double awaits their answer (000)."""
+        _check_player(player)
+        if self.phase is not Phase.DOUBLED:
+            return "no double has been offered"
+        if player != self.opponent:
+            return "the doubled player answers the double"
+        return None
+
+    def beaver_refusal(self, player: int) -> str | None:
+        """Why ``player`` may not beaver now, or ``None`` when a beaver is allowed: beavers are off
+        unless enabled, and a beaver that would take the cube past 64 is refused (docs/rules.md,
+        *Beavers*; 000's cube stops at 64)."""
+        refusal = self.answer_refusal(player)
+        if refusal is not None:
+            return refusal
+        if not self.options.beavers:
+            return "beavers are not allowed in this game"
+        if self.cube.value * 4 > MAX_CUBE:
+            return f"a beaver would take the cube past {MAX_CUBE}"
+        return None
+
+    def can_beaver(self, player: int) -> bool:
+        """True when ``player`` may beaver (take and redouble at once) now."""
+        return self.beaver_refusal(player) is None
+
+    def cube_actions(self, player: int) -> tuple[CubeAction, ...]:
+        """The cube actions open to ``player`` now, in the order ``double``, ``take``, ``drop``, ``beaver``.
+
+        >>> game = Game.new("backgammon", options=GameOptions(cube=True, beavers=True)).opening_roll((5, 3))
+        >>> game = game.move(0, game.legal_plays()[0].steps)
+        >>> game.cube_actions(1), game.double(1).cube_actions(0)
+        (('double',), ('take', 'drop', 'beaver'))
+        """
+        opened: list[CubeAction] = []
+        if self.double_refusal(player) is None:
+            opened.append("double")
+        if self.answer_refusal(player) is None:
+            opened.extend(("take", "drop"))
+        if self.beaver_refusal(player) is None:
+            opened.append("beaver")
+        return tuple(opened)
+
+    @property
+    def last_pass(self) -> Passed | None:
+        """The pass the latest roll made, when it had no legal play (003: «Такой ход обозначен как
+        "pass" в записи игры»), else ``None``."""
+        last = self.history[-1] if self.history else None
+        return last if isinstance(last, Passed) else None
+
     # ----- actions
 
     def opening_roll(self, dice: Sequence[int]) -> Game:
@@ -229,11 +302,10 @@ class Game:
     def beaver(self, player: int) -> Game:
         """The doubled player takes and at once redoubles, keeping the cube (if beavers are on)."""
         self._expect(Phase.DOUBLED, player, self.opponent)
-        if not self.options.beavers:
-            raise CubeError("beavers are not allowed in this game")
+        refusal = self.beaver_refusal(player)
+        if refusal is not None:
+            raise CubeError(refusal)
         cube = self.cube.taken(player, factor=4)
-        if cube.value != self.cube.value * 4:
-            raise CubeError("a beaver would take the cube past 64")
         return replace(self, cube=cube, phase=Phase.ROLLING, history=(*self.history, Beavered(player, cube.value)))
 
     def drop(self, player: int) -> Game:

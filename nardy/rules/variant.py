@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal, SupportsIndex
+from typing import Any, ClassVar, Literal, SupportsIndex
 
 from nardy.rules.board import CHECKERS, HOME, NUM_POINTS
 from nardy.rules.errors import IllegalActionError
@@ -54,6 +54,31 @@ class GameOptions:
     beavers: bool = False
 
 
+@dataclass(frozen=True, kw_only=True)
+class CubeRules:
+    """Which cube options the games of a variant may take: what :meth:`Variant.check_options` accepts.
+
+    ``allowed``: the doubling cube may be used; ``required``: it always is
+    (dave, 003). ``jacoby`` and ``automatic_doubles`` (the most a game may
+    have) are money play's (000: «В матчах, где нужно набрать определённое
+    число очков, автоматическое удвоение и правило Якоби обычно не
+    применяются. Это в основном правила свободной игры или игры на деньги»),
+    so a variant without money play has neither. ``beavers``: a taker may
+    beaver wherever the cube is in play, if the game enables them (docs/rules.md,
+    "Where the seeds are silent": "no seed lists them, so the default game
+    refuses one; a game may enable them").
+    """
+
+    allowed: bool
+    required: bool
+    jacoby: bool
+    automatic_doubles: int
+    beavers: bool
+
+
+BoardName = Literal["short", "long"]
+"""The two boards: backgammon's (000, 002, 003) and long nardy's (004, 001)."""
+
 _OUR_NUMBERS = tuple(range(1, NUM_POINTS + 1))
 
 
@@ -62,7 +87,11 @@ class Topology:
 
     A topology names its start and :meth:`opponent_point`; turning a board and
     counting pips follow from that numbering, worked out once per topology
-    (every view of a table turns its board and counts its pips)."""
+    (every view of a table turns its board and counts its pips). ``name`` says
+    which board it is, for whatever depends on the board alone (the engine that
+    rates its positions, how a client turns the opponent's moves)."""
+
+    name: ClassVar[BoardName]
 
     def __init__(self) -> None:
         self._opponent_numbers = tuple(self.opponent_point(point) for point in _OUR_NUMBERS)
@@ -78,6 +107,11 @@ class Topology:
     def opponent_point(self, point: int) -> int:
         """The number the opponent gives to our point ``point`` (1..24)."""
         raise NotImplementedError
+
+    def opponent_numbers(self) -> tuple[int, ...]:
+        """For each number 0..25 the opponent gives a place, the number we give it: the bar (25) and off (0)
+        are each side's own, the points follow :meth:`opponent_point` (which is its own inverse)."""
+        return (0, *self._opponent_numbers, 25)
 
     def flip_points(self, points: tuple[int, ...]) -> tuple[int, ...]:
         """The same board seen from the other side, signs swapped: what stands on our point p stands, negated,
@@ -99,6 +133,8 @@ class Topology:
 class ShortTopology(Topology):
     """Backgammon's board: the opponent travels 1 → 24 towards home 19..24."""
 
+    name = "short"
+
     def start_points(self) -> tuple[int, ...]:
         points = [0] * NUM_POINTS
         for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
@@ -112,6 +148,8 @@ class ShortTopology(Topology):
 
 class LongTopology(Topology):
     """Long nardy's board: both heads opposite, the opponent's head on our 12."""
+
+    name = "long"
 
     def start_points(self) -> tuple[int, ...]:
         points = [0] * NUM_POINTS
@@ -143,6 +181,13 @@ class Variant:
     resignation does where nothing is offered (and as dave's did before it
     took offers, so its older records replay the same).
     ``kinds`` names the single, double and triple wins (long nardy has no triple).
+    ``family``: the game this rule set is a form of, the same for variants
+    that differ only in regulation or cube: dave is backgammon "with *dave*
+    (doubling cube)" (003), and long nardy comes in three regulations
+    (docs/rules.md §6: 004's traditional and tournament, 001's bolshie);
+    ratings are kept per family. ``match_lengths``: the lengths a match may have, ``None`` for any
+    length from 1 (long nardy: 004 sets none); ``money_play``: whether single
+    games may be played for a running total (match length 0).
     ``moves_final``: 004's platform, «Ходы окончательны: сделанный ход нельзя
     отменить»; tables of this variant are played without undo unless their
     creator chooses otherwise (the server's table option; the rules of a play
@@ -151,6 +196,7 @@ class Variant:
 
     name: str
     title: str
+    family: str
     topology: Topology = field(repr=False)
     hitting: bool = True
     head_limit: int | None = None
@@ -182,6 +228,34 @@ class Variant:
     def has_bar(self) -> bool:
         """Whether checkers can be hit to the bar in this variant."""
         return self.hitting
+
+    @property
+    def board(self) -> BoardName:
+        """Which board the variant is played on, short or long (its topology's name)."""
+        return self.topology.name
+
+    @property
+    def cube_rules(self) -> CubeRules:
+        """The cube options this variant's games may take (:meth:`check_options` holds them to it)."""
+        money_cube = self.cube_allowed and self.money_play
+        return CubeRules(
+            allowed=self.cube_allowed,
+            required=self.cube_required,
+            jacoby=money_cube,
+            automatic_doubles=MAX_AUTOMATIC_DOUBLES if money_cube else 0,
+            beavers=self.cube_allowed,
+        )
+
+    @property
+    def win_kinds(self) -> tuple[WinKind, ...]:
+        """The names of this variant's wins, smallest first, each once (long nardy: oin and mars)."""
+        return tuple(dict.fromkeys(self.kinds))
+
+    @property
+    def backgammon_values(self) -> tuple[int, ...]:
+        """What a backgammon may count, the usual first: 3, or 2 by agreement (000: «в некоторых странах
+        бэкгаммон считается удвоенным, а не утроенным»); none where no win is called a backgammon."""
+        return (3, 2) if WinKind.BACKGAMMON in self.kinds else ()
 
     def win_kind(self, loser_points: tuple[int, ...], loser_bar: int, loser_off: int) -> WinKind:
         """How a finished game was won, from the loser's checkers.

@@ -32,17 +32,18 @@ from starlette.staticfiles import StaticFiles
 from nardy.bots.sage import check_available
 from nardy.server.api import (
     accounts, analysis, chouettes, coins, health, imports, matchmaking, ratings, tables, testing, tournaments,
-    validation_errors,
+    validation_errors, variants,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
+from nardy.server.api.service_worker import router as service_worker_router
 from nardy.server.auth.signouts import SignOuts
 from nardy.server.pubsub import PubSub, make_pubsub
 from nardy.server.runtime.collector import Collector
 from nardy.server.services.analysis_queue import AnalysisQueue
-from nardy.server.services.chat import ChatLimits, ChatService
+from nardy.server.services.chat import ChatLimits
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.coins import CoinPolicy
@@ -57,6 +58,7 @@ from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
 from nardy.server.ws.hub import Hub
 from nardy.server.ws.limits import AddressSlots
+from nardy.server.ws.publisher import SocketPublisher
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 
@@ -81,28 +83,25 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         idle, finished = config.table_idle_seconds, config.finished_table_seconds
         db = app.state.db_threads = DatabaseThreads(app.state.db, engine, threads=config.database_threads)
         process_id = new_process_id()
+        publisher = SocketPublisher(pubsub)  # the services publish through the socket layer, not knowing it
         service = TableService(
-            db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
-            bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
+            db=db, publisher=publisher, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
+            chat_limits=ChatLimits(
+                max_length=config.chat_max_length, per_minute=config.chat_messages_per_minute,
+                burst=config.chat_burst, history=config.chat_history,
+            ),
+            bot_delay_seconds=config.computer_pause_seconds, idle_seconds=idle, finished_seconds=finished,
             computer_idle_seconds=config.computer_game_idle_seconds, coins=CoinPolicy.configured(config),
         )
         chouette_service = ChouetteService(
-            db=db, pubsub=pubsub, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
+            db=db, publisher=publisher, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
             idle_seconds=idle, finished_seconds=finished,
         )
         app.state.pubsub = pubsub
         app.state.tables = service
         app.state.chouettes = chouette_service
-        app.state.chat = ChatService(
-            db=db, pubsub=pubsub, tables=service, clock=app.state.clock,
-            limits=ChatLimits(
-                max_length=config.chat_max_length, per_minute=config.chat_messages_per_minute,
-                burst=config.chat_burst, history=config.chat_history,
-            ),
-        )
-        app.state.directory = TableDirectory(
-            db=db, tables=service, chouettes=chouette_service, chat=app.state.chat,
-        )
+        app.state.chat = service.chat
+        app.state.directory = TableDirectory(db=db, services=(service, chouette_service))
         app.state.hub = Hub(pubsub)
         app.state.sign_outs = SignOuts(pubsub, app.state.db)
         await app.state.sign_outs.start()
@@ -180,11 +179,13 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(ratings.router)
     app.include_router(tournaments.router)
     app.include_router(coins.router)
+    app.include_router(variants.router)
     # a plain Starlette route: FastAPI's keeps, per open socket, four more coroutines and a dependency solution
     # with its three exit stacks, all walked by every collection of the old generation (nardy/server/runtime/collector.py)
     app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)
     if config.testing:
         app.include_router(testing.router)
+    app.include_router(service_worker_router)  # /sw.js, stamped with the client's version, before the static files
     # Last, so the API and WebSocket routes above take precedence: the browser client at /.
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app

@@ -8,7 +8,7 @@ from bot_positions import game_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy.bots.encoding import FAMILIES, LONG, encode, family_of, longest_run, raw_boards, turn_raw
+from nardy.bots.encoding import FAMILIES, LONG, encode, network_family, longest_run, raw_boards, turn_raw
 from nardy.rules import VARIANTS, Position, find_variant
 
 LONG_VARIANTS = [name for name in VARIANTS if name.startswith("long-")]
@@ -17,7 +17,7 @@ LONG_VARIANTS = [name for name in VARIANTS if name.startswith("long-")]
 @pytest.mark.parametrize("variant", LONG_VARIANTS)
 def test_shape_and_range(variant: str) -> None:
     positions = game_positions(variant, seed=1, count=60)
-    family = family_of(find_variant(variant))
+    family = network_family(find_variant(variant))
     x = encode(positions)
     assert x.shape == (60, family.inputs)
     assert x.dtype == np.float64
@@ -34,9 +34,9 @@ def test_shape_and_range(variant: str) -> None:
 
 def test_family_sizes() -> None:
     assert LONG.inputs == 202
-    assert {family_of(find_variant(v)).name for v in LONG_VARIANTS} == set(FAMILIES) == {"long"}
+    assert {network_family(find_variant(v)).name for v in LONG_VARIANTS} == set(FAMILIES) == {"long"}
     with pytest.raises(ValueError, match="bgsage"):
-        family_of(find_variant("georgian"))
+        network_family(find_variant("georgian"))
 
 
 @pytest.mark.parametrize("variant", LONG_VARIANTS)
@@ -62,7 +62,7 @@ def test_turning_over_swaps_the_halves(variant: str, seed: int) -> None:
 @given(variant=st.sampled_from(LONG_VARIANTS), seed=st.integers(0, 10**6))
 def test_turn_raw_is_position_turned(variant: str, seed: int) -> None:
     positions = game_positions(variant, seed=seed, count=8)
-    family = family_of(find_variant(variant))
+    family = network_family(find_variant(variant))
     assert np.array_equal(turn_raw(raw_boards(positions), family), raw_boards([p.turned() for p in positions]))
 
 

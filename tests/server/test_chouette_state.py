@@ -25,6 +25,7 @@ from nardy.server.services.chouette_state import (
     team_message,
     view,
 )
+from nardy.server.services.publisher import TeamSaid
 from nardy.server.services.table_state import ActionError, NewEvent
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -246,8 +247,7 @@ def test_team_say_goes_to_the_team_and_is_refused_for_the_box_and_strangers() ->
     state = formed(ANN, BOB, CAT, DAN)
     audience, message = team_message(state, CAT, {"t": "team_say", "text": "double?", "suggest": "double"})
     assert audience == (BOB, CAT, DAN)
-    assert message == {"t": "team", "table": "t1", "from": CAT, "name": "p3", "text": "double?",
-                       "suggest": "double", "steps": None}
+    assert message == TeamSaid("t1", CAT, "p3", "double?", "double", None)
     with pytest.raises(ActionError) as caught:
         team_message(state, ANN, {"t": "team_say", "text": "hi"})
     assert caught.value.code == "not_on_team"
@@ -330,3 +330,16 @@ def test_the_view_of_a_game_and_folding_again() -> None:
             log.append((event, NOW))
             current = apply(current, event)
     assert fold(fresh, log) == current
+
+
+def test_a_roll_with_no_legal_play_is_recorded_as_a_pass() -> None:
+    """003: «Такой ход обозначен как "pass" в записи игры»: ``passed`` follows the roll, and folds as a no-op."""
+    state = formed(ANN, BOB, CAT, opening=(1, 6))  # box Ann; captain Bob opens 6-1 and leaves a blot
+    state = act(state, BOB, "move", steps=[{"source": 24, "target": 18, "die": 6}, {"source": 6, "target": 5, "die": 1}])
+    state = act(state, ANN, "roll", dice((6, 1)))
+    state = act(state, ANN, "move", steps=[{"source": 13, "target": 7, "die": 6}, {"source": 8, "target": 7, "die": 1}])
+    events = decide(state, BOB, {"t": "roll"}, dice((6, 6)))
+    assert [(e.kind, e.seat, e.payload["dice"]) for e in events] == [("rolled", BOB, [6, 6]), ("passed", BOB, [6, 6])]
+    rolled_only = apply(state, events[0])
+    after = apply(state, *events)
+    assert after.game == rolled_only.game and after.awaiting() == (ANN,)

@@ -147,7 +147,7 @@ def test_a_roll_with_no_legal_play_passes(server):
     server.push((6, 6), (3, 2))
     rolled = alice.ok("roll")
     passed = alice.state()
-    assert passed["version"] == rolled["version"] == before["version"] + 1
+    assert passed["version"] == rolled["version"] == before["version"] + 2, "the roll, then the pass"
     assert passed["actor"] == 1
     assert passed["game"]["turn"] == 1
     assert passed["game"]["phase"] == "rolling"
@@ -155,18 +155,20 @@ def test_a_roll_with_no_legal_play_passes(server):
     assert passed["game"]["boards"][0]["bar"] == [1, 0]  # still on the bar
     assert passed["game"]["boards"][1] == before["game"]["boards"][1]
     assert passed["last_move"] == before["last_move"]  # nothing was moved
-    event = alice.events[table][-1]
-    assert (event["kind"], event["seat"], event["payload"]["dice"]) == ("rolled", 0, [6, 6])
+    roll, passing = alice.events[table][-2:]
+    assert (roll["kind"], roll["seat"], roll["payload"]["dice"]) == ("rolled", 0, [6, 6])
+    assert (passing["kind"], passing["seat"], passing["payload"]) == ("passed", 0, {"dice": [6, 6]})
 
     bob.catch_up(rolled["version"])
     assert bob.refused("move", steps=[_step(6, 3, 3)])["code"] == "illegal"  # roll first
     bob.ok("roll")
 
-    # In the record, the 6-6 roll is followed straight by the opponent's turn.
+    # In the record, the 6-6 roll is followed by its pass, then straight by the opponent's turn.
     events = server.record(table)["events"]
     index = next(i for i, e in enumerate(events) if e["kind"] == "rolled" and e["payload"]["dice"] == [6, 6])
     assert events[index]["seat"] == 0
-    assert (events[index + 1]["kind"], events[index + 1]["seat"]) == ("rolled", 1)
+    assert (events[index + 1]["kind"], events[index + 1]["seat"]) == ("passed", 0)
+    assert (events[index + 2]["kind"], events[index + 2]["seat"]) == ("rolled", 1)
 
     # The rules record the pass in the game's history (003: "pass" in the record).
     history = _fold_record(server, table).game.history

@@ -1,9 +1,9 @@
 """Tables leave memory when finished or idle, and come back from their log unchanged.
 
 The table services hold a table in memory only while it is in use
-(``EventLogService.evict``): a finished table shortly after its last use,
-any table after a long idle spell, never one that an action, a bot's move or
-its lock holds. The state is the fold of the database log, so the next
+(``LiveTables.evict``): a finished table shortly after its last use,
+any table after a long idle spell, never one whose owner has a message running or
+waiting, or that a bot's move holds. The state is the fold of the database log, so the next
 access reloads it as it was.
 """
 
@@ -25,15 +25,17 @@ def _tables(server: Any) -> Any:
 
 def _evict(server: Any, service: Any, *, idle: float | None = None, finished: float | None = None) -> list[str]:
     """Run one eviction pass in the server's event loop with the given limits (seconds)."""
+    live = service.live
+
     def run() -> list[str]:
-        saved = service.idle_seconds, service.finished_seconds
-        service.idle_seconds = idle if idle is not None else saved[0]
-        service.finished_seconds = finished if finished is not None else saved[1]
+        saved = live.idle_seconds, live.finished_seconds
+        live.idle_seconds = idle if idle is not None else saved[0]
+        live.finished_seconds = finished if finished is not None else saved[1]
         try:
             dropped: list[str] = service.evict()
             return dropped
         finally:
-            service.idle_seconds, service.finished_seconds = saved
+            live.idle_seconds, live.finished_seconds = saved
     result: list[str] = server.client.portal.call(run)
     return result
 
@@ -115,25 +117,26 @@ def test_an_idle_table_is_evicted_and_reloads_identically_then_plays_on(server) 
 def test_a_held_table_is_not_evicted(server) -> None:
     service = _tables(server)
     table, _ = server.match("backgammon", 1)
-    live = service._live[table]
 
-    async def locked() -> list[str]:
-        async with live.lock:
+    async def while_a_message_runs() -> list[str]:
+        async def evict(owner: Any) -> list[str]:
             return list(service.evict())
+        return await service.live.send(table, evict, fresh=False)
 
-    def pinned() -> list[str]:
-        live.pins += 1
+    def held() -> list[str]:
+        owner = service.live._owners[table]
+        owner.holds += 1
         try:
             return list(service.evict())
         finally:
-            live.pins -= 1
+            owner.holds -= 1
 
-    service.idle_seconds, saved = 0, service.idle_seconds
+    service.live.idle_seconds, saved = 0, service.live.idle_seconds
     try:
-        assert table not in server.client.portal.call(locked)
-        assert table not in server.client.portal.call(pinned)
+        assert table not in server.client.portal.call(while_a_message_runs)
+        assert table not in server.client.portal.call(held)
     finally:
-        service.idle_seconds = saved
+        service.live.idle_seconds = saved
     assert table in _evict(server, service, idle=0)
 
 

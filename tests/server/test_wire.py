@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy.server.wire import encode
+from nardy.server.ws.wire import encode
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from nardy.server.services.eventlog import table_channel
-from nardy.server.wire import encode
+from nardy.server.ws.publisher import table_channel
+from nardy.server.ws.wire import encode
 
 
 MOVE_31 = [{"source": 8, "target": 5, "die": 3}, {"source": 6, "target": 5, "die": 1}]
@@ -171,8 +171,9 @@ def test_a_chat_message_written_while_a_subscription_is_answered_comes_once(serv
 
     async def history_after_a_message(table_id, user_id):
         if user_id == carol.user["id"] and not said:  # alice writes while carol's subscription is answered
-            said.append(await directory.chat.say(table, user_id=alice.user["id"], action={"t": "say", "text": "hi"},
-                                                 action_id="while"))
+            said.append(await server.app.state.chat.say(
+                table, user_id=alice.user["id"], action={"t": "say", "text": "hi"}, action_id="while",
+            ))
         return await history(table_id, user_id)
 
     monkeypatch.setattr(directory, "chat_history", history_after_a_message)

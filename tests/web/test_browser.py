@@ -433,17 +433,18 @@ def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, server:
     person.page.locator(".move-list", has_text="6-1").wait_for()  # the list fills in from the record after the board
     person.screenshot_board("backgammon-after-reload")
 
-    # a roll that cannot be played: the server passes the turn at once; the page says so clearly.
-    # (Shown here with a crafted message, since scripted dice cannot force a blocked position.)
+    # a roll that cannot be played: the server records the pass and passes the turn at once; the page says so
+    # clearly. (Shown here with a crafted message, since scripted dice cannot force a blocked position.)
     person.page.evaluate("""table => {
         const socket = window.nardy.socket;
         const entry = socket.tables.get(table);
         const state = structuredClone(entry.state);
         const me = state.actor;
-        Object.assign(state, {version: state.version + 1, actor: 1 - me});
+        Object.assign(state, {version: state.version + 2, actor: 1 - me});
         Object.assign(state.game, {phase: "rolling", turn: 1 - me, dice: null, pending: [], legal: null});
-        socket.receive({t: "events", table, from_version: entry.version + 1, version: entry.version + 1, state,
-            events: [{version: entry.version + 1, kind: "rolled", seat: me, payload: {dice: [6, 6], number: 9}}]});
+        socket.receive({t: "events", table, from_version: entry.version + 1, version: entry.version + 2, state,
+            events: [{version: entry.version + 1, kind: "rolled", seat: me, payload: {dice: [6, 6], number: 9}},
+                     {version: entry.version + 2, kind: "passed", seat: me, payload: {dice: [6, 6]}}]});
     }""", person.table_id())
     message = person.page.locator("#game-message")
     assert message.get_attribute("data-kind") == "pass"

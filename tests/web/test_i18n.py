@@ -3,7 +3,9 @@
 Keys are found where the client uses them: ``t("key")`` in ``nardy/web/js/*.js``
 and ``data-i18n="key"`` / ``data-i18n-<attribute>="key"`` in the HTML. Keys
 are only ever written out literally (never built from pieces), so this scan
-finds every one.
+finds every one, except the names the server sends as data, translated by
+``tData("namespace", id)``: for those every name the server has must have its
+key (``variant.<id>`` for each variant of the rules, ...).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ import re
 from pathlib import Path
 
 import pytest
+
+from nardy.bots import BOT_LEVELS
+from nardy.rules import VARIANTS, WinKind
 
 WEB = Path(__file__).resolve().parents[2] / "nardy" / "web"
 LANGUAGES = ("en", "ru", "ka", "tr")
@@ -26,6 +31,16 @@ T_CALL = re.compile(r"""\bt\(\s*(["'])([^"'`]+)\1""")
 T_DYNAMIC = re.compile(r"""\bt\(\s*[^"'\s)]""")
 DATA_I18N = re.compile(r"""data-i18n(?:-[a-z-]+)?=["']([^"']+)["']""")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+T_DATA = re.compile(r"""\btData\(\s*(["'])(\w+)\1""")
+
+DATA_NAMES: dict[str, tuple[str, ...]] = {
+    "variant": tuple(VARIANTS),
+    "variant_hint": tuple(VARIANTS),
+    "family": tuple(dict.fromkeys(variant.family for variant in VARIANTS.values())),
+    "bot": BOT_LEVELS,
+    "result": tuple(kind.value for kind in WinKind),
+}
+"""The names the server sends as data, by the namespace the client translates them in."""
 
 
 def load(language: str) -> dict[str, str]:
@@ -37,8 +52,12 @@ def used_keys() -> dict[str, set[str]]:
     """Each key the client uses, with the files using it."""
     found: dict[str, set[str]] = {}
     for path in sorted((WEB / "js").glob("*.js")):
-        for match in T_CALL.finditer(path.read_text(encoding="utf-8")):
+        text = path.read_text(encoding="utf-8")
+        for match in T_CALL.finditer(text):
             found.setdefault(match.group(2), set()).add(path.name)
+        for match in T_DATA.finditer(text):
+            for name in DATA_NAMES[match.group(2)]:
+                found.setdefault(f"{match.group(2)}.{name}", set()).add(path.name)
     for path in sorted(WEB.glob("*.html")):
         for match in DATA_I18N.finditer(path.read_text(encoding="utf-8")):
             found.setdefault(match.group(1), set()).add(path.name)

@@ -9,6 +9,7 @@ ODD_LENGTHS_TO_21 = tuple(range(1, 22, 2))
 BACKGAMMON = Variant(
     name="backgammon",
     title="Backgammon",
+    family="backgammon",
     topology=ShortTopology(),
     cube_allowed=True,
     match_lengths=ODD_LENGTHS_TO_21,

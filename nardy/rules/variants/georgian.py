@@ -7,6 +7,7 @@ from nardy.rules.variant import ShortTopology, Variant, WinKind
 GEORGIAN = Variant(
     name="georgian",
     title="Georgian nardy",
+    family="georgian",
     topology=ShortTopology(),
     hit_home_stay=True,
     match_lengths=(1, 3, 5, 7),

@@ -20,6 +20,7 @@ _LONG_KINDS = (WinKind.OIN, WinKind.MARS, WinKind.MARS)
 LONG_TRADITIONAL = Variant(
     name="long-traditional",
     title="Long nardy (traditional)",
+    family="long",
     topology=LongTopology(),
     hitting=False,
     head_limit=1,

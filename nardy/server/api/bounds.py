@@ -17,6 +17,9 @@ from pydantic import Field
 LARGEST_ROW_NUMBER: Final = 2**31 - 1
 """The largest 32-bit integer: the range of every id column on PostgreSQL, and more rows than a page will skip."""
 
+LONGEST_MATCH: Final = 99
+"""The longest match a table may be created for (where its variant sets no lengths of its own)."""
+
 LONGEST_CLOCK_SECONDS: Final = 31 * 86_400
 """A month: more than any clock players are offered (correspondence play gives at most a week a move); the
 testing environment, which takes clocks off the offered ones, takes none longer either."""

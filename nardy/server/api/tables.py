@@ -19,7 +19,7 @@ from nardy.bots import levels_for
 from nardy.notation import NotationError
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
-from nardy.server.api.bounds import LARGEST_ROW_NUMBER, ClockSeconds
+from nardy.server.api.bounds import LARGEST_ROW_NUMBER, LONGEST_MATCH, ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.private_tables import READABLE
@@ -29,7 +29,7 @@ from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.dice import check_client_seed, dice_statistics
 from nardy.server.services.records import public_record, replay
-from nardy.server.services.table_state import MAX_STAKE, ActionError, TableSpec
+from nardy.server.services.table_state import MAX_STAKE, ActionError, TableSpec, moves_final_at_new_table
 from nardy.server.services.tables import TableService, spec_from_row
 from nardy.server.settings import (
     BANK_CLOCK_CHOICES,
@@ -55,7 +55,8 @@ _ERROR_STATUS = {
 
 
 class OptionsIn(BaseModel):
-    """Cube options (backgammon and dave), and whether moves are final (the variant's default when omitted)."""
+    """Cube options (backgammon and dave), and whether moves are final (when omitted: the variant's default
+    between people, off against the computer; rated tables may not turn a variant's default off)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -78,7 +79,7 @@ class TableIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     variant: str
-    match_length: Annotated[int, Field(ge=0, le=99)] = 1
+    match_length: Annotated[int, Field(ge=0, le=LONGEST_MATCH)] = 1
     move_seconds: ClockSeconds | None = None
     correspondence_days: Annotated[int, Field(ge=1, le=max(CORRESPONDENCE_DAYS_CHOICES))] | None = None
     delay_seconds: ClockSeconds | None = None
@@ -180,9 +181,15 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
         cube=cube, jacoby=options.jacoby, automatic_doubles=options.automatic_doubles,
         backgammon_value=options.backgammon_value, beavers=options.beavers,
     )
+    try:
+        final = moves_final_at_new_table(
+            variant.name, options.moves_final, against_computer=body.opponent == "computer", binding=rated,
+        )
+    except ActionError as error:
+        raise refuse(error) from None
     return TableSpec(
         variant=body.variant, match_length=body.match_length, options=game_options, move_seconds=seconds,
-        rated=rated, private=body.private, final=options.moves_final,
+        rated=rated, private=body.private, final=final,
         delay_seconds=bank_clock[0] if bank_clock else None,
         bank_seconds_per_point=bank_clock[1] if bank_clock else None, stake=body.stake,
     )
@@ -264,13 +271,15 @@ def _summary(row: GameTable, names_by_id: dict[int, str]) -> dict[str, Any]:
     if row.kind == CHOUETTE_KIND:
         return _chouette_summary(row)
     names = [None if user_id is None else names_by_id.get(user_id) for user_id in (row.player0_id, row.player1_id)]
+    bots: list[str | None] = [None, None]
     if row.bot_seat is not None:
         names[row.bot_seat] = f"Computer ({row.bot_level})"
+        bots[row.bot_seat] = row.bot_level
     return {
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
         "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": row.delay_seconds,
         "bank_seconds_per_point": row.bank_seconds_per_point, "rated": row.rated, "private": row.private,
-        "stake": row.stake, "status": row.status, "players": names, "max_players": 2, "score": row.score, "winner": row.winner,
+        "stake": row.stake, "status": row.status, "players": names, "bots": bots, "max_players": 2, "score": row.score, "winner": row.winner,
         "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
     }
 
@@ -282,7 +291,8 @@ def _chouette_summary(row: GameTable) -> dict[str, Any]:
         "table": row.id, "kind": row.kind, "variant": row.variant, "match_length": row.match_length,
         "options": row.options, "move_seconds": row.move_seconds, "delay_seconds": None,
         "bank_seconds_per_point": None, "rated": False, "private": row.private, "stake": 0, "status": row.status,
-        "players": [p["name"] for p in summary.get("players", [])], "max_players": row.max_players,
+        "players": [p["name"] for p in summary.get("players", [])],
+        "bots": [None for _ in summary.get("players", [])], "max_players": row.max_players,
         "score": row.score, "winner": None,
         "created_at": row.created_at.isoformat(), "finished_at": row.finished_at.isoformat() if row.finished_at else None,
     }

@@ -10,9 +10,9 @@ Who reads: the players always; spectators (visitors and signed-in users who
 do not sit at the table) at an unrated table, and at a rated one only while
 both players allow it, each with the ``chat_spectators`` action, an event of
 the table's log (:meth:`~nardy.server.services.table_state.TableState.chat_public`).
-A message goes out on the table's channel like a chouette's team message:
-to every watcher when spectators may read it, else addressed to the two
-players' user ids (:func:`~nardy.server.services.eventlog.addressed`).
+A message goes out to the table's watchers like a chouette's team message:
+to every watcher when spectators may read it, else to the two players'
+connections alone (:meth:`~nardy.server.services.publisher.Publisher.chat_said`).
 
 Each player's messages at a table are limited by a token bucket in the
 process that serves the player (``chat_messages_per_minute``, bursts of
@@ -23,20 +23,17 @@ is acknowledged and neither stored nor sent again.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from nardy.server.pubsub import PubSub
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
-from nardy.server.services.eventlog import addressed, table_channel
+from nardy.server.services.publisher import Publisher
 from nardy.server.services.table_state import ActionError, TableState
-from nardy.server.services.tables import TableService
 from nardy.store import chat_repo
 from nardy.store.chat_repo import StoredChat
 from nardy.store.models import ChatMessage
@@ -113,6 +110,12 @@ def may_read(state: TableState, user_id: int | None) -> bool:
     return allowed is None or (user_id is not None and user_id in allowed)
 
 
+class TableReader(Protocol):
+    """Where the chat reads a table's current state (the table service)."""
+
+    async def current(self, table_id: str) -> TableState: ...
+
+
 def chat_message(stored: StoredChat) -> dict[str, Any]:
     """One message as clients receive it (``text`` or ``phrase``, the other null)."""
     return {
@@ -133,13 +136,13 @@ class ChatService:
         self,
         *,
         db: DatabaseThreads,
-        pubsub: PubSub,
-        tables: TableService,
+        publisher: Publisher,
+        tables: TableReader,
         clock: Clock,
         limits: ChatLimits,
     ) -> None:
         self._db = db
-        self._pubsub = pubsub
+        self._publisher = publisher
         self._tables = tables
         self._clock = clock
         self.limits = limits
@@ -175,10 +178,7 @@ class ChatService:
         )
         stored, fresh = await self._db.run(lambda db: chat_repo.add_message(db, row))
         if fresh:
-            message = {"t": "chat", "table": table_id, "messages": [chat_message(stored)]}
-            audience = readers(state)
-            text_out = json.dumps(message) if audience is None else addressed(audience, message)
-            await self._pubsub.publish(table_channel(table_id), text_out)
+            await self._publisher.chat_said(table_id, stored, readers(state))
         return state.version
 
     async def history(

@@ -19,22 +19,21 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
-from nardy.notation import format_steps, position_to_dict
-from nardy.rules import GameOptions, RulesError, Step, WrongTurnError
+from nardy.notation import format_steps, options_to_dict, position_to_dict, step_from_dict
+from nardy.rules import GameOptions, RulesError, Step, Turn, WrongTurnError
 from nardy.rules.chouette import BOX_SIDE, MAX_PLAYERS, Chouette, ChouetteGame, ChouettePhase
 from nardy.server.services.dice import check_client_seed
+from nardy.server.services.publisher import TeamSaid
 from nardy.server.services.table_state import (
     ActionError,
     NewEvent,
     Roller,
+    moved_event,
     moving_legal,
-    next_step,
-    options_dict,
-    random_play,
+    roll_events,
     shown_boards,
     step_dict,
-    step_from,
-    whole_play,
+    turn_events,
 )
 
 CHOUETTE_KIND = "chouette"
@@ -58,7 +57,7 @@ class ChouetteSpec:
 
     def options_dict(self) -> dict[str, Any]:
         """Every game option, as stored in ``tables.options``."""
-        return options_dict(self.options)
+        return options_to_dict(self.options)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,12 +175,14 @@ def apply_event(state: ChouetteTableState, event: NewEvent, at: datetime) -> Cho
         assert who is not None
         state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(who, data["dice"]))
     elif kind == "stepped":
-        state = replace(state, pending=(*state.pending, step_from(data)))
+        state = replace(state, pending=(*state.pending, step_from_dict(data)))
     elif kind == "undone":
         state = replace(state, pending=state.pending[:-1])
+    elif kind == "passed":
+        pass  # the roll before it already handed the turn over (the rules pass a roll with no play)
     elif kind == "moved":
         assert who is not None and state.game is not None
-        steps = tuple(step_from(s) for s in data["steps"])
+        steps = tuple(step_from_dict(s) for s in data["steps"])
         played = list(state.game.board.dice or ())
         last = {"player": who, "dice": played, "steps": data["steps"], "text": format_steps(steps)}
         state = _with_game(replace(state, pending=(), last_move=last), lambda g: g.move(who, steps))
@@ -317,24 +318,18 @@ def decide(state: ChouetteTableState, user_id: int, action: dict[str, Any], roll
         return [_checked(game, NewEvent("took" if kind == "take" else "dropped", user_id))]
     if kind == "roll":
         _expect_board_actor(game, user_id, ChouettePhase.ROLLING)
-        roll = NewEvent("rolled", user_id, {"dice": list(roller(state.roll_number)), "number": state.roll_number})
-        _ask(lambda: game.roll(user_id, roll.payload["dice"]))
-        return [roll]
+        dice = roller(state.roll_number)
+        _ask(lambda: game.roll(user_id, dice))
+        return roll_events(game.board, user_id, dice, state.roll_number)
     if kind not in ("step", "undo", "confirm", "move"):
         raise ActionError("unknown_action", f"{kind!r} is not an action of a chouette")
     _expect_board_actor(game, user_id, ChouettePhase.MOVING)
-    board = game.board
-    if kind == "step":
-        return [NewEvent("stepped", user_id, step_dict(next_step(board, state.pending, action["source"], action["die"])))]
-    if kind == "undo":
-        if not state.pending:
-            raise ActionError("illegal", "there is no step to undo")
-        return [NewEvent("undone", user_id)]
-    if kind == "confirm":
-        if not state.pending or board.next_steps(state.pending):
-            raise ActionError("illegal", "the play is not complete: every die that can be played must be played")
-        return [NewEvent("moved", user_id, {"steps": [step_dict(s) for s in state.pending]})]
-    return [NewEvent("moved", user_id, {"steps": [step_dict(s) for s in whole_play(board, action["steps"])]})]
+    return turn_events(_turn(state, game), user_id, action)
+
+
+def _turn(state: ChouetteTableState, game: ChouetteGame) -> Turn:
+    """The turn in progress on the board (a chouette's moves are never final)."""
+    return Turn(game.board, made=state.pending)
 
 
 def _checked(game: ChouetteGame, event: NewEvent) -> NewEvent:
@@ -377,21 +372,20 @@ def forced_events(
     assert phase in _BOARD_PHASES
     actor = waiting[0]
     if phase is ChouettePhase.ROLLING:
-        roll = NewEvent("rolled", actor, {"dice": list(roller(state.roll_number)), "number": state.roll_number})
-        events.append(roll)
-        state = apply_event(state, roll, now)
+        rolled = roll_events(game.board, actor, roller(state.roll_number), state.roll_number)
+        events.extend(rolled)
+        state = fold(state, [(event, now) for event in rolled])
         game = state.game
         if game is None or game.phase is not ChouettePhase.MOVING or game.awaiting() != (actor,):
             return events
-    chosen = random_play(game.board, state.pending, pick)
-    events.append(NewEvent("moved", actor, {"steps": [step_dict(s) for s in chosen]}))
+    events.append(moved_event(actor, _turn(state, game).timeout_play(pick)))
     return events
 
 
 # ----- the team channel
 
 
-def team_message(state: ChouetteTableState, user_id: int, action: dict[str, Any]) -> tuple[tuple[int, ...], dict[str, Any]]:
+def team_message(state: ChouetteTableState, user_id: int, action: dict[str, Any]) -> tuple[tuple[int, ...], TeamSaid]:
     """Who receives ``user_id``'s ``team_say`` (the team at this moment), and what they receive.
 
     Refused for anyone not on the team now: the box, a newcomer waiting for
@@ -403,10 +397,10 @@ def team_message(state: ChouetteTableState, user_id: int, action: dict[str, Any]
     lineup = chouette.lineup
     if lineup is None or user_id not in lineup.team:
         raise ActionError("not_on_team", "only the members of the team use the team channel")
-    return lineup.team, {
-        "t": "team", "table": state.id, "from": user_id, "name": state.names.get(user_id, ""),
-        "text": action.get("text", ""), "suggest": action.get("suggest"), "steps": action.get("steps"),
-    }
+    return lineup.team, TeamSaid(
+        state.id, user_id, state.names.get(user_id, ""), action.get("text", ""), action.get("suggest"),
+        action.get("steps"),
+    )
 
 
 # ----- the view sent to clients
@@ -470,14 +464,15 @@ def _game_view(state: ChouetteTableState) -> dict[str, Any] | None:
     if game is None:
         return None
     board = game.board
-    boards = shown_boards(board, state.pending)
+    turn = _turn(state, game)
+    boards = shown_boards(turn)
     phase = game.phase
     legal: dict[str, Any] | None = None
     if phase in _BOARD_PHASES:
         refusal = game.double_refusal(game.awaiting()[0])
         legal = {"steps": [], "can_confirm": False, "can_undo": False}
         if phase is ChouettePhase.MOVING:
-            legal = moving_legal(board, state.pending)
+            legal = moving_legal(turn)
         legal.update({"can_double": refusal is None, "double_refusal": refusal})
     return {
         "number": state.number,

@@ -1,14 +1,14 @@
-"""The chouette service: every action on a chouette table goes through here, one at a time per table.
+"""Chouette tables: what a chouette is (:class:`ChouetteKind`), and the service that opens and serves them.
 
-The same discipline as :mod:`~nardy.server.services.tables`: refresh from the
-database if another process moved the table on, let
-:func:`~nardy.server.services.chouette_state.decide` ask the rules, add the
-server's follow-ups (seed commitments, formation and opening rolls, game
-starts and ends with their seeds revealed), commit everything in one
-transaction, and only then publish and arm the clock. ``team_say`` changes
-nothing: it is published to the team alone (``docs/chouette.md``). As for a
-match, the process that committed the last change serves the clock, until
-it stops answering and another takes the table over (:meth:`adopt`).
+A chouette is served by its owner (:mod:`~nardy.server.services.table_owner`)
+as a two-seat table is: :func:`~nardy.server.services.chouette_state.decide`
+asks the rules, the server's follow-ups (seed commitments, formation and
+opening rolls, game starts and ends with their seeds revealed) join the
+batch, everything is committed in one transaction, and only then published
+and the clock armed. ``team_say`` changes nothing: it is published to the
+team alone (``docs/chouette.md``). As for a match, the process that
+committed the last change serves the clock, until it stops answering and
+another takes the table over (:meth:`ChouetteService.adopt`).
 
 Dice (``docs/chouette.md``, *Dice*): every formation and every game has a
 number and a seed, committed before its client seeds are fixed (number 0,
@@ -29,7 +29,6 @@ from typing import Any
 
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
-from nardy.server.pubsub import PubSub
 from nardy.server.services.chouette_state import (
     CHOUETTE_KIND,
     ChouetteSpec,
@@ -45,26 +44,23 @@ from nardy.server.services.chouette_state import (
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.dice import DiceSource, commitment
-from nardy.server.services.eventlog import (
-    FINISHED_SECONDS,
-    IDLE_SECONDS,
-    EventLogService,
-    LiveLog,
-    act_with_retries,
-    addressed,
-    fold_batch,
-    refresh,
-    table_channel,
-)
-from nardy.server.services.table_state import NewEvent, Roller
-from nardy.server.services.timers import DeadlineTimers
+from nardy.server.services.publisher import Publisher
+from nardy.server.services.table_owner import FINISHED_SECONDS, IDLE_SECONDS, Commit, LiveTables, TableOwner
+from nardy.server.services.table_state import ActionError, NewEvent, Roller
 from nardy.store import tables_repo
 from nardy.store.models import ChouettePlayer, GameSeed, GameTable, User
-from nardy.store.tables_repo import VersionConflict
+from nardy.store.tables_repo import StoredEvent
 
 log = logging.getLogger(__name__)
 
-LiveChouette = LiveLog[ChouetteTableState]
+LiveChouette = TableOwner[ChouetteTableState]
+"""The owner of a chouette held in memory."""
+
+CHOUETTE_ACTIONS = frozenset({
+    "start", "vote", "box_answer", "roll", "step", "undo", "confirm", "move", "double", "take", "drop", "resign",
+    "client_seed", "leave",
+})
+"""The protocol actions a chouette decides (``docs/chouette.md``); ``team_say`` is no event."""
 
 
 def chouette_spec_from_row(row: GameTable) -> ChouetteSpec:
@@ -75,160 +71,57 @@ def chouette_spec_from_row(row: GameTable) -> ChouetteSpec:
     )
 
 
-class ChouetteService(EventLogService[ChouetteTableState]):
-    """Creates chouettes, seats players and applies actions, committing before publishing."""
+class ChouetteKind:
+    """What a chouette is, for its owner: its fold, decisions, follow-ups, write and view."""
 
-    kind = CHOUETTE_KIND
+    name = CHOUETTE_KIND
+    actions = CHOUETTE_ACTIONS
 
-    def __init__(
-        self,
-        *,
-        db: DatabaseThreads,
-        pubsub: PubSub,
-        dice: DiceSource,
-        clock: Clock,
-        process_id: str,
-        idle_seconds: float = IDLE_SECONDS,
-        finished_seconds: float = FINISHED_SECONDS,
-    ) -> None:
-        super().__init__(
-            db=db, pubsub=pubsub, clock=clock, process_id=process_id, idle_seconds=idle_seconds,
-            finished_seconds=finished_seconds,
-        )
+    def __init__(self, *, db: DatabaseThreads, dice: DiceSource) -> None:
+        self._db = db
         self._dice = dice
         self._random = random.SystemRandom()
-        self.timers = DeadlineTimers(clock, self.on_deadline)
 
-    # ----- lifecycle
-
-    async def start(self) -> None:
-        """Start the clocks and the dropping of idle tables (clocks nobody serves come through :meth:`adopt`)."""
-        self.timers.start()
-        self._start_sweeping()
-
-    async def stop(self) -> None:
-        """Stop the clocks and the sweeping of idle tables."""
-        await self.timers.stop()
-        await self._stop_sweeping()
-
-    # ----- creating and joining
-
-    async def create(
-        self, *, user: User, spec: ChouetteSpec, client_seed: str | None = None, waiting_cap: int | None = None,
-    ) -> ChouetteTableState:
-        """A new chouette with ``user`` seated; it forms when a player sends ``start``. With ``waiting_cap`` it
-        is refused (``too_many_tables``) to a player who would then hold more tables waiting for players."""
-        table_id = secrets.token_urlsafe(12)
-        state = initial_state(table_id, spec)
-        row = GameTable(
-            id=table_id, kind=CHOUETTE_KIND, max_players=spec.max_players, variant="backgammon", match_length=0,
-            options=spec.options_dict(), move_seconds=spec.move_seconds, rated=False, private=spec.private,
-            invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
-            created_at=self._clock.now(), status="waiting", version=0, owner=self.process_id,
-        )
-        await self._db.run(
-            lambda session: self._store_new_table(session, row, user_id=user.id, waiting_cap=waiting_cap),
-        )
-        live = self._new_live(state)
-        async with live.lock:
-            events = sit_events(state, user.id, user.username, client_seed or secrets.token_hex(16))
-            await self._commit(live, events, action_id=None)
-        return live.state
-
-    async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> ChouetteTableState:
-        """Seat ``user``: before forming, to roll for a place; later at the end of the team (from the next game).
-
-        Already seated: nothing changes. ``table_full`` or ``not_open`` (while rolling for places) otherwise.
-        """
-        async with self._hold(table_id) as live, live.lock:
-            await refresh(self._db, live)
-            events = sit_events(live.state, user.id, user.username, client_seed or secrets.token_hex(16))
-            if events:
-                await self._commit(live, events, action_id=None)
-            return live.state
-
-    # ----- actions
-
-    async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
-        """Apply a player's action; returns the table version after it. Raises ActionError."""
-
-        async def commit(live: LiveChouette, events: list[NewEvent], action_id: str) -> None:
-            await self._commit(live, events, action_id=action_id)
-
-        async with self._hold(table_id) as live:
-            return await act_with_retries(
-                self._db, live, lambda _: f"u{user_id}:{action_id}",
-                lambda state: decide(state, user_id, action, self._roller(live)), commit,
-            )
-
-    async def team_say(self, table_id: str, *, user_id: int, action: dict[str, Any]) -> int:
-        """Send a team member's message to the team as it is now (never stored); returns the table's version."""
-        state = await self.current(table_id)
-        audience, message = team_message(state, user_id, action)
-        await self._pubsub.publish(table_channel(table_id), addressed(audience, message))
-        return state.version
-
-    async def on_deadline(self, table_id: str, deadline: datetime) -> None:
-        """The clock ran out on the decision the table waits for: the server decides it (``docs/chouette.md``)."""
-        async with self._hold(table_id) as live, live.lock:
-            await refresh(self._db, live)
-            state = live.state
-            now = self._clock.now()
-            if state.game is None or state.deadline != deadline or now < deadline:
-                return
-            events = forced_events(state, self._random, self._roller(live), now)
-            try:
-                await self._commit(live, events, action_id=None)
-            except VersionConflict:
-                log.info("chouette %s moved on before its timeout was recorded", table_id)
-
-    # ----- internals
-
-    def _initial(self, table_id: str, row: GameTable) -> ChouetteTableState:
+    def initial(self, table_id: str, row: GameTable) -> ChouetteTableState:
         return initial_state(table_id, chouette_spec_from_row(row))
 
-    def _fold_event(self, state: ChouetteTableState, event: NewEvent, at: datetime) -> ChouetteTableState:
+    def fold(self, state: ChouetteTableState, event: NewEvent, at: datetime) -> ChouetteTableState:
         return apply_event(state, event, at)
 
-    def _render(self, state: ChouetteTableState, now: datetime) -> dict[str, Any]:
+    def actor_key(self, state: ChouetteTableState, user_id: int) -> str:
+        return f"u{user_id}"
+
+    def decide(
+        self, state: ChouetteTableState, user_id: int, action: dict[str, Any], roller: Roller,
+    ) -> list[NewEvent]:
+        return decide(state, user_id, action, roller)
+
+    def timed_out(self, state: ChouetteTableState, roller: Roller, now: datetime) -> list[NewEvent]:
+        """The server decides what the table waits for (``docs/chouette.md``), while a game is played."""
+        if state.game is None:
+            return []
+        return forced_events(state, self._random, roller, now)
+
+    def roll(self, state: ChouetteTableState, seeds: dict[int, str], number: int) -> tuple[int, int]:
+        return self._dice.roll(seeds[state.number], state.round_client_seeds, number)
+
+    def render(self, state: ChouetteTableState, now: datetime) -> dict[str, Any]:
         return view(state, now=now)
 
-    def _is_finished(self, state: ChouetteTableState) -> bool:
+    def finished(self, state: ChouetteTableState) -> bool:
         return state.status == "closed"
 
-    def _after_commit(self, live: LiveChouette) -> None:
-        self.timers.arm(live.state.id, live.state.deadline)
-
-    def _roller(self, live: LiveChouette) -> Roller:
-        state = live.state
-
-        def roll(number: int) -> tuple[int, int]:
-            return self._dice.roll(live.seeds[state.number], state.round_client_seeds, number)
-
-        return roll
-
-    async def _commit(self, live: LiveChouette, events: list[NewEvent], *, action_id: str | None) -> None:
-        """Fold, add follow-ups, store everything in one transaction, then publish and arm the clock."""
-        now = self._clock.now()
-        start = live.state
-        seeds = dict(live.seeds)
-        new_seeds: list[GameSeed] = []
-        state, stored = fold_batch(
-            start, events, now, apply_event, lambda s: self._follow_up(s, seeds, new_seeds), action_id,
-        )
+    async def store(self, commit: Commit[ChouetteTableState]) -> None:
+        """The events, the seeds dealt and the newcomers' player rows, in one transaction."""
+        start, state = commit.start, commit.state
         newcomers = [ChouettePlayer(table_id=state.id, user_id=user) for user in state.names if user not in start.names]
+        summary = _summary(state, commit.at)
         await self._db.run(lambda db: tables_repo.append(
-            db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
-            summary=_summary(state, now), seeds=new_seeds, extra_rows=newcomers,
+            db, table_id=state.id, expected_version=start.version, events=commit.events, owner=commit.owner,
+            summary=summary, seeds=commit.seeds, extra_rows=newcomers,
         ))
-        live.state = state
-        live.seeds = seeds
-        if action_id is not None:
-            live.acted[action_id] = state.version
-        await self._publish(live, stored)
-        self._after_commit(live)
 
-    def _follow_up(self, state: ChouetteTableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
+    def follow_up(self, state: ChouetteTableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
         """The next event the server adds by itself, if any (see the module docstring for the dice)."""
         chouette = state.chouette
         if len(chouette.results) > state.results_announced:
@@ -294,6 +187,139 @@ class ChouetteService(EventLogService[ChouetteTableState]):
         seed = seeds.get(number)
         return {"number": number, "seed": seed, "commitment": commitment(seed) if seed is not None else None}
 
+
+
+
+class ChouetteService:
+    """Opens chouettes, seats players and hands every action to the table's owner."""
+
+    kind = CHOUETTE_KIND
+
+    def __init__(
+        self,
+        *,
+        db: DatabaseThreads,
+        publisher: Publisher,
+        dice: DiceSource,
+        clock: Clock,
+        process_id: str,
+        idle_seconds: float = IDLE_SECONDS,
+        finished_seconds: float = FINISHED_SECONDS,
+    ) -> None:
+        self._db = db
+        self._clock = clock
+        self._publisher = publisher
+        self.process_id = process_id
+        self.live = LiveTables(
+            kind=ChouetteKind(db=db, dice=dice), db=db, publisher=publisher, clock=clock, process_id=process_id,
+            idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+        )
+
+    # ----- lifecycle
+
+    async def start(self) -> None:
+        """Start the clocks and the dropping of idle tables (clocks nobody serves come through :meth:`adopt`)."""
+        self.live.start()
+
+    async def stop(self) -> None:
+        """Stop the clocks and the sweeping of idle tables."""
+        await self.live.stop()
+
+    # ----- reading
+
+    async def current(self, table_id: str) -> ChouetteTableState:
+        """The table's state, loaded if needed and refreshed from the database."""
+        return await self.live.current(table_id)
+
+    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
+        """The current version and view."""
+        return await self.live.snapshot(table_id)
+
+    def view_of(self, state: ChouetteTableState) -> dict[str, Any]:
+        """The client view of ``state`` now."""
+        return self.live.view_of(state)
+
+    async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
+        """The events after ``version``."""
+        return await self.live.events_since(table_id, version)
+
+    async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
+        """Nothing: a chouette has no chat (its team channel keeps nothing)."""
+        return []
+
+    async def adopt(self, table_id: str) -> None:
+        """Serve a table taken over from a process that stopped answering (:meth:`LiveTables.adopt`)."""
+        await self.live.adopt(table_id)
+
+    # ----- which tables are held in memory
+
+    def is_loaded(self, table_id: str) -> bool:
+        """Whether the table is held in memory now."""
+        return self.live.is_loaded(table_id)
+
+    def evict(self, now: datetime | None = None) -> list[str]:
+        """Drop the finished or idle tables nobody uses (:meth:`LiveTables.evict`); their ids."""
+        return self.live.evict(now)
+
+    # ----- creating and joining
+
+    async def create(
+        self, *, user: User, spec: ChouetteSpec, client_seed: str | None = None, waiting_cap: int | None = None,
+    ) -> ChouetteTableState:
+        """A new chouette with ``user`` seated; it forms when a player sends ``start``. With ``waiting_cap`` it
+        is refused (``too_many_tables``) to a player who would then hold more tables waiting for players."""
+        table_id = secrets.token_urlsafe(12)
+        state = initial_state(table_id, spec)
+        row = GameTable(
+            id=table_id, kind=CHOUETTE_KIND, max_players=spec.max_players, variant="backgammon", match_length=0,
+            options=spec.options_dict(), move_seconds=spec.move_seconds, rated=False, private=spec.private,
+            invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
+            created_at=self._clock.now(), status="waiting", version=0, owner=self.process_id,
+        )
+        await self._db.run(
+            lambda session: LiveTables.store_new_table(session, row, user_id=user.id, waiting_cap=waiting_cap),
+        )
+        events = sit_events(state, user.id, user.username, client_seed or secrets.token_hex(16))
+
+        async def seat(owner: LiveChouette) -> ChouetteTableState:
+            await owner.commit(events, None)
+            return owner.state
+
+        return await self.live.open(state).ask(seat, fresh=False)
+
+    async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> ChouetteTableState:
+        """Seat ``user``: before forming, to roll for a place; later at the end of the team (from the next game).
+
+        Already seated: nothing changes. ``table_full`` or ``not_open`` (while rolling for places) otherwise.
+        """
+
+        async def sit(owner: LiveChouette) -> ChouetteTableState:
+            events = sit_events(owner.state, user.id, user.username, client_seed or secrets.token_hex(16))
+            if events:
+                await owner.commit(events, None)
+            return owner.state
+
+        return await self.live.send(table_id, sit)
+
+    # ----- actions
+
+    async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
+        """Apply a player's action, or send their team message (``team_say``); the table's version after it.
+        Raises ActionError."""
+        if action["t"] == "team_say":
+            return await self.team_say(table_id, user_id=user_id, action=action)
+        return await self.live.act(table_id, user_id=user_id, action=action, action_id=action_id)
+
+    async def team_say(self, table_id: str, *, user_id: int, action: dict[str, Any]) -> int:
+        """Send a team member's message to the team as it is now (never stored); returns the table's version."""
+        state = await self.current(table_id)
+        team, said = team_message(state, user_id, action)
+        await self._publisher.team_said(said, frozenset(team))
+        return state.version
+
+    async def on_deadline(self, table_id: str, deadline: datetime) -> None:
+        """The clock ran out on the decision the table waits for: the server decides it (``docs/chouette.md``)."""
+        await self.live.on_deadline(table_id, deadline)
 
 
 def _summary(state: ChouetteTableState, now: datetime) -> dict[str, Any]:

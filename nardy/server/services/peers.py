@@ -14,7 +14,7 @@ killed, nobody would time the actor out and the bot would never move. So:
   dead, claims each with a conditional UPDATE (``owner = me`` where the owner
   is still the dead one: of several sweeping processes exactly one wins),
   and hands those it won to the service of their kind, which re-arms the
-  clock and starts the bot's turn (``EventLogService.adopt``).
+  clock and starts the bot's turn (``LiveTables.adopt``, a message to the table's owner).
 
 A deadline is thus fired at most ``dead_after_seconds + sweep_seconds``
 after it passed, or after its owner died if that was later. Start-up is the

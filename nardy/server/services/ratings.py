@@ -20,10 +20,10 @@ experience *after* the match, ``5 - (E + n) / 100``; we follow the server's
 A rating is *provisional* while ``experience < 400``: exactly while FIBS's
 ``K`` is above 1 and the rating still moves faster than a settled one.
 
-Ratings are kept per variant family, since skill does not carry across them:
-backgammon and backgammon with dave share ``backgammon``; Georgian short
-nardy is ``georgian``; every long nardy rule set is ``long``. A match length
-of 0 (unlimited) counts as 1 here.
+Ratings are kept per variant family (``Variant.family`` of the rules), since
+skill does not carry across them: backgammon and backgammon with dave share
+``backgammon``; Georgian short nardy is ``georgian``; every long nardy rule set
+is ``long``. A match length of 0 (unlimited) counts as 1 here.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from nardy.rules import VARIANTS, find_variant
 from nardy.store.models import Rating, RatingChange
 
 START_RATING = 1500.0
@@ -43,23 +44,17 @@ START_RATING = 1500.0
 SETTLED_EXPERIENCE = 400
 """From this experience on, K is 1 and the rating is no longer provisional."""
 
-FAMILIES = ("backgammon", "georgian", "long")
-"""The variant families a rating is kept for."""
-
-_FAMILY_OF = {"backgammon": "backgammon", "dave": "backgammon", "georgian": "georgian"}
+FAMILIES = tuple(dict.fromkeys(variant.family for variant in VARIANTS.values()))
+"""The variant families a rating is kept for, in the order of the variants."""
 
 
 def family_of(variant: str) -> str:
-    """The rating family of a variant name.
+    """The rating family of a variant name: the rules' family of that variant (ValueError for an unknown name).
 
     >>> family_of("dave"), family_of("georgian"), family_of("long-tournament")
     ('backgammon', 'georgian', 'long')
     """
-    if variant in _FAMILY_OF:
-        return _FAMILY_OF[variant]
-    if variant.startswith("long"):
-        return "long"
-    raise ValueError(f"no rating family for variant {variant!r}")
+    return find_variant(variant).family
 
 
 def upset_probability(difference: float, length: int) -> float:

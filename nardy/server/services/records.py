@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nardy.notation import format_steps, position_to_dict
+from nardy.notation import format_steps, position_to_dict, step_to_dict
 from nardy.notation.transcript import ACTION_EVENTS, Replayed, Transcript, games_of
 from nardy.rules import Game
 from nardy.rules.chouette import BOX_SIDE, TEAM_SIDE, ChouetteGame, ChouettePhase
 from nardy.server.services import chouette_state
 from nardy.server.services.chouette_state import ChouetteSpec
-from nardy.server.services.table_state import NewEvent, TableSpec, TableState, apply_event, step_dict
+from nardy.server.services.table_state import NewEvent, TableSpec, TableState, apply_event
 from nardy.store.tables_repo import StoredEvent
 
 _ROLL_KINDS = {"opening_rolled": "opening", "rolled": "roll"}
@@ -145,7 +145,7 @@ def _transcript_frame(step: Replayed, kind: str, version: int | None) -> dict[st
         "game_number": step.game_number,
         "dice": dice,
         "text": format_steps(action.steps) if moved else None,
-        "steps": [step_dict(s) for s in action.steps] if moved else None,
+        "steps": [step_to_dict(s) for s in action.steps] if moved else None,
         "board": position_to_dict(board),
         "pips": list(board.pip_counts()),
         "white": game.white,

@@ -13,21 +13,25 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from nardy.notation import format_steps, position_to_dict
+from nardy.notation.json_codec import options_to_dict, step_from_dict, step_to_dict
+from nardy.notation.transcript import EVENT_ACTIONS, action_of_event, apply_action
 from nardy.server.services.dice import check_client_seed
 from nardy.rules import (
     Game,
     GameOptions,
     Match,
+    OpeningRolled,
     Phase,
     Position,
     RulesError,
     Step,
-    WinKind,
+    Turn,
     find_variant,
 )
+from nardy.rules.turn import whole_play as rules_whole_play
 
 TableStatus = Literal["waiting", "playing", "finished"]
 MAX_STAKE = 1_000_000
@@ -42,6 +46,30 @@ class ActionError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def moves_final_at_new_table(variant: str, chosen: bool | None, *, against_computer: bool, binding: bool) -> bool:
+    """Whether moves are final at a new table: the creator's choice, else the default for who plays there.
+
+    004's «Ходы окончательны: сделанный ход нельзя отменить» is a rule of that
+    platform's tables between people, so the variant's default
+    (``Variant.moves_final``) holds there. Against the computer (004: «тренируйтесь
+    с компьютером в любое время ... Эти партии не учитываются в рейтинге») the
+    player may undo before confirming unless they tick the option. At a
+    ``binding`` table (rated, or a tournament's) a creator may make moves final
+    but may not take finality away from a variant whose default it is: an
+    :class:`ActionError` says so (docs/rules.md, decisions of 2026-12-02).
+    """
+    default = find_variant(variant).moves_final
+    if binding and default and chosen is False:
+        raise ActionError(
+            "moves_final_required",
+            f"moves are final at rated and tournament tables of {variant} (004's rule): "
+            "leave moves_final on, or play unrated to undo steps before confirming",
+        )
+    if chosen is not None:
+        return chosen
+    return default and not against_computer
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +117,7 @@ class TableSpec:
 
     def options_dict(self) -> dict[str, Any]:
         """The options as JSON-ready data: the game's, and whether moves are final."""
-        return {**options_dict(self.options), "moves_final": self.moves_final}
+        return {**options_to_dict(self.options), "moves_final": self.moves_final}
 
     @property
     def has_bank_clock(self) -> bool:
@@ -100,14 +128,6 @@ class TableSpec:
     def bank_seconds(self) -> float:
         """Each player's bank when the match (or, in money play, each game) begins."""
         return float((self.bank_seconds_per_point or 0) * max(1, self.match_length))
-
-
-def options_dict(options: GameOptions) -> dict[str, Any]:
-    """Game options as JSON-ready data (as stored in ``tables.options``)."""
-    return {
-        "cube": options.cube, "jacoby": options.jacoby, "automatic_doubles": options.automatic_doubles,
-        "backgammon_value": options.backgammon_value, "beavers": options.beavers,
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,38 +210,24 @@ class TableState:
         return None
 
     def actor(self) -> int | None:
-        """The seat whose decision the table waits for, or None."""
+        """The seat whose decision the table waits for (the rules' :attr:`Game.actor`), or None
+        while the match is not being played."""
         if self.status != "playing" or self.match is None or self.match.is_over:
             return None
-        game = self.match.game
-        if game.phase in (Phase.ROLLING, Phase.MOVING):
-            return game.turn
-        if game.phase is Phase.DOUBLED:
-            return game.opponent
-        if game.phase is Phase.RESIGNATION and game.pending_resignation is not None:
-            return 1 - game.pending_resignation[0]
-        return None
+        return self.match.game.actor
+
+    def turn(self) -> Turn:
+        """The turn in progress: the steps made of the game's roll, under the table's moves-final option."""
+        assert self.match is not None
+        return Turn(self.match.game, final=self.spec.moves_final, made=self.pending)
 
 
 # ----- folding events into the state
 
 
-def step_from(data: dict[str, Any]) -> Step:
-    """A step from its JSON form."""
-    return Step(int(data["source"]), int(data["target"]), int(data["die"]), bool(data.get("hit", False)))
-
-
 def step_dict(step: Step) -> dict[str, Any]:
-    """A step as JSON-ready data."""
-    return {"source": step.source, "target": step.target, "die": step.die, "hit": step.hit}
-
-
-def _with_game(state: TableState, change: Callable[[Game], Game]) -> TableState:
-    assert state.match is not None
-    game = change(state.match.game)
-    if game.result is None:
-        return replace(state, match=state.match.update(game))
-    return replace(state, match=state.match.update(game), whites=(*state.whites, game.white), finished_game=game)
+    """A step as the JSON-ready data of an event's payload or a view (the notation's codec)."""
+    return cast(dict[str, Any], step_to_dict(step))
 
 
 def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
@@ -258,29 +264,14 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
         )
         if state.spec.has_bank_clock and state.spec.match_length == 0:
             state = replace(state, banks=(state.spec.bank_seconds, state.spec.bank_seconds))
-    elif kind == "opening_rolled":
-        state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.opening_roll(data["dice"]))
-    elif kind == "rolled":
-        assert seat is not None
-        state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(seat, data["dice"]))
+    elif kind in EVENT_ACTIONS:
+        state = _played(state, event)
     elif kind == "stepped":
-        state = replace(state, pending=(*state.pending, step_from(data)))
+        state = replace(state, pending=(*state.pending, step_from_dict(data)))
     elif kind == "undone":
         state = replace(state, pending=state.pending[:-1])
-    elif kind == "moved":
-        assert seat is not None and state.game is not None
-        steps = tuple(step_from(s) for s in data["steps"])
-        last = {"seat": seat, "dice": list(state.game.dice or ()), "steps": data["steps"], "text": format_steps(steps)}
-        state = _with_game(replace(state, pending=(), last_move=last), lambda g: g.move(seat, steps))
-    elif kind in _CUBE_AND_RESIGN:
-        assert seat is not None
-        state = _with_game(state, _CUBE_AND_RESIGN[kind](seat, data))
-    elif kind == "timed_out":
-        assert seat is not None and state.match is not None
-        state = replace(state, match=state.match.timeout(seat))
-    elif kind == "forfeited":
-        assert seat is not None and state.match is not None
-        state = replace(state, match=state.match.forfeit(seat), pending=())
+    elif kind == "passed":
+        pass  # the roll before it already handed the turn over (the rules pass a roll with no play)
     elif kind == "game_ended":
         state = replace(state, games_announced=state.games_announced + 1, last_result=data["result"], pending=())
     elif kind == "match_ended":
@@ -298,15 +289,38 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     return _clocked(replace(state, version=state.version + 1), at)
 
 
-_CUBE_AND_RESIGN: dict[str, Callable[[int, dict[str, Any]], Callable[[Game], Game]]] = {
-    "doubled": lambda seat, _: lambda g: g.double(seat),
-    "took": lambda seat, _: lambda g: g.take(seat),
-    "beavered": lambda seat, _: lambda g: g.beaver(seat),
-    "dropped": lambda seat, _: lambda g: g.drop(seat),
-    "resigned": lambda seat, d: lambda g: g.resign(seat, WinKind(d["kind"]) if d.get("kind") else None),
-    "resignation_accepted": lambda seat, _: lambda g: g.accept_resignation(seat),
-    "resignation_declined": lambda seat, _: lambda g: g.decline_resignation(seat),
-}
+def _played(state: TableState, event: NewEvent) -> TableState:
+    """The state after the game action ``event`` is (a roll, a move, a cube or resignation decision, a
+    timeout, a forfeit), applied by the one fold of a match's actions
+    (:func:`~nardy.notation.transcript.apply_action`) that records, transcripts and the analysis replay by."""
+    before = state.match
+    assert before is not None
+    action = action_of_event(event.kind, event.seat, event.payload)
+    assert action is not None
+    if action.kind in ("opening", "roll"):
+        state = replace(state, roll_number=event.payload["number"] + 1)
+    elif action.kind == "move":
+        last = {
+            "seat": event.seat, "dice": list(before.game.dice or ()), "steps": event.payload["steps"],
+            "text": format_steps(action.steps),
+        }
+        state = replace(state, pending=(), last_move=last)
+    elif action.kind == "forfeit":
+        state = replace(state, pending=())
+    match, game = apply_action(before, action)
+    if game.result is None:
+        return replace(state, match=match)
+    return replace(state, match=match, whites=(*state.whites, game.white), finished_game=game)
+
+
+def _checked(state: TableState, event: NewEvent) -> list[NewEvent]:
+    """``[event]`` when the rules accept the game action it is, else an ``illegal`` ActionError saying why."""
+    assert state.match is not None
+    match = state.match
+    action = action_of_event(event.kind, event.seat, event.payload)
+    assert action is not None
+    refuse_rules(lambda: apply_action(match, action))
+    return [event]
 
 
 def _clocked(state: TableState, at: datetime) -> TableState:
@@ -379,43 +393,21 @@ def decide(state: TableState, seat: int, action: dict[str, Any], roller: Roller)
         return _decide_chat_spectators(state, seat, action["allow"])
     game = _playing_game(state)
     if kind == "resign":
-        refuse_rules(lambda: game.resign(seat, WinKind(action["kind"]) if action.get("kind") else None))
-        return [NewEvent("resigned", seat, {"kind": action.get("kind")})]
+        return _checked(state, NewEvent("resigned", seat, {"kind": action.get("kind")}))
     if kind in ("accept_resignation", "decline_resignation"):
         name = "resignation_accepted" if kind == "accept_resignation" else "resignation_declined"
-        refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
-        return [NewEvent(name, seat)]
+        return _checked(state, NewEvent(name, seat))
     if state.actor() != seat:
         raise ActionError("not_your_turn", "it is not your decision now")
     if kind == "roll":
         if game.phase is not Phase.ROLLING:
             raise ActionError("illegal", "you can roll only at the start of your turn")
-        return [NewEvent("rolled", seat, {"dice": list(roller(state.roll_number)), "number": state.roll_number})]
+        return roll_events(game, seat, roller(state.roll_number), state.roll_number)
     if kind in ("double", "take", "drop", "beaver"):
         name = {"double": "doubled", "take": "took", "drop": "dropped", "beaver": "beavered"}[kind]
-        refuse_rules(lambda: _CUBE_AND_RESIGN[name](seat, {})(game))
-        return [NewEvent(name, seat)]
-    if game.phase is not Phase.MOVING:
-        raise ActionError("illegal", "there is nothing to move now: roll first")
-    if kind == "step":
-        step = next_step(game, state.pending, action["source"], action["die"])
-        events = [NewEvent("stepped", seat, step_dict(step))]
-        made = (*state.pending, step)
-        if state.spec.moves_final and not game.next_steps(made):
-            events.append(NewEvent("moved", seat, {"steps": [step_dict(s) for s in made]}))
-        return events
-    if kind == "undo":
-        if state.spec.moves_final:
-            raise ActionError("illegal", "moves are final at this table: a step cannot be taken back (004)")
-        if not state.pending:
-            raise ActionError("illegal", "there is no step to undo")
-        return [NewEvent("undone", seat)]
-    if kind == "confirm":
-        if not state.pending or game.next_steps(state.pending):
-            raise ActionError("illegal", "the play is not complete: every die that can be played must be played")
-        return [NewEvent("moved", seat, {"steps": [step_dict(s) for s in state.pending]})]
-    if kind == "move":
-        return [NewEvent("moved", seat, {"steps": [step_dict(s) for s in whole_play(game, action["steps"])]})]
+        return _checked(state, NewEvent(name, seat))
+    if kind in ("step", "undo", "confirm", "move"):
+        return turn_events(state.turn(), seat, action)
     raise ActionError("unknown_action", f"unknown action {kind!r}")
 
 
@@ -433,46 +425,65 @@ def refuse_rules(check: Callable[[], object]) -> None:
         raise ActionError("illegal", str(error)) from None
 
 
-def next_step(game: Game, pending: Sequence[Step], source: int, die: int) -> Step:
-    """The legal step from ``source`` by ``die`` after ``pending`` (target and hit by the rules), or ActionError."""
-    for step in game.next_steps(pending):
-        if step.source == source and step.die == die:
-            return step
-    raise ActionError("illegal", f"no legal step from {source} with a {die} now")
-
-
 def whole_play(game: Game, steps: Sequence[dict[str, Any]]) -> tuple[Step, ...]:
-    """The legal sequence matching the ``move`` action's ``steps`` (hits filled in by the rules), or ActionError.
+    """The legal sequence matching the ``move`` action's ``steps`` (hits filled in by the rules), or ActionError."""
+    wanted = [(step["source"], step["target"], step["die"]) for step in steps]
+    try:
+        return rules_whole_play(game, wanted)
+    except RulesError as error:
+        raise ActionError("illegal", str(error)) from None
 
-    Found step by step among the turn's next steps, the same answers a player
-    stepping would get, rather than by turning every legal sequence into steps.
+
+def turn_events(turn: Turn, seat: int, action: dict[str, Any]) -> list[NewEvent]:
+    """The events a ``step``, ``undo``, ``confirm`` or ``move`` action of ``seat`` adds to ``turn``, as the
+    rules' :class:`~nardy.rules.turn.Turn` decides them; ``seat`` is the mover's name in the log (a seat
+    at a table, a user id at a chouette). Where moves are final, the step completing a play ends the
+    turn (004), so a ``moved`` follows its ``stepped``."""
+    kind = action["t"]
+    try:
+        if kind == "step":
+            after = turn.push(action["source"], action["die"])
+            events = [NewEvent("stepped", seat, step_dict(after.made[-1]))]
+            if after.ends_itself:
+                events.append(moved_event(seat, after.made))
+            return events
+        if kind == "undo":
+            turn.pop()
+            return [NewEvent("undone", seat)]
+        if kind == "confirm":
+            return [moved_event(seat, turn.play())]
+    except RulesError as error:
+        raise ActionError("illegal", str(error)) from None
+    return [moved_event(seat, whole_play(turn.game, action["steps"]))]
+
+
+def moved_event(seat: int, steps: Sequence[Step]) -> NewEvent:
+    """The ``moved`` event of ``seat``'s play ``steps``."""
+    return NewEvent("moved", seat, {"steps": [step_dict(s) for s in steps]})
+
+
+def roll_events(game: Game, seat: int, dice: tuple[int, int], number: int) -> list[NewEvent]:
+    """The ``rolled`` event of ``seat``'s roll ``number`` (``dice``), and ``passed`` after it when the rules
+    find no legal play of it (003: «Такой ход обозначен как "pass" в записи игры»).
+
+    ``game`` is the board the roll is made on; ``seat`` names the roller in the log.
     """
-    made: list[Step] = []
-    for wanted in steps:
-        found = [
-            step for step in game.next_steps(made)
-            if step.source == wanted["source"] and step.target == wanted["target"] and step.die == wanted["die"]
-        ]
-        if not found:
-            raise ActionError("illegal", "that is not a legal play of the dice")
-        made.append(found[0])
-    if not made or game.next_steps(made):
-        raise ActionError("illegal", "that is not a legal play of the dice")
-    return tuple(made)
+    events = [NewEvent("rolled", seat, {"dice": list(dice), "number": number})]
+    if game.roll(game.turn, dice).last_pass is not None:
+        events.append(NewEvent("passed", seat, {"dice": list(dice)}))
+    return events
 
 
-def random_play(game: Game, pending: tuple[Step, ...], pick: random.Random) -> tuple[Step, ...]:
-    """A uniformly random legal play of the game's dice that begins with ``pending`` (a timeout, 004).
+def opening_event(game: Game, dice: tuple[int, int], number: int) -> NewEvent:
+    """The ``opening_rolled`` event of opening roll ``number`` (``dice``), naming the seat that plays first
+    as the rules decide it (``None`` on a tie, rolled again).
 
-    Uniform over the distinct resulting positions, in a fixed order, so a seeded ``pick`` repeats.
+    No opening roll passes: it is played from the starting position, where every roll has a play
+    (``test_no_opening_roll_passes``), so no ``passed`` follows it.
     """
-    assert game.dice is not None
-    depth = len(pending)
-    ways: dict[Position, tuple[Step, ...]] = {}
-    for sequence in game.position.legal_sequences(game.dice):
-        if sequence[:depth] == pending:
-            ways.setdefault(game.position.after(sequence), sequence)
-    return pick.choice(sorted(ways.values(), key=lambda s: [(x.source, x.target, x.die) for x in s]))
+    first = game.opening_roll(dice).history[-1]
+    assert isinstance(first, OpeningRolled)
+    return NewEvent("opening_rolled", None, {"dice": list(dice), "number": number, "first": first.first})
 
 
 def _decide_client_seed(state: TableState, seat: int, seed: str) -> list[NewEvent]:
@@ -525,15 +536,14 @@ def forced_events(
     if game.phase is Phase.RESIGNATION:
         return [NewEvent("resignation_declined", seat)]
     if game.phase is Phase.ROLLING:
-        roll = NewEvent("rolled", seat, {"dice": list(roller(state.roll_number)), "number": state.roll_number})
-        events.append(roll)
-        state = apply_event(state, roll, now)
+        rolled = roll_events(game, seat, roller(state.roll_number), state.roll_number)
+        events.extend(rolled)
+        state = fold(state, [(event, now) for event in rolled])
         game = state.game
         assert game is not None
         if game.phase is not Phase.MOVING or game.turn != seat:
             return events
-    chosen = random_play(game, state.pending, pick)
-    events.append(NewEvent("moved", seat, {"steps": [step_dict(s) for s in chosen]}))
+    events.append(moved_event(seat, state.turn().timeout_play(pick)))
     return events
 
 
@@ -600,19 +610,18 @@ def view(state: TableState, *, now: datetime) -> dict[str, Any]:
     return data
 
 
-def shown_boards(game: Game, pending: Sequence[Step]) -> tuple[Position, Position]:
+def shown_boards(turn: Turn) -> tuple[Position, Position]:
     """The position seen from each side (0, 1), with the steps made this turn applied."""
-    shown = game.position.after(pending) if pending else game.position
-    return (shown if game.turn == 0 else shown.turned(), shown if game.turn == 1 else shown.turned())
+    shown = turn.position()
+    return (shown if turn.game.turn == 0 else shown.turned(), shown if turn.game.turn == 1 else shown.turned())
 
 
-def moving_legal(game: Game, pending: Sequence[Step]) -> dict[str, Any]:
-    """The mover's choices: the steps that may follow ``pending``, and whether to confirm or undo."""
-    following = game.next_steps(pending)
+def moving_legal(turn: Turn) -> dict[str, Any]:
+    """The mover's choices: the steps that may follow those made, and whether to confirm or undo."""
     return {
-        "steps": [step_dict(s) for s in following],
-        "can_confirm": bool(pending) and not following,
-        "can_undo": bool(pending),
+        "steps": [step_dict(s) for s in turn.next_steps],
+        "can_confirm": turn.can_confirm,
+        "can_undo": turn.can_undo,
     }
 
 
@@ -642,17 +651,17 @@ def resign_view(game: Game) -> dict[str, Any] | None:
 
 
 def _game_view(state: TableState, game: Game) -> dict[str, Any]:
-    boards = shown_boards(game, state.pending)
+    turn = state.turn()
+    boards = shown_boards(turn)
     actor = state.actor()
     legal: dict[str, Any] | None = None
     if actor is not None and game.phase is Phase.MOVING:
-        legal = moving_legal(game, state.pending)
-        legal["can_undo"] = legal["can_undo"] and not state.spec.moves_final
+        legal = moving_legal(turn)
         legal["only_play"] = only_play(game)
     elif actor is not None and game.phase is Phase.ROLLING:
         legal = {"can_double": game.can_double(actor), "double_refusal": game.double_refusal(actor)}
     elif actor is not None and game.phase is Phase.DOUBLED:
-        legal = {"can_beaver": game.options.beavers and game.cube.value * 4 <= 64}
+        legal = {"can_beaver": game.can_beaver(actor)}
     return {
         "phase": game.phase.value,
         "turn": game.turn,

@@ -1,16 +1,20 @@
-"""The table service: every action on a table goes through here, one at a time per table.
+"""Two-seat tables: what such a table is (:class:`MatchKind`), and the service that opens and serves them.
 
-For each action: refresh the table from the database if another process moved
-it on, let :func:`~nardy.server.services.table_state.decide` check it against
-the rules, add the server's own follow-ups (opening rolls, game and match ends,
-new seeds), commit all of it in one transaction, and only then publish it and
-arm the move clock. A repeated ``action_id`` is answered with the version it
-was first applied at and changes nothing.
+A table is served by its owner (:mod:`~nardy.server.services.table_owner`),
+one per live table, through which every action, deadline, forfeit, rematch
+and takeover passes, one at a time. This module says what a two-seat table
+adds to that: :func:`~nardy.server.services.table_state.decide` checks an
+action against the rules, the server's own follow-ups (opening rolls, game
+and match ends, new seeds) join it in one batch, coins, finished games and
+ratings are written with it in one transaction (a plain append shares a
+grouped one), and only then is it published and the move clock armed. A
+repeated ``action_id`` is answered with the version it was first applied at
+and changes nothing.
 
 The process that commits a change owns the table (``tables.owner``): it arms
 the clock and plays the computer's turn that change begins. When it stops
 answering, another process takes the table over
-(:mod:`~nardy.server.services.peers`, :meth:`adopt`).
+(:mod:`~nardy.server.services.peers`, :meth:`TableService.adopt`).
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from functools import partial
@@ -30,23 +33,20 @@ from sqlalchemy.orm import Session
 
 from nardy.bots import Bot, make_bot
 from nardy.rules import GameOptions, Phase
-from nardy.server.pubsub import PubSub
+from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.clock import Clock
 from nardy.server.services.coins import COIN_EVENTS, CoinPolicy, refuse_guest, sit_down, write_table_coins
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.dice import DiceSource, commitment
-from nardy.server.services.eventlog import (
+from nardy.server.services.publisher import Publisher
+from nardy.server.services.ratings import family_of, rated_match_rows
+from nardy.server.services.table_owner import (
     FINISHED_SECONDS,
     IDLE_SECONDS,
-    EventLogService,
-    LiveLog,
-    act_with_retries,
-    event_message,
-    fold_batch,
-    refresh,
-    table_channel,
+    Commit,
+    LiveTables,
+    TableOwner,
 )
-from nardy.server.services.ratings import family_of, rated_match_rows
 from nardy.server.services.table_state import (
     ActionError,
     NewEvent,
@@ -57,11 +57,11 @@ from nardy.server.services.table_state import (
     decide,
     forced_events,
     initial_state,
+    opening_event,
     step_dict,
     unrated_reason,
     view,
 )
-from nardy.server.services.timers import DeadlineTimers
 from nardy.server.settings import DEFAULT_BANK_CLOCK
 from nardy.store import tables_repo
 from nardy.store.models import FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
@@ -69,17 +69,19 @@ from nardy.store.tables_repo import StoredEvent, VersionConflict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LiveTable", "TableService", "event_message", "spec_from_row", "table_channel"]
+__all__ = ["MatchKind", "TableService", "spec_from_row"]
 
 TABLE_KIND = "match"
 """The ``tables.kind`` of a two-seat table (a chouette's is ``chouette``)."""
 
-LiveTable = LiveLog[TableState]
-"""A table held in memory: its folded state, its secret seeds and the lock serialising it."""
-
 COMPUTER_IDLE_SECONDS = 3600.0
 """A game against the computer whose human has not acted for this long is ended: the human forfeits it."""
 
+MATCH_ACTIONS = frozenset({
+    "roll", "step", "undo", "confirm", "move", "double", "take", "drop", "beaver", "resign",
+    "accept_resignation", "decline_resignation", "rematch", "client_seed", "leave", "chat_spectators",
+})
+"""The protocol actions a two-seat table decides (``docs/protocol.md``); its chat (``say``) is no event."""
 
 
 def spec_from_row(row: GameTable) -> TableSpec:
@@ -106,8 +108,172 @@ class BotFactory(Protocol):
     def __call__(self, level: str, *, variant: str) -> Bot: ...
 
 
-class TableService(EventLogService[TableState]):
-    """Creates tables, seats players and applies actions, committing before publishing."""
+class MatchKind:
+    """What a two-seat table is, for its owner: its fold, decisions, follow-ups, write and view."""
+
+    name = TABLE_KIND
+    actions = MATCH_ACTIONS
+
+    def __init__(self, *, db: DatabaseThreads, dice: DiceSource, coins: CoinPolicy) -> None:
+        self._db = db
+        self._dice = dice
+        self.coins = coins
+        self._random = random.SystemRandom()
+
+    def initial(self, table_id: str, row: GameTable) -> TableState:
+        return TableState(table_id, spec_from_row(row))
+
+    def fold(self, state: TableState, event: NewEvent, at: datetime) -> TableState:
+        return apply_event(state, event, at)
+
+    def actor_key(self, state: TableState, user_id: int) -> str:
+        return str(_seat_of(state, user_id))
+
+    def decide(self, state: TableState, user_id: int, action: dict[str, Any], roller: Roller) -> list[NewEvent]:
+        return decide(state, _seat_of(state, user_id), action, roller)
+
+    def timed_out(self, state: TableState, roller: Roller, now: datetime) -> list[NewEvent]:
+        """The actor times out (004); the rules play for them what the turn still needs."""
+        seat = state.actor()
+        if seat is None:
+            return []
+        timed_out = NewEvent("timed_out", seat)
+        after = apply_event(state, timed_out, now)
+        events = [timed_out]
+        if after.match is not None and not after.match.is_over:
+            events.extend(forced_events(after, seat, self._random, roller, now))
+        return events
+
+    def roll(self, state: TableState, seeds: dict[int, str], number: int) -> tuple[int, int]:
+        return self._dice.roll(seeds[state.game_number], state.game_client_seeds, number)
+
+    def render(self, state: TableState, now: datetime) -> dict[str, Any]:
+        return view(state, now=now)
+
+    def finished(self, state: TableState) -> bool:
+        return state.status == "finished"
+
+    async def store(self, commit: Commit[TableState]) -> None:
+        """Coins, finished games and ratings ride in one transaction with the events; a plain append is grouped."""
+        start, state, stored, now = commit.start, commit.state, commit.events, commit.at
+        finished = [_finished_row(state, e.payload, now) for e in stored if e.kind == "game_ended"]
+        ended = any(e.kind == "match_ended" for e in stored)
+        summary = _summary_changes(start, state, now)
+        if commit.seeds or finished or ended or any(e.kind in COIN_EVENTS for e in stored):
+            def write(db: Session) -> None:
+                write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
+                ratings = _rating_rows(db, state, now) if ended else []
+                tables_repo.append(
+                    db, table_id=state.id, expected_version=start.version, events=stored, owner=commit.owner,
+                    summary=summary, seeds=commit.seeds, finished=finished, extra_rows=ratings,
+                )
+
+            await self._db.run(write)
+        else:
+            await self._append_grouped(state.id, start.version, stored, summary, commit.owner)
+
+    async def _append_grouped(
+        self, table_id: str, version: int, stored: list[StoredEvent], summary: dict[str, Any], owner: str,
+    ) -> None:
+        """A plain append (no coins, seeds, finished games or ratings ride with it), in a grouped transaction."""
+        try:
+            await self._db.grouped(table_id, partial(
+                tables_repo.append_uncommitted, table_id=table_id, expected_version=version, events=stored,
+                owner=owner, summary=summary,
+            ))
+        except IntegrityError:  # it ran alone and lost a race on the events' keys
+            raise VersionConflict(table_id) from None
+
+    def follow_up(self, state: TableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
+        """The next event the server adds by itself, if any.
+
+        A game's dice seed is committed before that game's client seeds are
+        fixed: game 1's when the table opens, game N+1's when game N starts,
+        so a player who sets a fresh client seed after seeing a commitment
+        knows the server could not have chosen its seed against it.
+        """
+        match = state.match
+        if state.status == "finished" or (match is not None and match.is_over):
+            return self._match_end(state, seeds)
+        upcoming = state.game_number + 1
+        if state.next_commitment is None or state.next_commitment[0] < upcoming:
+            seed = self._dice.new_seed()
+            seeds[upcoming] = seed
+            new_seeds.append(GameSeed(table_id=state.id, number=upcoming, seed=seed, commitment=commitment(seed)))
+            return NewEvent("seed_committed", None, {"number": upcoming, "commitment": commitment(seed)})
+        if state.status == "waiting":
+            if all(seat is not None for seat in state.seats):
+                return NewEvent("match_started", None)
+            return None
+        assert match is not None
+        if len(match.results) > state.games_announced:
+            return self._game_end(state, seeds)
+        if state.game_number < len(match.results) + 1:
+            return NewEvent("game_started", None, {
+                "number": upcoming,
+                "commitment": state.next_commitment[1],
+                "client_seeds": [s.client_seed if s is not None else "" for s in state.seats],
+            })
+        if match.game.phase is Phase.OPENING:
+            dice = self._dice.roll(seeds[state.game_number], state.game_client_seeds, state.roll_number)
+            return opening_event(match.game, dice, state.roll_number)
+        return None
+
+    def _match_end(self, state: TableState, seeds: dict[int, str]) -> NewEvent | None:
+        match = state.match
+        if match is None:
+            return None
+        if len(match.results) > state.games_announced:
+            return self._game_end(state, seeds)
+        if state.status == "playing":
+            return NewEvent("match_ended", None, {
+                "winner": match.winner, "reason": match.ended_by, "score": list(match.score),
+                "rated": unrated_reason(state) is None and match.winner is not None,
+                **({"coins": state.spec.coins_at_stake} if state.spec.stake else {}),
+            })
+        return None
+
+    def _game_end(self, state: TableState, seeds: dict[int, str]) -> NewEvent:
+        assert state.match is not None
+        number = state.games_announced + 1
+        result = state.match.results[number - 1]
+        return NewEvent("game_ended", None, {
+            "number": number,
+            "white": state.whites[number - 1],
+            "result": {"winner": result.winner, "kind": result.kind.value, "points": result.points,
+                       "reason": result.reason},
+            "seed": seeds.get(number),
+            "commitment": commitment(seeds[number]) if number in seeds else None,
+            "client_seeds": list(state.game_client_seeds),
+        })
+
+
+def _seat_of(state: TableState, user_id: int) -> int:
+    seat = state.seat_of(user_id)
+    if seat is None:
+        raise ActionError("not_seated", "only the two players of this table can act on it")
+    return seat
+
+
+def _finished_row(state: TableState, data: dict[str, Any], now: datetime) -> FinishedGame:
+    """The row of a game a batch ended (``data``: its ``game_ended`` payload); the seats are the batch's last."""
+    white = data["white"]
+    users = [s.user_id if s is not None else None for s in state.seats]
+    return FinishedGame(
+        table_id=state.id, number=data["number"], variant=state.spec.variant,
+        white_id=users[white], black_id=users[1 - white],
+        winner_colour="white" if data["result"]["winner"] == white else "black",
+        kind=data["result"]["kind"], points=data["result"]["points"], reason=data["result"]["reason"],
+        finished_at=now,
+    )
+
+
+LiveTable = TableOwner[TableState]
+"""The owner of a two-seat table held in memory."""
+
+
+class TableService:
+    """Opens two-seat tables, seats players and hands every action to the table's owner."""
 
     kind = TABLE_KIND
 
@@ -115,10 +281,11 @@ class TableService(EventLogService[TableState]):
         self,
         *,
         db: DatabaseThreads,
-        pubsub: PubSub,
+        publisher: Publisher,
         dice: DiceSource,
         clock: Clock,
         process_id: str,
+        chat_limits: ChatLimits,
         bot_factory: BotFactory = make_bot,
         bot_delay_seconds: float = 0.0,
         idle_seconds: float = IDLE_SECONDS,
@@ -126,22 +293,23 @@ class TableService(EventLogService[TableState]):
         computer_idle_seconds: float = COMPUTER_IDLE_SECONDS,
         coins: CoinPolicy = CoinPolicy(),
     ) -> None:
-        super().__init__(
-            db=db, pubsub=pubsub, clock=clock, process_id=process_id, idle_seconds=idle_seconds,
-            finished_seconds=finished_seconds,
-        )
-        self.computer_idle_seconds = computer_idle_seconds
-        """An untimed game against the computer whose human has not acted this long is forfeited by the human."""
+        self._db = db
+        self._clock = clock
+        self.process_id = process_id
         self.coins = coins
         """The coins an account starts with and gets each day (coin tables hold and move them)."""
+        self.live = LiveTables(
+            kind=MatchKind(db=db, dice=dice, coins=coins), db=db, publisher=publisher, clock=clock,
+            process_id=process_id, begun=self._begun, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+        )
+        self.chat = ChatService(db=db, publisher=publisher, tables=self, clock=clock, limits=chat_limits)
+        """The chat of the two-seat tables."""
+        self.computer_idle_seconds = computer_idle_seconds
+        """An untimed game against the computer whose human has not acted this long is forfeited by the human."""
         self._reaper: asyncio.Task[None] | None = None
-        self._dice = dice
         self._bot_factory = bot_factory
         self.bot_delay_seconds = bot_delay_seconds
         """The least time between a computer player's turn beginning and its action (people follow it better)."""
-        self._random = random.SystemRandom()
-        self._background: set[asyncio.Task[None]] = set()
-        self.timers = DeadlineTimers(clock, self.on_deadline)
 
     # ----- lifecycle
 
@@ -151,22 +319,54 @@ class TableService(EventLogService[TableState]):
         The clocks and bots of tables nobody serves (after a restart, or when
         a process died) come through :meth:`adopt`.
         """
-        self.timers.start()
-        self._start_sweeping()
+        self.live.start()
         self._reaper = asyncio.create_task(self._end_abandoned_periodically(), name="nardy-abandoned")
 
     async def stop(self) -> None:
         """Stop clocks, pending bot moves, the sweeping of idle tables and of abandoned computer games."""
-        await self.timers.stop()
-        await self._stop_sweeping()
+        await self.live.stop()
         if self._reaper is not None:
             self._reaper.cancel()
             try:
                 await self._reaper
             except asyncio.CancelledError:
                 pass
-        for task in list(self._background):
-            task.cancel()
+
+    # ----- reading
+
+    async def current(self, table_id: str) -> TableState:
+        """The table's state, loaded if needed and refreshed from the database."""
+        return await self.live.current(table_id)
+
+    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
+        """The current version and view."""
+        return await self.live.snapshot(table_id)
+
+    def view_of(self, state: TableState) -> dict[str, Any]:
+        """The client view of ``state`` now."""
+        return self.live.view_of(state)
+
+    async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
+        """The events after ``version``."""
+        return await self.live.events_since(table_id, version)
+
+    async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
+        """The last chat messages ``user_id`` (None: a visitor) may read, for a new subscriber."""
+        return await self.chat.history(table_id, user_id, last=self.chat.limits.history) or []
+
+    async def adopt(self, table_id: str) -> None:
+        """Serve a table taken over from a process that stopped answering (:meth:`LiveTables.adopt`)."""
+        await self.live.adopt(table_id)
+
+    # ----- which tables are held in memory
+
+    def is_loaded(self, table_id: str) -> bool:
+        """Whether the table is held in memory now."""
+        return self.live.is_loaded(table_id)
+
+    def evict(self, now: datetime | None = None) -> list[str]:
+        """Drop the finished or idle tables nobody uses (:meth:`LiveTables.evict`); their ids."""
+        return self.live.evict(now)
 
     # ----- creating and joining
 
@@ -205,13 +405,10 @@ class TableService(EventLogService[TableState]):
             rematch_of=rematch_of,
         )
         await self._db.run(lambda session: self._add_table(session, row, user, spec, now, waiting_cap))
-        live = self._new_live(state)
         seats = [self._seat_event(0, user, client_seed)]
         if bot_level is not None:
             seats.append(self._bot_seat_event(1, bot_level))
-        async with live.lock:
-            await self._commit(live, seats, action_id=None)
-        return live.state
+        return await self._seat_first(state, seats)
 
     async def open_between(self, first: User | str, second: User | str, *, spec: TableSpec) -> TableState:
         """A table whose two seats are taken at once, each by a person or a computer level: a tournament's match.
@@ -239,20 +436,26 @@ class TableService(EventLogService[TableState]):
             bot_level=bots[bot_seat] if bot_seat is not None else None,
         )
         await self._db.run(lambda session: tables_repo.add_table(session, row))
-        live = self._new_live(initial_state(table_id, spec))
         seats = [
             self._bot_seat_event(seat, player) if isinstance(player, str) else self._seat_event(seat, player, None)
             for seat, player in enumerate(players)
         ]
-        async with live.lock:
-            await self._commit(live, seats, action_id=None)
-        return live.state
+        return await self._seat_first(initial_state(table_id, spec), seats)
+
+    async def _seat_first(self, state: TableState, seats: list[NewEvent]) -> TableState:
+        """Give the owner of a table just stored its first players; the state after them."""
+
+        async def seat(owner: LiveTable) -> TableState:
+            await owner.commit(seats, None)
+            return owner.state
+
+        return await self.live.open(state).ask(seat, fresh=False)
 
     async def join(self, table_id: str, *, user: User, client_seed: str | None = None) -> TableState:
         """Seat ``user`` in the free seat; when both are taken the match begins."""
-        async with self._hold(table_id) as live, live.lock:
-            await refresh(self._db, live)
-            state = live.state
+
+        async def sit(owner: LiveTable) -> TableState:
+            state = owner.state
             if state.status != "waiting":
                 raise ActionError("not_open", "this table is not waiting for a player")
             if state.seat_of(user.id) is not None:
@@ -264,8 +467,10 @@ class TableService(EventLogService[TableState]):
                 _account_for_rated(user)
             if state.spec.stake:
                 refuse_guest(user.is_guest)
-            await self._commit(live, [self._seat_event(free[0], user, client_seed)], action_id=None)
-            return live.state
+            await owner.commit([self._seat_event(free[0], user, client_seed)], None)
+            return owner.state
+
+        return await self.live.send(table_id, sit)
 
     def _new_row(
         self, table_id: str, spec: TableSpec, *, created_by: int | None, at: datetime, bot_seat: int | None,
@@ -294,7 +499,7 @@ class TableService(EventLogService[TableState]):
             db.add(row)
             db.flush()
             sit_down(db, user.id, table_id=row.id, amount=spec.coins_at_stake, policy=self.coins, at=now)
-        self._store_new_table(db, row, user_id=user.id, waiting_cap=waiting_cap)
+        LiveTables.store_new_table(db, row, user_id=user.id, waiting_cap=waiting_cap)
 
     def _seat_event(self, seat: int, user: User, seed: str | None) -> NewEvent:
         """A person sits down (a guest says so: their results are never rated)."""
@@ -313,53 +518,19 @@ class TableService(EventLogService[TableState]):
     # ----- actions
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
-        """Apply a player's action; returns the table version after it. Raises ActionError.
+        """Apply a player's action, or send their chat message (``say``); the table's version after it. Raises
+        ActionError.
 
         The seat acting is the one ``user_id`` holds in the state the action
-        is decided on (see :func:`~nardy.server.services.eventlog.act_with_retries`).
+        is decided on (see :meth:`~nardy.server.services.table_owner.TableOwner.act`).
         """
-
-        def seat_of(state: TableState) -> int:
-            seat = state.seat_of(user_id)
-            if seat is None:
-                raise ActionError("not_seated", "only the two players of this table can act on it")
-            return seat
-
-        async with self._hold(table_id) as live:
-            return await self._act_as(live, seat_of, action, action_id)
-
-    async def _act_as(
-        self, live: LiveTable, seat_of: Callable[[TableState], int], action: dict[str, Any], client_action_id: str,
-    ) -> int:
-        """Decide and commit as the seat ``seat_of`` finds in the state decided on; action ids are de-duplicated
-        per seat."""
-
-        async def commit(live: LiveTable, events: list[NewEvent], action_id: str) -> None:
-            await self._commit(live, events, action_id=action_id)
-
-        return await act_with_retries(
-            self._db, live, lambda state: f"{seat_of(state)}:{client_action_id}",
-            lambda state: decide(state, seat_of(state), action, self._roller(live)), commit,
-        )
+        if action["t"] == "say":
+            return await self.chat.say(table_id, user_id=user_id, action=action, action_id=action_id)
+        return await self.live.act(table_id, user_id=user_id, action=action, action_id=action_id)
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out for the table's actor: time them out (004) if the deadline still stands."""
-        async with self._hold(table_id) as live, live.lock:
-            await refresh(self._db, live)
-            state = live.state
-            seat = state.actor()
-            if seat is None or state.deadline != deadline or self._clock.now() < deadline:
-                return
-            now = self._clock.now()
-            timed_out = NewEvent("timed_out", seat)
-            after = apply_event(state, timed_out, now)
-            events = [timed_out]
-            if after.match is not None and not after.match.is_over:
-                events.extend(forced_events(after, seat, self._random, self._roller(live), now))
-            try:
-                await self._commit(live, events, action_id=None)
-            except VersionConflict:
-                log.info("table %s moved on before its timeout was recorded", table_id)
+        await self.live.on_deadline(table_id, deadline)
 
     # ----- abandoned games against the computer
 
@@ -387,18 +558,20 @@ class TableService(EventLogService[TableState]):
 
     async def _forfeit_abandoned(self, table_id: str, version: int) -> bool:
         """The human at ``table_id`` forfeits, if the table is still at ``version`` and waits for them."""
-        async with self._hold(table_id) as live, live.lock:
-            await refresh(self._db, live)
-            state = live.state
+
+        async def forfeit(owner: LiveTable) -> bool:
+            state = owner.state
             actor = state.actor()
             seat = state.seats[actor] if actor is not None else None
             if state.version != version or actor is None or seat is None or seat.bot is not None:
                 return False
             try:
-                await self._commit(live, [NewEvent("forfeited", actor, {"reason": "abandoned"})], action_id=None)
+                await owner.commit([NewEvent("forfeited", actor, {"reason": "abandoned"})], None)
             except VersionConflict:
                 return False
             return True
+
+        return await self.live.send(table_id, forfeit)
 
     async def _end_abandoned_periodically(self) -> None:
         period = max(1.0, min(60.0, self.computer_idle_seconds / 10))
@@ -409,167 +582,24 @@ class TableService(EventLogService[TableState]):
             except Exception:
                 log.exception("ending abandoned games against the computer failed")
 
-    # ----- internals
+    # ----- what a change begins: a computer's turn, a rematch
 
-    def _initial(self, table_id: str, row: GameTable) -> TableState:
-        return TableState(table_id, spec_from_row(row))
-
-    def _fold_event(self, state: TableState, event: NewEvent, at: datetime) -> TableState:
-        return apply_event(state, event, at)
-
-    def _render(self, state: TableState, now: datetime) -> dict[str, Any]:
-        return view(state, now=now)
-
-    def _is_finished(self, state: TableState) -> bool:
-        return state.status == "finished"
-
-    def _roller(self, live: LiveTable) -> Roller:
-        state = live.state
-
-        def roll(number: int) -> tuple[int, int]:
-            return self._dice.roll(live.seeds[state.game_number], state.game_client_seeds, number)
-
-        return roll
-
-    async def _commit(self, live: LiveTable, events: list[NewEvent], *, action_id: str | None) -> None:
-        """Fold, add follow-ups, store everything in one transaction, then publish and arm clocks."""
-        now = self._clock.now()
-        start = live.state
-        new_seeds: list[GameSeed] = []
-        finished: list[FinishedGame] = []
-        seeds = dict(live.seeds)
-
-        def on_event(state: TableState, event: NewEvent) -> None:
-            if event.kind == "game_ended":
-                finished.append(self._finished_row(state, event, now))
-
-        state, stored = fold_batch(
-            start, events, now, apply_event, lambda s: self._follow_up(s, seeds, new_seeds), action_id, on_event,
-        )
-        ended = any(e.kind == "match_ended" for e in stored)
-
-        summary = _summary_changes(start, state, now)
-
-        if new_seeds or finished or ended or any(e.kind in COIN_EVENTS for e in stored):
-            def write(db: Session) -> None:
-                write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
-                ratings = _rating_rows(db, state, now) if ended else []
-                tables_repo.append(
-                    db, table_id=state.id, expected_version=start.version, events=stored, owner=self.process_id,
-                    summary=summary, seeds=new_seeds, finished=finished, extra_rows=ratings,
-                )
-
-            await self._db.run(write)
-        else:
-            await self._append_grouped(state.id, start.version, stored, summary)
-        live.state = state
-        live.seeds = seeds
-        if action_id is not None:
-            live.acted[action_id] = state.version
-        await self._publish(live, stored)
-        self._after_commit(live)
-
-    async def _append_grouped(
-        self, table_id: str, version: int, stored: list[StoredEvent], summary: dict[str, Any],
-    ) -> None:
-        """A plain append (no coins, seeds, finished games or ratings ride with it), in a grouped transaction."""
-        try:
-            await self._db.grouped(table_id, partial(
-                tables_repo.append_uncommitted, table_id=table_id, expected_version=version, events=stored,
-                owner=self.process_id, summary=summary,
-            ))
-        except IntegrityError:  # it ran alone and lost a race on the events' keys
-            raise VersionConflict(table_id) from None
-
-    def _follow_up(self, state: TableState, seeds: dict[int, str], new_seeds: list[GameSeed]) -> NewEvent | None:
-        """The next event the server adds by itself, if any.
-
-        A game's dice seed is committed before that game's client seeds are
-        fixed: game 1's when the table opens, game N+1's when game N starts,
-        so a player who sets a fresh client seed after seeing a commitment
-        knows the server could not have chosen its seed against it.
-        """
-        match = state.match
-        if state.status == "finished" or (match is not None and match.is_over):
-            return self._match_end(state, seeds)
-        upcoming = state.game_number + 1
-        if state.next_commitment is None or state.next_commitment[0] < upcoming:
-            seed = self._dice.new_seed()
-            seeds[upcoming] = seed
-            new_seeds.append(GameSeed(table_id=state.id, number=upcoming, seed=seed, commitment=commitment(seed)))
-            return NewEvent("seed_committed", None, {"number": upcoming, "commitment": commitment(seed)})
-        if state.status == "waiting":
-            if all(seat is not None for seat in state.seats):
-                return NewEvent("match_started", None)
-            return None
-        assert match is not None
-        if len(match.results) > state.games_announced:
-            return self._game_end(state, seeds)
-        if state.game_number < len(match.results) + 1:
-            return NewEvent("game_started", None, {
-                "number": upcoming,
-                "commitment": state.next_commitment[1],
-                "client_seeds": [s.client_seed if s is not None else "" for s in state.seats],
-            })
-        if match.game.phase is Phase.OPENING:
-            dice = self._dice.roll(seeds[state.game_number], state.game_client_seeds, state.roll_number)
-            return NewEvent("opening_rolled", None, {"dice": list(dice), "number": state.roll_number})
-        return None
-
-    def _match_end(self, state: TableState, seeds: dict[int, str]) -> NewEvent | None:
-        match = state.match
-        if match is None:
-            return None
-        if len(match.results) > state.games_announced:
-            return self._game_end(state, seeds)
-        if state.status == "playing":
-            return NewEvent("match_ended", None, {
-                "winner": match.winner, "reason": match.ended_by, "score": list(match.score),
-                "rated": unrated_reason(state) is None and match.winner is not None,
-                **({"coins": state.spec.coins_at_stake} if state.spec.stake else {}),
-            })
-        return None
-
-    def _game_end(self, state: TableState, seeds: dict[int, str]) -> NewEvent:
-        assert state.match is not None
-        number = state.games_announced + 1
-        result = state.match.results[number - 1]
-        return NewEvent("game_ended", None, {
-            "number": number,
-            "white": state.whites[number - 1],
-            "result": {"winner": result.winner, "kind": result.kind.value, "points": result.points,
-                       "reason": result.reason},
-            "seed": seeds.get(number),
-            "commitment": commitment(seeds[number]) if number in seeds else None,
-            "client_seeds": list(state.game_client_seeds),
-        })
-
-    def _finished_row(self, state: TableState, event: NewEvent, now: datetime) -> FinishedGame:
-        data = event.payload
-        white = data["white"]
-        users = [s.user_id if s is not None else None for s in state.seats]
-        return FinishedGame(
-            table_id=state.id, number=data["number"], variant=state.spec.variant,
-            white_id=users[white], black_id=users[1 - white],
-            winner_colour="white" if data["result"]["winner"] == white else "black",
-            kind=data["result"]["kind"], points=data["result"]["points"], reason=data["result"]["reason"],
-            finished_at=now,
-        )
-
-    def _after_commit(self, live: LiveTable) -> None:
-        state = live.state
-        self.timers.arm(state.id, state.deadline)
+    def _begun(self, owner: LiveTable) -> None:
+        """After a change this process made (or a table it took over): start the computer's turn it begins, and
+        open the rematch both players asked for."""
+        state = owner.state
         actor = state.actor()
         acting = state.seats[actor] if actor is not None else None
         if actor is not None and acting is not None and acting.bot:
-            self._spawn(live, self._bot_turn(live, actor, state.version), self._background)
+            self.live.hold(owner, self._bot_turn(owner, actor, state.version))
         bots = {seat for seat, info in enumerate(state.seats) if info is not None and info.bot}
         wanted = state.rematch_offers and (state.rematch_offers | bots) == {0, 1}
         if state.status == "finished" and wanted and state.rematch_table is None:
-            self._spawn(live, self._create_rematch(live), self._background)
+            self.live.hold(owner, self._create_rematch(owner))
 
-    async def _bot_turn(self, live: LiveTable, seat: int, version: int) -> None:
-        state = live.state
+    async def _bot_turn(self, owner: LiveTable, seat: int, version: int) -> None:
+        """The computer in ``seat`` thinks (off the event loop, the table free meanwhile), then sends its action."""
+        state = owner.state
         seat_info = state.seats[seat]
         if seat_info is None or seat_info.bot is None or state.version != version:
             return
@@ -578,13 +608,20 @@ class TableService(EventLogService[TableState]):
         began = loop.time()
         action = await loop.run_in_executor(None, _bot_action, bot, state, seat)
         await asyncio.sleep(self.bot_delay_seconds - (loop.time() - began))
+
+        async def play(owner: LiveTable) -> int:
+            return await owner.act(
+                lambda _: f"{seat}:bot-{version}", lambda state: decide(state, seat, action, owner.roller()),
+            )
+
         try:
-            await self._act_as(live, lambda _: seat, action, f"bot-{version}")
+            await owner.ask(play, fresh=False)
         except ActionError as error:
             log.warning("bot action %s on table %s refused: %s", action, state.id, error)
 
-    async def _create_rematch(self, live: LiveTable) -> None:
-        state = live.state
+    async def _create_rematch(self, owner: LiveTable) -> None:
+        """Open the rematch (its players seated as they can be), then record it at the finished table."""
+        state = owner.state
         players = list(state.seats)
         creator = players[0]
         if creator is None or creator.user_id is None:
@@ -610,10 +647,12 @@ class TableService(EventLogService[TableState]):
                     await self.join(new.id, user=other)
                 except ActionError as error:  # they cannot cover it: the rematch waits for them, or another
                     log.info("rematch %s of table %s left open: %s", new.id, state.id, error)
-        async with live.lock:
-            await refresh(self._db, live)
-            if live.state.rematch_table is None:
-                await self._commit(live, [NewEvent("rematch_created", None, {"table": new.id})], action_id=None)
+
+        async def record(owner: LiveTable) -> None:
+            if owner.state.rematch_table is None:
+                await owner.commit([NewEvent("rematch_created", None, {"table": new.id})], None)
+
+        await owner.ask(record)
 
 
 def _account_for_rated(user: User) -> None:

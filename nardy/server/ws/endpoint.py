@@ -39,7 +39,6 @@ from nardy.server.auth.table_access import PRIVATE_TABLE, PRIVATE_TABLE_MESSAGE,
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import Settings
-from nardy.server.wire import encode
 from nardy.server.ws.hub import Hub, Watcher
 from nardy.server.ws.limits import AddressSlots, TokenBucket, Verdict
 from nardy.server.ws.protocol import (
@@ -51,6 +50,8 @@ from nardy.server.ws.protocol import (
     echoed_ids,
     parse_message,
 )
+from nardy.server.ws.publisher import events_message
+from nardy.server.ws.wire import encode
 
 log = logging.getLogger(__name__)
 
@@ -286,10 +287,7 @@ class Connection:
             limit = self._settings.resync_event_limit
             if since is not None and since < version and version - since <= limit:
                 events = await service.events_since(message.table, since)
-                await self.send({
-                    "t": "events", "table": message.table, "from_version": since + 1, "version": version,
-                    "events": events, "state": state,
-                })
+                await self.send({**events_message(message.table, since + 1, version, events), "state": state})
             else:
                 await self.send({"t": "sync", "table": message.table, "version": version, "state": state})
             chat = await self._directory.chat_history(message.table, self._user_id)

@@ -5,7 +5,7 @@ each published message, already serialised, to every local watcher's queue.
 A watcher too slow to keep up is disconnected; on reconnect it resyncs from
 the version it last saw. A message addressed to some users only (a
 chouette's team channel, the chat of a rated match its players keep from
-spectators: :func:`~nardy.server.services.eventlog.addressed`) goes to the
+spectators: :func:`~nardy.server.ws.publisher.addressed`) goes to the
 watchers signed in as one of them and to nobody else.
 """
 
@@ -18,7 +18,7 @@ import logging
 from collections import deque
 
 from nardy.server.pubsub import PubSub, SubscriptionOverflow
-from nardy.server.services.eventlog import parse_addressed, table_channel
+from nardy.server.ws.publisher import parse_addressed, table_channel
 
 log = logging.getLogger(__name__)
 

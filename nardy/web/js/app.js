@@ -27,6 +27,9 @@ import { mountLeaderboard } from "./leaderboard.js";
 import { mountAnalysisBoard } from "./analysis_board.js";
 import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
+import { loadVariants } from "./variants.js";
+import { registerServiceWorker, offerInstall } from "./pwa.js";
+import { startTurnSignal } from "./turn_signal.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -119,7 +122,10 @@ function connectionBadge(connected) {
 
 async function boot() {
   followThemeSetting();
+  // the variants and clocks every page offers or draws come from the server, once (variants.js)
+  const variantsLoaded = loadVariants();
   await setLanguage(getSettings().language);
+  try { await variantsLoaded; } catch { toast(t("common.unreachable"), "error"); }
   try { await loadUser(); } catch { /* offline: continue as nobody */ }
   socket = new Socket();
   socket.onStatus(connectionBadge);
@@ -128,7 +134,9 @@ async function boot() {
   onLanguageChange(() => { translate(document); route(); });
   window.addEventListener("hashchange", route);
   route();
-  window.nardy = { socket, version: 1 };
+  offerInstall(document.querySelector("header.topbar"));
+  registerServiceWorker();
+  window.nardy = { socket, version: 1, turns: startTurnSignal(socket) };
 }
 
 boot();

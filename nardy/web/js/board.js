@@ -45,12 +45,6 @@ export function pointPlace(p, corner = "bottom-right") {
   return { col, bottom };
 }
 
-/** The opponent's point q in my numbering (what the server calls opponent_point). */
-export function fromOpponent(q, long) {
-  if (q === 0 || q === 25) return q;
-  return long ? ((q + 11) % 24) + 1 : 25 - q;
-}
-
 const colX = (col) => (col < 6 ? FIELD_L + col * PW : FIELD_R + (col - 6) * PW);
 
 function slotY(bottom, index) {

@@ -6,14 +6,15 @@
 // the box's side, everyone else the team's.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
-import { Board, fromOpponent } from "./board.js";
+import { Board } from "./board.js";
+import { fromOpponent } from "./variants.js";
 import { post, errorText } from "./api.js";
 import { currentUser, ensureSignedIn, onUserChange } from "./session.js";
 import { getSettings, onSettingsChange } from "./settings.js";
 import { timeControlName, formatRemaining, formatDice, formatSteps } from "./names.js";
 import { pickStep, diceFaces, highlights } from "./picking.js";
 import { playSound } from "./sound.js";
-import { playersList, formationView, resultsTable, roleOf, roleName, signed } from "./chouette_view.js";
+import { playersList, formationView, resultsTable, roleOf, roleName, signed, CHOUETTE_VARIANT } from "./chouette_view.js";
 import { TeamPanel } from "./chouette_panel.js";
 import { SeedBox } from "./fair_dice.js";
 import { icon } from "./icons.js";
@@ -369,8 +370,8 @@ class ChouettePage {
     this.selected = selected;
     const ours = g.turn === mine;
     const convert = (steps_, sameSide, pending) => steps_.map((x) => ({
-      from: sameSide ? x.source : fromOpponent(x.source, false),
-      to: sameSide ? x.target : fromOpponent(x.target, false),
+      from: sameSide ? x.source : fromOpponent(CHOUETTE_VARIANT, x.source),
+      to: sameSide ? x.target : fromOpponent(CHOUETTE_VARIANT, x.target),
       mine: sameSide,
       pending,
     }));

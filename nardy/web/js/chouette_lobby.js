@@ -112,7 +112,7 @@ export function chouetteCard(context) {
       h("span", { class: "variant" }, t("chouette.title")),
       h("span", { class: "count", "data-count": `${players.length}/${max}` }, t("chouette.players_count", { n: players.length, max })),
       h("span", {}, timeControlName(entry.move_seconds)),
-      h("span", { class: "players" }, players.map(playerName).join(", ")),
+      h("span", { class: "players" }, players.map((p) => playerName(p)).join(", ")),
       action);
   }
 

@@ -3,11 +3,12 @@
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
-import { Board, fromOpponent } from "./board.js";
+import { Board } from "./board.js";
+import { fromOpponent } from "./variants.js";
 import { getSettings, onSettingsChange } from "./settings.js";
 import { kindName, formatDice } from "./names.js";
 import { frameStepper } from "./replay.js";
-import { cubeText, stakeText, signed } from "./chouette_view.js";
+import { cubeText, stakeText, signed, CHOUETTE_VARIANT } from "./chouette_view.js";
 import { analysisPanel } from "./analysis_panel.js";
 
 const COLOURS = { box: "black", team: "white" };
@@ -61,8 +62,8 @@ export function mountChouetteReplay(view, arg) {
     if (frame.kind !== "moved" || !frame.steps) return [];
     const team = frame.player !== game.box;
     return frame.steps.map((s) => ({
-      from: team ? s.source : fromOpponent(s.source, false),
-      to: team ? s.target : fromOpponent(s.target, false),
+      from: team ? s.source : fromOpponent(CHOUETTE_VARIANT, s.source),
+      to: team ? s.target : fromOpponent(CHOUETTE_VARIANT, s.target),
       mine: team,
       pending: false,
     }));

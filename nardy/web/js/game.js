@@ -6,19 +6,21 @@
 // whether a play is forced and whether moves are final are the server's answers too.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
-import { Board, fromOpponent, FLIGHT_MS } from "./board.js";
+import { Board, FLIGHT_MS } from "./board.js";
+import { fromOpponent } from "./variants.js";
 import { icon } from "./icons.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser, ensureUser, onUserChange } from "./session.js";
 import { getSettings, saveSettings, swappedSide, onSettingsChange } from "./settings.js";
 import {
-  variantName, isLong, kindName, reasonName, matchLengthName, timeControlOf, ratingNote,
+  variantName, kindName, reasonName, matchLengthName, timeControlOf, ratingNote,
   formatRemaining, formatSteps, formatDice, seatName,
 } from "./names.js";
 import { playSound } from "./sound.js";
 import { pickStep, diceFaces, highlights } from "./picking.js";
 import { SeedBox } from "./fair_dice.js";
 import { seatClock } from "./clocks.js";
+import { playArrows } from "./play_arrows.js";
 import { ChatPanel } from "./chat_panel.js";
 
 export const AUTO_CONFIRM_MS = 2500;
@@ -168,7 +170,6 @@ class GamePage {
     const early = this.early;
     this.early = [];
     for (const events of early) this.absorb(events, true);
-    this.checkPass(false);
     this.renderLog();
     if (this.state) this.render();
   }
@@ -198,7 +199,6 @@ class GamePage {
     } else if (state.version > this.logVersion && this.recordLoaded) {
       this.loadRecord();
     }
-    this.checkPass(update.kind === "events");
     if (state.rematch && state.rematch.table && this.rematchAsked) {
       this.rematchAsked = false;
       this.navigate(`#/table/${state.rematch.table}`);
@@ -215,8 +215,8 @@ class GamePage {
   flightsOf(events, before) {
     if (events.filter((e) => e.kind === "moved").length > 1) return [];
     const me = this.viewSeat();
-    const long = isLong(this.state.variant);
-    const shown = (seat, p) => (seat === me ? p : fromOpponent(p, long));
+    const variant = this.state.variant;
+    const shown = (seat, p) => (seat === me ? p : fromOpponent(variant, p));
     const flight = (seat, from, to) => ({ from: shown(seat, from), to: shown(seat, to), mine: seat === me });
     let made = before && before.pending ? before.pending.slice() : [];
     const flights = [];
@@ -261,7 +261,6 @@ class GamePage {
 
   absorbOne(event, live) {
     const { kind, seat, payload } = event;
-    if (this.pendingRoll && seat !== this.pendingRoll.seat && (kind === "rolled" || kind === "doubled")) this.concludePass(live);
     switch (kind) {
       case "seated":
         this.names[payload.seat] = seatName(payload);
@@ -273,19 +272,27 @@ class GamePage {
         this.log.push({ type: "game", number: payload.number });
         break;
       case "opening_rolled": {
+        // who plays first is the server's word (`first`; null for a tie; absent from older records)
         const dice = payload.dice;
         this.log.push({ type: "opening", dice });
-        if (dice[0] !== dice[1]) {
-          const first = dice[0] > dice[1] ? 0 : 1;
-          this.openingDice = { seat: first, dice: [dice[first], dice[1 - first]] };
-        }
+        if (payload.first !== undefined && payload.first !== null) this.openingDice = { seat: payload.first, dice };
         if (live) playSound("dice");
         break;
       }
       case "rolled":
-        this.pendingRoll = { seat, dice: payload.dice, game: this.gameNo };
+        this.pendingRoll = { seat, dice: payload.dice };
         this.lastRolls[seat] = payload.dice;
         if (live) playSound("dice");
+        break;
+      case "passed":
+        this.pendingRoll = null;
+        this.openingDice = null;
+        this.log.push({ type: "pass", seat, dice: payload.dice });
+        if (live) {
+          const dice = formatDice(payload.dice);
+          this.flash(seat === this.mySeat() ? t("game.no_moves_you", { dice })
+            : t("game.no_moves_other", { name: this.name(seat), dice }), "pass");
+        }
         break;
       case "stepped":
       case "undone":
@@ -336,30 +343,6 @@ class GamePage {
         break;
       default:
         break;
-    }
-  }
-
-  /** A roll followed by the other side's turn, with no move in between, was a pass. */
-  checkPass(live) {
-    const s = this.state;
-    const roll = this.pendingRoll;
-    if (!roll || !s || !s.game || !this.recordLoaded || this.logVersion < s.version) return;
-    const g = s.game;
-    if (s.game_number === roll.game && g.phase !== "resignation" && (g.turn !== roll.seat || g.phase !== "moving")) {
-      this.concludePass(live);
-    }
-  }
-
-  concludePass(live) {
-    const roll = this.pendingRoll;
-    this.pendingRoll = null;
-    if (!roll) return;
-    this.log.push({ type: "pass", seat: roll.seat, dice: roll.dice });
-    this.renderLog();
-    if (live) {
-      const mine = roll.seat === this.mySeat();
-      this.flash(mine ? t("game.no_moves_you", { dice: formatDice(roll.dice) })
-        : t("game.no_moves_other", { name: this.name(roll.seat), dice: formatDice(roll.dice) }), "pass");
     }
   }
 
@@ -623,7 +606,6 @@ class GamePage {
     const me = this.viewSeat();
     const opp = 1 - me;
     const settings = getSettings();
-    const long = isLong(s.variant);
     if (!g) {
       this.board.render({ orientation: settings.home, points: new Array(24).fill(0), bar: [0, 0], off: [0, 0] });
       return;
@@ -634,8 +616,8 @@ class GamePage {
     const { movable, selected, targets } = highlights(steps, this.selected);
     this.selected = selected;
     const convert = (steps_, seat, pending) => steps_.map((x) => ({
-      from: seat === me ? x.source : fromOpponent(x.source, long),
-      to: seat === me ? x.target : fromOpponent(x.target, long),
+      from: seat === me ? x.source : fromOpponent(s.variant, x.source),
+      to: seat === me ? x.target : fromOpponent(s.variant, x.target),
       mine: seat === me,
       pending,
     }));
@@ -643,6 +625,7 @@ class GamePage {
     if (g.pending && g.pending.length) arrows = convert(g.pending, g.turn, true);
     else if (s.last_move && this.lastMoveGame === s.game_number && g.phase !== "finished") arrows = convert(s.last_move.steps, s.last_move.seat, false);
     else if (s.last_move && g.phase === "finished") arrows = convert(s.last_move.steps, s.last_move.seat, false);
+    if (this.hintArrows && this.hintVersion === s.version && !(g.pending && g.pending.length)) arrows = this.hintArrows;
     let oppLast = this.lastRolls[opp];
     if (!oppLast && s.last_move && s.last_move.seat === opp) oppLast = s.last_move.dice;
     if (oppLast) oppLast = [...oppLast].sort((a, b) => b - a); // larger first, as everywhere
@@ -785,6 +768,8 @@ class GamePage {
           ` (${t("board.cube_equities", { nd: c.no_double.toFixed(3), dt: c.double_take.toFixed(3), dp: c.double_pass.toFixed(3) })})`));
         return;
       }
+      this.hintArrows = hint.plays.length ? playArrows(hint.plays[0]) : null;
+      this.renderBoard();
       const best = hint.plays.length ? hint.plays[0].equity : 0;
       fill(this.hintBox, h("ol", { class: "hint-plays" }, hint.plays.map((play, i) => h("li", { "data-hint": String(i + 1) },
         h("span", { class: "play" }, play.text),

@@ -60,6 +60,16 @@ export function t(key, params) {
   return text;
 }
 
+/**
+ * The translation of a name the server sends as data (a variant's id, a level, a kind of win): key
+ * `${namespace}.${id}` ("variant.long-traditional"), else `otherwise`. A new variant thus needs translations
+ * only; tests/web/test_i18n.py checks each namespace has every name the server has.
+ */
+export function tData(namespace, id, otherwise) {
+  const key = `${namespace}.${id}`;
+  return strings[key] ?? fallback[key] ?? otherwise;
+}
+
 /** Fill data-i18n (text), data-i18n-title, data-i18n-aria-label and data-i18n-placeholder under root. */
 export function translate(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);

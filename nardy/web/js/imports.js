@@ -5,7 +5,8 @@ import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, get, post, errorText } from "./api.js";
 import { currentUser } from "./session.js";
-import { variantName, matchLengthName, formatDate, isLong } from "./names.js";
+import { variantName, matchLengthName, formatDate } from "./names.js";
+import { matchFileLinks } from "./variants.js";
 import { mountViewer } from "./replay.js";
 
 const ACCEPT = ".mat,.txt,.sgf,.json";
@@ -134,10 +135,7 @@ export function mountImportReplay(view, importId) {
       cube: replay.options.cube,
       analysis: base,
       // written again from what was read: a file of one kind in, either kind out
-      downloads: [
-        { href: `${base}/export.mat`, file: `nardy-import-${importId}.mat`, kind: "mat", text: ".mat" },
-        isLong(replay.variant) ? null : { href: `${base}/export.sgf`, file: `nardy-import-${importId}.sgf`, kind: "sgf", text: "SGF" },
-      ].filter(Boolean),
+      downloads: matchFileLinks(replay.variant, base, `nardy-import-${importId}`),
     };
   });
 }

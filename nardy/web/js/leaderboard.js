@@ -3,15 +3,13 @@ import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
 import { showCoinsBoard } from "./coins.js";
-
-const FAMILIES = [
-  ["backgammon", () => t("family.backgammon")],
-  ["georgian", () => t("family.georgian")],
-  ["long", () => t("family.long")],
-  ["coins", () => t("coins.title")],
-];
+import { familyName } from "./names.js";
+import { variants } from "./variants.js";
 
 export function mountLeaderboard(view) {
+  // a tab per family the variants' ratings are kept in (in the order of the variants), then the coins
+  const families = [...new Set(variants().map((v) => v.family))];
+  const FAMILIES = [...families.map((family) => [family, () => familyName(family)]), ["coins", () => t("coins.title")]];
   const board = h("div", { class: "card", id: "leaderboard" });
   const tabs = FAMILIES.map(([family, name]) =>
     h("button", { type: "button", "data-family": family, onclick: () => show(family) }, name()));

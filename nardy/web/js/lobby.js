@@ -8,22 +8,23 @@ import { findOpponentCard } from "./matchmaking.js";
 import { chouetteCard } from "./chouette_lobby.js";
 import { coinsNote, stakeText } from "./coins.js";
 import {
-  VARIANTS, variantName, variantHint, cubeVariant, movesFinalByDefault, matchLengths, matchLengthName,
-  timeControlName, timeControlOf,
-  bankClockName, BANK_CLOCKS, DEFAULT_BANK_CLOCK, botLevelName, botLevels, playerName,
+  variantName, variantHint, matchLengthName, timeControlName, timeControlOf, bankClockName, botLevelName, playerName,
 } from "./names.js";
+import { variants, variantRules, clocks, bankClockValue, matchLengthChoices, shortestMatch, levelsOf } from "./variants.js";
 
-const TIME_CONTROLS = [
-  { value: "", seconds: null },
-  ...BANK_CLOCKS,
-  { value: "s30", seconds: 30 },
-  { value: "s60", seconds: 60 },
-  { value: "s90", seconds: 90 },
-  { value: "s120", seconds: 120 },
-  { value: "d1", days: 1 },
-  { value: "d3", days: 3 },
-  { value: "d7", days: 7 },
-];
+/** The time controls the server offers (GET /api/variants): none, its bank clocks, seconds per move, days per move. */
+function timeControls() {
+  const offered = clocks();
+  return [
+    { value: "", seconds: null },
+    ...offered.bank.map((c) => ({ value: bankClockValue(c), delay: c.delay_seconds, bank: c.bank_seconds_per_point })),
+    ...offered.move_seconds.map((seconds) => ({ value: `s${seconds}`, seconds })),
+    ...offered.correspondence_days.map((days) => ({ value: `d${days}`, days })),
+  ];
+}
+
+/** What a backgammon counts, as the form offers it (a variant's backgammon_values: 3, or 2 by agreement). */
+const backgammonValueName = (n) => ({ 3: t("lobby.backgammon_three"), 2: t("lobby.backgammon_two") })[n] ?? String(n);
 const REFRESH_MS = 5000;
 const LIVE_PAGE = 10;
 const QUICK_LEVEL_KEY = "nardy.quickLevel";
@@ -31,7 +32,7 @@ const DEFAULT_QUICK_LEVEL = "intermediate";
 
 /** Fill a level <select> with the levels of ``variant``, keeping ``wanted`` when the variant has it. */
 function offerLevels(select, variant, wanted) {
-  const levels = botLevels(variant);
+  const levels = levelsOf(variant);
   fill(select, ...levels.map((l) => h("option", { value: l }, botLevelName(l))));
   select.value = levels.includes(wanted) ? wanted : levels.includes(DEFAULT_QUICK_LEVEL) ? DEFAULT_QUICK_LEVEL : levels[0];
 }
@@ -68,7 +69,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
 
   // ----- quick play against the computer, at the level this browser chose last (intermediate at first)
   const quickVariant = h("select", { name: "quick-variant", "aria-label": t("lobby.variant") },
-    VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+    variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
   const quickLevel = h("select", { name: "quick-level", "aria-label": t("lobby.bot_level") });
   offerLevels(quickLevel, quickVariant.value, rememberedQuickLevel());
   quickVariant.addEventListener("change", () => offerLevels(quickLevel, quickVariant.value, rememberedQuickLevel()));
@@ -82,9 +83,10 @@ export function mountLobby(view, { socket, toast, navigate }) {
       h("button", {
         type: "button", class: "primary big", "data-action": "quick-play",
         onclick: () => {
+          // the variant's shortest match, with the cube where the variant allows one
           const variant = quickVariant.value;
-          start({ variant, match_length: variant === "dave" ? 3 : 1, opponent: "computer", bot_level: quickLevel.value,
-            options: variant === "backgammon" ? { cube: true } : {} });
+          start({ variant, match_length: shortestMatch(variant), opponent: "computer", bot_level: quickLevel.value,
+            options: variantRules(variant)?.cube.allowed ? { cube: true } : {} });
         },
       }, t("lobby.play_computer"))),
   );
@@ -142,7 +144,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
       h("span", {}, matchLengthName(row.match_length)),
       h("span", {}, timeControlOf(row)),
       row.stake ? h("span", { class: "badge", "data-stake": String(row.stake), title: t("coins.note") }, stakeText(row)) : null,
-      h("span", { class: "players" }, row.players.map(playerName).join(" – ")),
+      h("span", { class: "players" }, row.players.map((p, i) => playerName(p, row.bots && row.bots[i])).join(" – ")),
       score ? h("span", { class: "score" }, score) : null,
       h("a", { href: `#/${row.kind === "chouette" ? "chouette" : "table"}/${row.table}`, class: "button primary", "data-resume": row.table },
         row.status === "waiting" ? t("lobby.open") : t("lobby.resume")));
@@ -161,7 +163,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
   }
 
   function tableRow(row, kind, me) {
-    const players = row.players.map(playerName).join(" – ");
+    const players = row.players.map((p, i) => playerName(p, row.bots && row.bots[i])).join(" – ");
     const mine = me && row.players.includes(me.username);
     const action = kind === "join" && !mine
       ? h("button", { type: "button", class: "primary", "data-join": row.table, onclick: () => joinTable(row.table) }, t("lobby.join"))
@@ -195,7 +197,10 @@ export function mountLobby(view, { socket, toast, navigate }) {
 }
 
 function createForm(start) {
-  const variant = h("select", { name: "variant" }, VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+  const TIME_CONTROLS = timeControls();
+  const bankClocks = TIME_CONTROLS.filter((c) => c.delay);
+  const defaultBankClock = bankClockValue(clocks().default_bank);
+  const variant = h("select", { name: "variant" }, variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
   const variantNote = h("small", { class: "hint" });
   const lengthSlot = h("span", { class: "length-slot" });
   const time = h("select", { name: "time" }, TIME_CONTROLS.map((c) => h("option", { value: c.value },
@@ -209,10 +214,8 @@ function createForm(start) {
   const privateBox = h("input", { type: "checkbox", name: "private" });
   const cube = h("input", { type: "checkbox", name: "cube", checked: true });
   const jacoby = h("input", { type: "checkbox", name: "jacoby" });
-  const autoDoubles = h("select", { name: "automatic_doubles" }, [0, 1].map((n) => h("option", { value: String(n) }, n === 0 ? t("lobby.off") : String(n))));
-  const bgValue = h("select", { name: "backgammon_value" },
-    h("option", { value: "3" }, t("lobby.backgammon_three")),
-    h("option", { value: "2" }, t("lobby.backgammon_two")));
+  const autoDoubles = h("select", { name: "automatic_doubles" });
+  const bgValue = h("select", { name: "backgammon_value" });
   const beavers = h("input", { type: "checkbox", name: "beavers" });
   const movesFinal = h("input", { type: "checkbox", name: "moves_final" });
   const seed = h("input", { type: "text", name: "client_seed", maxlength: "64", autocomplete: "off", spellcheck: "false" });
@@ -229,18 +232,32 @@ function createForm(start) {
     labelled(t("lobby.backgammon_value"), bgValue),
     check(t("lobby.beavers"), beavers, t("lobby.beavers_hint")));
 
+  // Moves are final by the variant's default between people; against the computer the player may undo
+  // before confirming unless they tick it; a rated table keeps a variant's final moves (docs/rules.md).
+  const finalByDefault = () => Boolean(variantRules(variant.value)?.moves_final) && opponent.value !== "computer";
+
   function update() {
     const v = variant.value;
-    movesFinal.checked = movesFinalByDefault(v);
+    const rules = variantRules(v);
+    if (!rules) return; // the server's variants could not be read (the page says so)
+    movesFinal.checked = finalByDefault();
     variantNote.textContent = variantHint(v);
     offerLevels(botLevel, v, botLevel.value || DEFAULT_QUICK_LEVEL);
-    const lengths = matchLengths(v);
+    const doubles = [];
+    for (let n = 0; n <= rules.cube.automatic_doubles; n++) doubles.push(n);
+    fill(autoDoubles, doubles.map((n) => h("option", { value: String(n) }, n === 0 ? t("lobby.off") : String(n))));
+    fill(bgValue, rules.scoring.backgammon_values.map((n) => h("option", { value: String(n) }, backgammonValueName(n))));
+    const lengths = matchLengthChoices(v);
     const previous = length ? Number(length.value) : 1;
     if (lengths) {
       length = h("select", { name: "match_length" }, lengths.map((n) => h("option", { value: String(n) }, matchLengthName(n))));
-      length.value = String(lengths.includes(previous) ? previous : lengths[0] === 0 ? 1 : lengths[0]);
+      length.value = String(lengths.includes(previous) ? previous : lengths[0] === 0 ? lengths[1] : lengths[0]);
     } else {
-      length = h("input", { type: "number", name: "match_length", min: "0", max: "99", step: "1", value: String(previous), "aria-describedby": "length-hint" });
+      const shortest = rules.money_play ? 0 : 1;
+      length = h("input", {
+        type: "number", name: "match_length", min: String(shortest), max: String(rules.longest_match), step: "1",
+        value: String(Math.max(shortest, Math.min(previous, rules.longest_match))), "aria-describedby": "length-hint",
+      });
     }
     length.addEventListener("change", refreshOptions);
     fill(lengthSlot, length, lengths ? null : h("small", { class: "hint", id: "length-hint" }, t("lobby.long_length_hint")));
@@ -248,26 +265,31 @@ function createForm(start) {
   }
 
   function refreshOptions() {
-    const v = variant.value;
+    if (!length) return;
+    const rules = variantRules(variant.value).cube;
     const money = Number(length.value) === 0;
-    cubeBox.hidden = !cubeVariant(v);
-    if (v === "dave") { cube.checked = true; cube.disabled = true; } else cube.disabled = false;
+    cubeBox.hidden = !rules.allowed;
+    if (rules.required) { cube.checked = true; cube.disabled = true; } else cube.disabled = false;
     const withCube = cube.checked;
-    jacoby.disabled = !money || !withCube;
-    autoDoubles.disabled = !money || !withCube;
+    jacoby.disabled = !money || !withCube || !rules.jacoby;
+    autoDoubles.disabled = !money || !withCube || rules.automatic_doubles === 0;
     if (jacoby.disabled) jacoby.checked = false;
     if (autoDoubles.disabled) autoDoubles.value = "0";
-    beavers.disabled = !withCube;
+    beavers.disabled = !withCube || !rules.beavers;
     if (beavers.disabled) beavers.checked = false;
-    bgValue.closest("label").hidden = v !== "backgammon";
+    bgValue.closest("label").hidden = bgValue.options.length === 0;
     const computer = opponent.value === "computer";
     const guest = Boolean(currentUser()?.guest);
     rated.disabled = computer || guest;
     rated.title = guest ? t("lobby.rated_account") : "";
     if (rated.disabled) rated.checked = false;
+    const finalKept = rated.checked && variantRules(variant.value).moves_final;
+    if (finalKept) movesFinal.checked = true;
+    movesFinal.disabled = finalKept;
+    movesFinal.title = finalKept ? t("lobby.moves_final_rated") : "";
     // A rated table needs a bank clock (the server refuses one without): offer only those, the standard first.
-    for (const option of time.options) option.disabled = rated.checked && !BANK_CLOCKS.some((c) => c.value === option.value);
-    if (rated.checked && time.selectedOptions[0]?.disabled) time.value = DEFAULT_BANK_CLOCK;
+    for (const option of time.options) option.disabled = rated.checked && !bankClocks.some((c) => c.value === option.value);
+    if (rated.checked && time.selectedOptions[0]?.disabled) time.value = defaultBankClock;
     privateBox.disabled = computer;
     if (computer) privateBox.checked = false;
     // Coins: account holders only, against a person, in a match to a number of points (the server refuses the rest).
@@ -278,13 +300,16 @@ function createForm(start) {
     // A coin table needs a time control (the server refuses one without): the standard bank clock unless one is chosen.
     const staked = !noCoins && Number(stake.value) > 0;
     time.options[0].disabled = time.options[0].disabled || staked;
-    if (staked && time.value === "") time.value = DEFAULT_BANK_CLOCK;
+    if (staked && time.value === "") time.value = defaultBankClock;
     botLevel.closest("label").hidden = !computer;
   }
 
   variant.addEventListener("change", update);
   cube.addEventListener("change", refreshOptions);
-  opponent.addEventListener("change", refreshOptions);
+  opponent.addEventListener("change", () => {
+    movesFinal.checked = finalByDefault();
+    refreshOptions();
+  });
   rated.addEventListener("change", refreshOptions);
   stake.addEventListener("input", refreshOptions);
 
@@ -308,12 +333,12 @@ function createForm(start) {
       if (control && control.days) body.correspondence_days = control.days;
       if (control && control.delay) Object.assign(body, { delay_seconds: control.delay, bank_seconds_per_point: control.bank });
       body.options = { moves_final: movesFinal.checked };
-      if (cubeVariant(v)) {
+      if (variantRules(v).cube.allowed) {
         Object.assign(body.options, {
-          cube: cube.checked, jacoby: jacoby.checked, automatic_doubles: Number(autoDoubles.value),
-          backgammon_value: Number(bgValue.value), beavers: beavers.checked,
+          cube: cube.checked, jacoby: jacoby.checked, automatic_doubles: Number(autoDoubles.value), beavers: beavers.checked,
         });
       }
+      if (bgValue.options.length) body.options.backgammon_value = Number(bgValue.value);
       start(body);
     },
   },

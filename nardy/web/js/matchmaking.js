@@ -6,20 +6,32 @@ import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser } from "./session.js";
-import { VARIANTS, variantName, BANK_CLOCKS, DEFAULT_BANK_CLOCK, bankClockName } from "./names.js";
+import { variantName, bankClockName } from "./names.js";
+import { variants, variantRules, clocks, bankClockValue } from "./variants.js";
 
 const POLL_MS = 2000;
+const POOL_LENGTHS = [1, 3, 5, 7]; // the match lengths players are paired for
 
 export function findOpponentCard({ toast, navigate }) {
   let timer = null;
   let looking = false;
   const variant = h("select", { name: "mm-variant", "aria-label": t("lobby.variant") },
-    VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
-  const length = h("select", { name: "mm-length", "aria-label": t("matchmaking.length") },
-    [1, 3, 5, 7].map((n) => h("option", { value: String(n) }, t("matchmaking.points", { n }))));
+    variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
+  const length = h("select", { name: "mm-length", "aria-label": t("matchmaking.length") });
+  const offerLengths = () => {
+    // the pool's usual lengths that the variant is played to (dave from 3), else the variant's own shortest
+    const allowed = variantRules(variant.value)?.match_lengths;
+    const lengths = allowed ? POOL_LENGTHS.filter((n) => allowed.includes(n)) : POOL_LENGTHS;
+    const kept = length.value;
+    fill(length, (lengths.length ? lengths : allowed.slice(0, 1)).map((n) => h("option", { value: String(n) }, t("matchmaking.points", { n }))));
+    if ([...length.options].some((o) => o.value === kept)) length.value = kept;
+  };
+  offerLengths();
+  variant.addEventListener("change", offerLengths);
+  const bankClocks = clocks().bank;
   const clock = h("select", { name: "mm-clock", "aria-label": t("lobby.time_control"), title: t("lobby.bank_clock_hint") },
-    BANK_CLOCKS.map((c) => h("option", { value: c.value }, bankClockName(c.delay, c.bank))));
-  clock.value = DEFAULT_BANK_CLOCK;
+    bankClocks.map((c) => h("option", { value: bankClockValue(c) }, bankClockName(c.delay_seconds, c.bank_seconds_per_point))));
+  clock.value = bankClockValue(clocks().default_bank);
   const status = h("div", { class: "mm-status", role: "status", "aria-live": "polite" });
   const card = h("section", { class: "card matchmaking", id: "find-opponent" },
     h("h2", {}, t("matchmaking.title")),
@@ -35,12 +47,11 @@ export function findOpponentCard({ toast, navigate }) {
       toast(t("matchmaking.sign_up"), "error");
       return;
     }
-    const chosen = variant.value;
-    const points = chosen === "dave" && length.value === "1" ? 3 : Number(length.value);
-    const timing = BANK_CLOCKS.find((c) => c.value === clock.value);
+    const timing = bankClocks.find((c) => bankClockValue(c) === clock.value);
     try {
       await post("/api/matchmaking/join", {
-        variant: chosen, match_length: points, delay_seconds: timing.delay, bank_seconds_per_point: timing.bank,
+        variant: variant.value, match_length: Number(length.value),
+        delay_seconds: timing.delay_seconds, bank_seconds_per_point: timing.bank_seconds_per_point,
       });
       looking = true;
       poll();

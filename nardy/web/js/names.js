@@ -1,59 +1,26 @@
 // Names and formats shared by the pages: variants, results, time controls, move text.
-// These describe what the server offers; they decide no rule.
-import { t } from "./i18n.js";
+// These name what the server offers (its variants and clocks: variants.js); they decide no rule.
+import { t, tData } from "./i18n.js";
+import { variantRules } from "./variants.js";
 
-export const VARIANTS = ["backgammon", "dave", "georgian", "long-traditional", "long-tournament", "long-bolshie"];
-
+/** A variant's name, translated by its id ("variant.long-traditional"), else the server's English title. */
 export function variantName(variant) {
-  return {
-    backgammon: t("variant.backgammon"),
-    dave: t("variant.dave"),
-    georgian: t("variant.georgian"),
-    "long-traditional": t("variant.long_traditional"),
-    "long-tournament": t("variant.long_tournament"),
-    "long-bolshie": t("variant.long_bolshie"),
-  }[variant] ?? variant;
+  return tData("variant", variant, variantRules(variant)?.title ?? variant);
 }
 
+/** The name of a variant family, in which ratings are kept (a variant's `family`: backgammon, georgian, long). */
+export function familyName(family) {
+  return tData("family", family, family);
+}
+
+/** A line about a variant under the form's choice ("variant_hint.long-traditional"), or nothing. */
 export function variantHint(variant) {
-  return {
-    backgammon: t("variant.backgammon_hint"),
-    dave: t("variant.dave_hint"),
-    georgian: t("variant.georgian_hint"),
-    "long-traditional": t("variant.long_traditional_hint"),
-    "long-tournament": t("variant.long_tournament_hint"),
-    "long-bolshie": t("variant.long_bolshie_hint"),
-  }[variant] ?? "";
+  return tData("variant_hint", variant, "");
 }
 
-/** Long nardy's board geometry: the opponent's head is on our point 12. */
-export const isLong = (variant) => String(variant).startsWith("long-");
-
-/** Variants the create form offers cube options for (backgammon: optional; dave: always on). */
-export const cubeVariant = (variant) => variant === "backgammon" || variant === "dave";
-/** Whether a variant's tables default to final moves (nardy.rules: the traditional and tournament long
- * nardy of 004's platform); the server applies the same default when a table leaves it unsaid. */
-export const movesFinalByDefault = (variant) => variant === "long-traditional" || variant === "long-tournament";
-
-/** Match lengths the create form offers (0 = money play / single games). */
-export function matchLengths(variant) {
-  const odd = [];
-  for (let n = 1; n <= 21; n += 2) odd.push(n);
-  if (variant === "backgammon") return [0, ...odd];
-  if (variant === "dave") return odd.slice(1);
-  if (variant === "georgian") return [1, 3, 5, 7];
-  return null; // long nardy: any length from 1, or 0
-}
-
+/** The name of a kind of win (a variant's scoring names: single, gammon... oin, mars, koks). */
 export function kindName(kind) {
-  return {
-    single: t("result.single"),
-    gammon: t("result.gammon"),
-    backgammon: t("result.backgammon"),
-    oin: t("result.oin"),
-    mars: t("result.mars"),
-    koks: t("result.koks"),
-  }[kind] ?? kind;
+  return tData("result", kind, kind);
 }
 
 export function reasonName(reason) {
@@ -76,14 +43,6 @@ export function timeControlName(seconds) {
   if (seconds >= 86400 && seconds % 86400 === 0) return t("time.days_per_move", { n: seconds / 86400 });
   return t("time.seconds_per_move", { n: seconds });
 }
-
-/** The bank clocks the server offers (delay s, bank s per point); rated tables and rated matchmaking use one. */
-export const BANK_CLOCKS = [
-  { value: "b8-30", delay: 8, bank: 30 },
-  { value: "b12-60", delay: 12, bank: 60 },
-  { value: "b15-120", delay: 15, bank: 120 },
-];
-export const DEFAULT_BANK_CLOCK = "b12-60";
 
 /** A bank clock: "12 s + 1 min per point" (the delay of each move, then the time bank per match point). */
 export function bankClockName(delay, bankPerPoint) {
@@ -159,28 +118,13 @@ export function seatName(seat) {
   return seat.name;
 }
 
-/** A player name from a lobby or profile summary; the server names the computer "Computer (level)". */
-export function playerName(name) {
-  if (!name) return "—";
-  const bot = /^Computer \(([a-z-]+)\)$/.exec(name);
-  return bot ? t("game.computer", { level: botLevelName(bot[1]) }) : name;
+/** A player name from a lobby or profile summary: the computer by its level (the entry's `bots`), else the name. */
+export function playerName(name, botLevel) {
+  if (botLevel) return t("game.computer", { level: botLevelName(botLevel) });
+  return name || "—";
 }
 
+/** The name of a computer level (a variant's levels). */
 export function botLevelName(level) {
-  return {
-    random: t("bot.random"),
-    beginner: t("bot.beginner"),
-    intermediate: t("bot.intermediate"),
-    advanced: t("bot.advanced"),
-    expert: t("bot.expert"),
-    "world-class": t("bot.world_class"),
-  }[level] ?? level;
+  return tData("bot", level, level);
 }
-
-/** The computer levels of a variant, weakest first; world-class plays the short board only (the server checks). */
-export function botLevels(variant) {
-  const levels = ["random", "beginner", "intermediate", "advanced", "expert"];
-  return SHORT_BOARD.includes(variant) ? [...levels, "world-class"] : levels;
-}
-
-const SHORT_BOARD = ["backgammon", "dave", "georgian"];

@@ -3,7 +3,7 @@
 import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
-import { variantName, matchLengthName, formatDate, playerName } from "./names.js";
+import { variantName, familyName, matchLengthName, formatDate, playerName } from "./names.js";
 import { currentUser } from "./session.js";
 import { coinsCard } from "./coins.js";
 
@@ -52,17 +52,11 @@ export function mountProfile(view, username) {
   return () => {};
 }
 
-const FAMILY_NAMES = {
-  backgammon: () => t("family.backgammon"),
-  georgian: () => t("family.georgian"),
-  long: () => t("family.long"),
-};
-
 // One line per variant family with the rating, its provisional mark, and the server-drawn history graph.
 function renderRatings(el, username, data) {
   const families = Object.entries(data.ratings).map(([family, info]) =>
     h("div", { class: "rating-family", "data-family": family },
-      h("h3", {}, FAMILY_NAMES[family] ? FAMILY_NAMES[family]() : family, " ",
+      h("h3", {}, familyName(family), " ",
         h("strong", {}, String(Math.round(info.rating))),
         info.provisional ? h("span", { class: "provisional" }, ` (${t("profile.provisional")})`) : null),
       h("p", {}, t("profile.rated_matches", { matches: info.matches })),
@@ -85,7 +79,7 @@ function renderGames(el, data) {
     const seat = row.players.findIndex((p) => p && p.toLowerCase() === data.user.toLowerCase());
     const won = row.winner !== null && row.winner === seat;
     if (won) wins += 1;
-    const opponent = playerName(row.players[1 - seat]);
+    const opponent = playerName(row.players[1 - seat], row.bots && row.bots[1 - seat]);
     const score = row.score && row.score.score ? (seat === 1 ? [...row.score.score].reverse() : row.score.score).join(" : ") : "";
     return h("tr", { "data-table": row.table },
       h("td", {}, formatDate(row.finished_at)),

@@ -4,14 +4,15 @@
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
-import { Board, fromOpponent } from "./board.js";
+import { Board } from "./board.js";
+import { fromOpponent, matchFileLinks } from "./variants.js";
 import { getSettings, onSettingsChange } from "./settings.js";
-import { variantName, kindName, formatDice, seatName, isLong } from "./names.js";
+import { variantName, kindName, formatDice, seatName } from "./names.js";
 import { analysisPanel, markName } from "./analysis_panel.js";
 import { icon } from "./icons.js";
 
 const SHOWN = new Set([
-  "game_started", "opening_rolled", "rolled", "moved", "doubled", "took", "beavered", "dropped", "resigned",
+  "game_started", "opening_rolled", "rolled", "passed", "moved", "doubled", "took", "beavered", "dropped", "resigned",
   "resignation_accepted", "resignation_declined", "timed_out", "forfeited", "game_ended", "match_ended",
 ]);
 
@@ -73,10 +74,7 @@ export function mountReplay(view, tableId) {
       white: table.game ? table.game.white : 0,
       cube: table.options.cube,
       analysis: table.status === "finished" ? `/api/tables/${id}` : null,
-      downloads: [
-        { href: `/api/tables/${id}/export.mat`, file: `nardy-${tableId}.mat`, kind: "mat", text: ".mat" },
-        isLong(replay.variant) ? null : { href: `/api/tables/${id}/export.sgf`, file: `nardy-${tableId}.sgf`, kind: "sgf", text: "SGF" },
-      ].filter(Boolean),
+      downloads: matchFileLinks(replay.variant, `/api/tables/${id}`, `nardy-${tableId}`),
     };
   });
 }
@@ -99,6 +97,7 @@ export function mountViewer(view, back, load) {
   const title = h("h1", {}, t("replay.title"));
   const stepper = frameStepper(show);
   const analysisHost = h("div", { class: "analysis-host" });
+  const graphHost = h("div", { class: "graph-host" });
   const downloads = h("div", { class: "downloads" });
   let analysis = null;
   let bestShown = false;
@@ -114,6 +113,7 @@ export function mountViewer(view, back, load) {
         return frame.dice[0] === frame.dice[1] ? t("log.opening_tie", dice) : t("log.opening", dice);
       }
       case "rolled": return t("replay.rolled", { name: who, dice: formatDice(frame.dice) });
+      case "passed": return `${who}: ${formatDice(frame.dice)} ${t("log.pass")}`;
       case "moved": return `${who}: ${frame.text || ""}`;
       case "doubled": return t("log.doubled", { name: who });
       case "took": return t("log.took", { name: who });
@@ -157,19 +157,19 @@ export function mountViewer(view, back, load) {
     if (index >= 0) stepper.go(index);
   }
 
-  /** A rolled frame whose roll was not played: the next frame is not that player's move. */
-  function isPass(i) {
+  /** A rolled frame that the same player's move or pass follows (which names its dice). */
+  function isPlayed(i) {
     const next = frames[i + 1];
-    return frames[i].kind === "rolled" && !(next && next.kind === "moved" && next.seat === frames[i].seat);
+    return frames[i].kind === "rolled" && !!next && (next.kind === "moved" || next.kind === "passed") && next.seat === frames[i].seat;
   }
 
-  /** The move list: every frame but the rolls that a move follows (the move names its dice). */
+  /** The move list: every frame but the rolls that a move or a pass follows (the server records each pass). */
   function listMoves() {
     fill(moveList, frames.map((frame, i) => {
-      if (frame.kind === "rolled" && !isPass(i)) return null;
+      if (isPlayed(i)) return null;
       const who = frame.seat === null || frame.seat === undefined ? "" : name(frame.seat);
       const text = frame.kind === "moved" ? [h("b", {}, who), " ", h("span", { class: "log-dice" }, formatDice(shownDice(i))), " ", frame.text || ""]
-        : frame.kind === "rolled" ? [h("b", {}, who), " ", h("span", { class: "log-dice" }, formatDice(frame.dice)), " ", t("log.pass")]
+        : frame.kind === "passed" ? [h("b", {}, who), " ", h("span", { class: "log-dice" }, formatDice(frame.dice)), " ", t("log.pass")]
           : describe(frame);
       return h("li", { class: `replay-entry kind-${frame.kind}` },
         h("button", { type: "button", class: "link", "data-frame": String(i), onclick: () => stepper.go(i) }, text));
@@ -195,8 +195,14 @@ export function mountViewer(view, back, load) {
   /** Arrows for a move frame's steps (the mover's numbering), drawn from seat 0's side. */
   function arrowsOf(frame) {
     if (frame.kind !== "moved" || !frame.steps) return [];
-    const shown = (p) => (frame.seat === 0 ? p : fromOpponent(p, isLong(source.variant)));
+    const shown = (p) => (frame.seat === 0 ? p : fromOpponent(source.variant, p));
     return frame.steps.map((s) => ({ from: shown(s.source), to: shown(s.target), mine: frame.seat === 0, pending: false }));
+  }
+
+  /** Arrows for the best play the analysis found for a decision (its player's numbering), drawn from seat 0's side. */
+  function bestArrows(decision) {
+    const shown = (p) => (decision.player === 0 ? p : fromOpponent(p, isLong(source.variant)));
+    return (decision.best_steps || []).map((s) => ({ from: shown(s.source), to: shown(s.target), mine: decision.player === 0, pending: true }));
   }
 
   function show(index) {
@@ -218,7 +224,7 @@ export function mountViewer(view, back, load) {
       opening: frame.kind === "opening_rolled" ? frame.dice : null,
       cube: source.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
       pips: frame.pips,
-      arrows: bestShown ? [] : arrowsOf(frame),
+      arrows: bestShown && decision ? bestArrows(decision) : arrowsOf(frame),
     });
     markMove(index);
     fill(caption,
@@ -242,7 +248,8 @@ export function mountViewer(view, back, load) {
       }, bestShown ? t("analysis.show_played") : t("analysis.show_best")) : null);
   }
 
-  fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
+  fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" },
+    h("div", { class: "replay-main" }, boardHost, graphHost),
     h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field, moveList,
       h("a", { href: back.href, class: "button" }, back.text), downloads, analysisHost))));
   board = new Board(boardHost, {});
@@ -267,6 +274,7 @@ export function mountViewer(view, back, load) {
       if (source.analysis) {
         analysis = analysisPanel(source.analysis, { names: name, jump: jumpTo, onResult: () => stepper.go(stepper.index) });
         fill(analysisHost, analysis.el);
+        fill(graphHost, analysis.graph);
       }
     } catch (error) {
       fill(caption, h("span", { class: "error" }, errorText(error)));

@@ -9,9 +9,9 @@ import { t } from "./i18n.js";
 import { get, post, patch, errorText } from "./api.js";
 import { currentUser } from "./session.js";
 import {
-  VARIANTS, variantName, BANK_CLOCKS, DEFAULT_BANK_CLOCK, bankClockName, matchLengthName, kindName, reasonName,
-  formatDate, formatDice, botLevelName, botLevels,
+  variantName, bankClockName, matchLengthName, kindName, reasonName, formatDate, formatDice, botLevelName,
 } from "./names.js";
+import { variants, clocks, bankClockValue, levelsOf } from "./variants.js";
 
 const REFRESH_MS = 2000;
 
@@ -88,7 +88,7 @@ function listSection(key, title, items) {
 }
 
 function createForm({ toast, navigate }) {
-  const variant = h("select", { name: "variant" }, VARIANTS.map((v) => h("option", { value: v }, variantName(v))));
+  const variant = h("select", { name: "variant" }, variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
   variant.value = "long-bolshie";
   const format = h("select", { name: "format" },
     ["knockout", "swiss", "round_robin"].map((f) => h("option", { value: f }, formatName(f))));
@@ -102,12 +102,13 @@ function createForm({ toast, navigate }) {
   const level = h("select", { name: "bot_level" });
   const botsFill = h("input", { type: "checkbox", name: "bots_fill" });
   const levelLabel = h("label", { hidden: true }, t("tournament.bot_level"), level);
-  const clock = h("select", { name: "clock" },
-    BANK_CLOCKS.map((c) => h("option", { value: c.value }, bankClockName(c.delay, c.bank))));
-  clock.value = DEFAULT_BANK_CLOCK;
+  const bankClocks = clocks().bank;
+  const clock = h("select", { name: "clock" }, bankClocks.map((c) => h("option", { value: bankClockValue(c) },
+    bankClockName(c.delay_seconds, c.bank_seconds_per_point))));
+  clock.value = bankClockValue(clocks().default_bank);
 
   const update = () => {
-    fill(level, botLevels(variant.value).map((l) => h("option", { value: l }, botLevelName(l))));
+    fill(level, levelsOf(variant.value).map((l) => h("option", { value: l }, botLevelName(l))));
     startsLabel.hidden = start.value !== "scheduled";
     roundsLabel.hidden = format.value !== "swiss";
     botsFill.disabled = start.value !== "sit_and_go";
@@ -138,14 +139,14 @@ function createForm({ toast, navigate }) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(form);
-    const chosen = BANK_CLOCKS.find((c) => c.value === clock.value);
+    const chosen = bankClocks.find((c) => bankClockValue(c) === clock.value);
     const body = {
       name: data.get("name"),
       format: format.value,
       variant: variant.value,
       start: start.value,
       max_players: Number(data.get("max_players")),
-      round: { match_length: Number(data.get("match_length")), delay_seconds: chosen.delay, bank_seconds_per_point: chosen.bank },
+      round: { match_length: Number(data.get("match_length")), delay_seconds: chosen.delay_seconds, bank_seconds_per_point: chosen.bank_seconds_per_point },
       rated: data.get("rated") === "on",
     };
     if (data.get("season")) body.season = data.get("season");

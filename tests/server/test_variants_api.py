@@ -1,0 +1,65 @@
+"""``GET /api/variants``: the rules' data a client reads instead of keeping its own (docs/protocol.md, *Variants*)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nardy.bots import levels_for
+from nardy.rules import VARIANTS
+from nardy.server.settings import BANK_CLOCK_CHOICES, CORRESPONDENCE_DAYS_CHOICES, MOVE_SECONDS_CHOICES
+
+Server = Any
+
+
+def test_every_variant_in_order_with_what_the_rules_say(server: Server) -> None:
+    answer = server.new_client().get("/api/variants")
+    assert answer.status_code == 200
+    listed = answer.json()["variants"]
+    assert [entry["id"] for entry in listed] == list(VARIANTS)
+    for entry in listed:
+        variant = VARIANTS[entry["id"]]
+        assert entry["topology"] == variant.board and entry["family"] == variant.family
+        assert entry["money_play"] == variant.money_play and entry["moves_final"] == variant.moves_final
+        lengths = None if variant.match_lengths is None else list(variant.match_lengths)
+        assert entry["match_lengths"] == lengths
+        assert entry["levels"] == list(levels_for(variant.name))
+        assert entry["scoring"]["kinds"] == [str(kind) for kind in variant.win_kinds]
+        assert entry["cube"]["allowed"] == variant.cube_allowed and entry["cube"]["required"] == variant.cube_required
+        numbers = entry["opponent_points"]
+        assert [numbers[q] for q in range(1, 25)] == [variant.topology.opponent_point(q) for q in range(1, 25)]
+    backgammon, dave, georgian, traditional = listed[:4]
+    assert backgammon["cube"] == {"allowed": True, "required": False, "jacoby": True, "automatic_doubles": 1, "beavers": True}
+    assert dave["cube"]["jacoby"] is False and dave["match_lengths"][0] == 3
+    assert backgammon["scoring"]["backgammon_values"] == [3, 2] and dave["scoring"]["backgammon_values"] == []
+    assert georgian["match_files"] == ["mat", "sgf"] and traditional["match_files"] == ["mat"]
+    assert traditional["match_lengths"] is None and traditional["longest_match"] == 99
+    assert "world-class" in backgammon["levels"] and "world-class" not in traditional["levels"]
+
+
+def test_the_clocks_are_those_a_table_takes(server: Server) -> None:
+    clocks = server.new_client().get("/api/variants").json()["clocks"]
+    assert clocks["move_seconds"] == list(MOVE_SECONDS_CHOICES)
+    assert clocks["correspondence_days"] == list(CORRESPONDENCE_DAYS_CHOICES)
+    assert [(c["delay_seconds"], c["bank_seconds_per_point"]) for c in clocks["bank"]] == list(BANK_CLOCK_CHOICES)
+    assert clocks["default_bank"] == {"delay_seconds": 12, "bank_seconds_per_point": 60}
+
+
+def test_cacheable_with_an_etag(server: Server) -> None:
+    client = server.new_client()
+    first = client.get("/api/variants")
+    etag = first.headers["etag"]
+    assert "max-age" in first.headers["cache-control"]
+    again = client.get("/api/variants", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+    other = client.get("/api/variants", headers={"If-None-Match": '"something else"'})
+    assert other.status_code == 200 and other.content == first.content
+
+
+def test_lobby_entries_name_the_computer_by_level(server: Server) -> None:
+    """The lobby's players carry the computer's level as data (``bots``), beside its English name."""
+    guest = server.guest()
+    server.top_up()
+    table = server.create(guest, "georgian", 3, opponent="computer", bot_level="random")["table"]
+    mine = guest.client.get("/api/me/tables").json()["tables"]
+    entry = next(row for row in mine if row["table"] == table)
+    assert entry["bots"] == [None, "random"] and entry["players"][1] == "Computer (random)"
