@@ -155,3 +155,9 @@ def test_only_the_socket_layer_encodes_messages() -> None:
         if found.module in ("json", "orjson", "nardy.server.ws.wire", "nardy.server.view_changes")
     )
     assert encoders == []
+
+
+def test_the_command_line_uses_no_server_service() -> None:
+    """«cli imports no server service»: what the command line computes (a record's dice checked against its
+    revealed seeds, ...) lives below the server, where the server uses it too."""
+    assert _edges("nardy.cli", "nardy.server.services") == []

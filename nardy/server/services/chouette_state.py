@@ -20,9 +20,9 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
 from nardy.notation import format_steps, options_to_dict, position_to_dict, step_from_dict
+from nardy.notation.fair_dice import check_client_seed
 from nardy.rules import GameOptions, RulesError, Step, Turn, WrongTurnError
 from nardy.rules.chouette import BOX_SIDE, MAX_PLAYERS, Chouette, ChouetteGame, ChouettePhase
-from nardy.server.services.dice import check_client_seed
 from nardy.server.services.publisher import TeamSaid
 from nardy.server.services.table_state import (
     ActionError,

@@ -27,6 +27,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
 from nardy.server.services.chouette_state import (
@@ -43,7 +44,7 @@ from nardy.server.services.chouette_state import (
 )
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
-from nardy.server.services.dice import DiceSource, commitment
+from nardy.server.services.dice import DiceSource
 from nardy.server.services.publisher import Publisher
 from nardy.server.services.table_owner import FINISHED_SECONDS, IDLE_SECONDS, Commit, LiveTables, TableOwner
 from nardy.server.services.table_state import ActionError, NewEvent, Roller

@@ -16,9 +16,9 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
 from nardy.notation import format_steps, position_to_dict
+from nardy.notation.fair_dice import check_client_seed
 from nardy.notation.json_codec import options_to_dict, step_from_dict, step_to_dict
 from nardy.notation.transcript import EVENT_ACTIONS, action_of_event, apply_action
-from nardy.server.services.dice import check_client_seed
 from nardy.rules import (
     Game,
     GameOptions,
