@@ -38,6 +38,7 @@ from nardy.server.services.chouette_state import (
     decide,
     forced_events,
     initial_state,
+    opening_event,
     sit_events,
     team_message,
     view,
@@ -152,7 +153,7 @@ class ChouetteKind:
             })
         if state.game is not None and state.game.phase is ChouettePhase.OPENING:
             dice = self._dice.roll(seeds[state.number], state.round_client_seeds, state.roll_number)
-            return NewEvent("opening_rolled", None, {"dice": list(dice), "number": state.roll_number})
+            return opening_event(state.game, dice, state.roll_number)
         return None
 
     def _formation_round(self, state: ChouetteTableState, seeds: dict[int, str]) -> NewEvent:
