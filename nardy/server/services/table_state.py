@@ -289,17 +289,18 @@ def _played(state: TableState, event: NewEvent) -> TableState:
     """The state after the input of the match that ``event`` is (a roll, a pass, a step or its undo, a move,
     a cube or resignation decision, a timeout, a forfeit), folded by the rules' one fold of a match
     (:class:`~nardy.rules.replay.Replay`) that records, transcripts and the analysis replay by."""
-    assert state.play is not None
+    before = state.play
+    assert before is not None
     given = game_input(event)
     if isinstance(given, (OpeningRoll, Roll)):
         state = replace(state, roll_number=event.payload["number"] + 1)
     elif isinstance(given, Move):
         last = {
-            "seat": event.seat, "dice": list(state.play.game.dice or ()), "steps": event.payload["steps"],
+            "seat": event.seat, "dice": list(before.game.dice or ()), "steps": event.payload["steps"],
             "text": format_steps(given.steps),
         }
         state = replace(state, last_move=last)
-    play = state.play.apply(given)
+    play = before.apply(given)
     if play.finished is None:
         return replace(state, play=play)
     return replace(state, play=play, whites=(*state.whites, play.finished.white), finished_game=play.finished)
