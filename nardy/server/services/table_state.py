@@ -1,10 +1,12 @@
 """A table's state as a pure fold of its event log, and the decisions that extend the log.
 
-The server never decides a rule itself: every event is applied through
-:mod:`nardy.rules` (a ``Match`` and its ``Game``), and every action is
-checked by asking the rules what is legal. The same fold rebuilds a table
-after a restart, feeds replays and checks actions, so there is one path from
-the log to the state.
+The server never decides a rule itself: every event that is an input of the
+match (a roll, a pass, a step, a move, a cube or resignation decision, ...)
+is folded by the rules' one fold of a match,
+:class:`nardy.rules.replay.Replay`, and every action is checked by asking
+the rules what is legal. The same fold rebuilds a table after a restart,
+feeds replays and checks actions, and transcripts, match files and the
+analysis fold by it too, so there is one path from the log to the state.
 """
 
 from __future__ import annotations
