@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nardy.bots import levels_for
 from nardy.notation import NotationError
+from nardy.notation.fair_dice import check_client_seed
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER, LONGEST_MATCH, ClockSeconds
@@ -27,7 +28,7 @@ from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.auth.table_access import invite_matches
 from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
-from nardy.server.services.dice import check_client_seed, dice_statistics
+from nardy.server.services.dice import dice_statistics
 from nardy.server.services.records import public_record, replay
 from nardy.server.services.table_state import MAX_STAKE, ActionError, TableSpec, moves_final_at_new_table
 from nardy.server.services.tables import TableService, spec_from_row

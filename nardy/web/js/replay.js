@@ -201,7 +201,7 @@ export function mountViewer(view, back, load) {
 
   /** Arrows for the best play the analysis found for a decision (its player's numbering), drawn from seat 0's side. */
   function bestArrows(decision) {
-    const shown = (p) => (decision.player === 0 ? p : fromOpponent(p, isLong(source.variant)));
+    const shown = (p) => (decision.player === 0 ? p : fromOpponent(source.variant, p));
     return (decision.best_steps || []).map((s) => ({ from: shown(s.source), to: shown(s.target), mine: decision.player === 0, pending: true }));
   }
 
