@@ -47,11 +47,12 @@ from nardy.server.services.chat import ChatLimits
 from nardy.server.services.chouettes import ChouetteService
 from nardy.server.services.clock import Clock, SystemClock
 from nardy.server.services.coins import CoinPolicy
-from nardy.server.services.dice import DiceSource, ProvablyFairDice
+from nardy.server.services.dice import DiceSource, DiceStatistics, ProvablyFairDice
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.services.peers import Peers, new_process_id
+from nardy.server.services.recent import Recent
 from nardy.server.services.tables import TableService
 from nardy.server.services.tournaments import TournamentService
 from nardy.server.settings import Settings
@@ -64,6 +65,7 @@ from nardy.store.migrate import upgrade
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 """The browser client (``nardy/web``): static files, no build step."""
+
 
 
 def create_app(settings: Settings | None = None, *, dice: DiceSource | None = None, clock: Clock | None = None) -> FastAPI:
@@ -160,6 +162,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.state.engine = engine
     app.state.db = make_sessionmaker(engine)
     app.state.dice = dice if dice is not None else ProvablyFairDice()
+    app.state.site_dice = Recent[DiceStatistics](config.site_statistics_seconds)
     app.state.clock = clock if clock is not None else SystemClock()
     app.state.rate_limiter = RateLimiter(config.redis_url, enabled=config.rate_limited)
     app.state.socket_slots = AddressSlots(config.max_sockets_per_address)

@@ -24,6 +24,9 @@ Rated tables and rated matchmaking use one of these."""
 DEFAULT_BANK_CLOCK = (12, 60)
 """The bank clock rated matchmaking uses when none is asked for: 12 s per decision, then 1 minute per point."""
 
+SITE_STATISTICS_SECONDS = 300.0
+"""How long a process serves the site's dice statistics (a scan of every roll ever made) before it scans again."""
+
 COMPUTER_PAUSE_SECONDS = 0.6
 """The least pause before each action of a computer player unless ``NARDY_BOT_DELAY_SECONDS`` says otherwise:
 its roll stays on the board a moment before its checkers move, and a person can follow both."""
@@ -125,6 +128,11 @@ class Settings(BaseSettings):
         description="the least pause before each computer action, so people can follow it; "
                     f"{COMPUTER_PAUSE_SECONDS} s unless set, 0 in testing",
     )
+    statistics_seconds: float | None = Field(
+        default=None, ge=0,
+        description="how long a process serves the site's dice statistics before it reads every roll again; "
+                    f"{SITE_STATISTICS_SECONDS} s unless set, 0 in testing",
+    )
     redis_start_timeout: float = Field(
         default=10.0, ge=0, description="seconds a process waits for its Redis at start before it refuses to start",
     )
@@ -221,6 +229,14 @@ class Settings(BaseSettings):
         if self.bot_delay_seconds is not None:
             return self.bot_delay_seconds
         return 0.0 if self.testing else COMPUTER_PAUSE_SECONDS
+
+    @property
+    def site_statistics_seconds(self) -> float:
+        """How long the site's dice statistics are served before every roll is read again: the setting, else
+        :data:`SITE_STATISTICS_SECONDS`, or none in testing, where each test reads its own rolls."""
+        if self.statistics_seconds is not None:
+            return self.statistics_seconds
+        return 0.0 if self.testing else SITE_STATISTICS_SECONDS
 
     @property
     def testing(self) -> bool:

@@ -28,7 +28,8 @@ from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.auth.table_access import invite_matches
 from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
-from nardy.server.services.dice import dice_statistics
+from nardy.server.services.dice import DiceStatistics, dice_statistics
+from nardy.server.services.recent import Recent
 from nardy.server.services.records import public_record, replay
 from nardy.server.services.table_state import MAX_STAKE, ActionError, TableSpec, moves_final_at_new_table
 from nardy.server.services.tables import TableService, spec_from_row
@@ -446,10 +447,17 @@ def colours(db: DbSession) -> dict[str, Any]:
 
 
 @router.get("/stats/dice")
-def site_dice(db: DbSession) -> dict[str, Any]:
-    """The site's dice: every roll's faces and doubles against their expectation, with the faces' chi-square."""
-    rolls = ((roll[0], roll[1]) for roll in tables_repo.site_rolls(db))
-    return {"statistics": dice_statistics(rolls)}
+def site_dice(request: Request, db: DbSession) -> dict[str, Any]:
+    """The site's dice: every roll's faces and doubles against their expectation, with the faces' chi-square.
+
+    It reads every roll ever made, so each process works it out at most once per
+    ``Settings.site_statistics_seconds`` (:mod:`~nardy.server.services.recent`).
+    """
+    def scan() -> DiceStatistics:
+        return dice_statistics((roll[0], roll[1]) for roll in tables_repo.site_rolls(db))
+
+    recent: Recent[DiceStatistics] = request.app.state.site_dice
+    return {"statistics": recent.get(scan)}
 
 
 def _user(db: DbSession, username: str) -> User:
