@@ -25,6 +25,7 @@ import { mountAnalysisBoard } from "./analysis_board.js";
 import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
 import { loadVariants } from "./variants.js";
+import { setupMenu } from "./menu.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -100,6 +101,7 @@ function connectionBadge(connected) {
 
 async function boot() {
   followThemeSetting();
+  setupMenu();
   // the variants and clocks every page offers or draws come from the server, once (variants.js)
   const variantsLoaded = loadVariants();
   await setLanguage(getSettings().language);
