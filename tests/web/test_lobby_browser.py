@@ -255,6 +255,7 @@ def test_a_players_pages_fit_a_small_phone(client: MakeClient, server: WebServer
     summary_cells = ".analysis-summary tbody th, .analysis-summary tbody td"
     assert person.page.evaluate(BROKEN_WORDS, summary_cells) == [], "a word of the analysis is cut in two"
     assert person.page.evaluate(WIDE_CONTENT) == [], "the analysis is wider than the screen"
+    person.page.click("header [data-action=menu]")  # on a phone the header's links wait behind the menu button
     person.page.click("header a[href^='#/profile/']")
     person.page.wait_for_selector("table.data tbody tr[data-table]")
     assert person.page.evaluate(WIDE_CONTENT) == [], "the profile is wider than the screen"
