@@ -6,6 +6,7 @@ first. In Debian's chromium against a real server, like the other browser tests.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from browser_client import Client
 from test_lobby_browser import sign_up
@@ -14,6 +15,12 @@ from web_driver import Http, WebServer
 MakeClient = Callable[..., Client]
 PHONE = {"width": 360, "height": 740}
 PASSWORD = "correct horse battery"
+POOL_FIELDS = ("variant", "match_length", "delay_seconds", "bank_seconds_per_point")
+
+
+def pool_key(pool: dict[str, Any]) -> str:
+    """A pool as its tile names it (``data-pool``)."""
+    return ":".join(str(pool[field]) for field in POOL_FIELDS)
 
 
 def test_one_tap_on_a_tile_pairs_two_players_and_the_home_page_features_their_match(
@@ -24,9 +31,9 @@ def test_one_tap_on_a_tile_pairs_two_players_and_the_home_page_features_their_ma
     tiles = visitor.page.locator(".pool-tile")
     tiles.first.wait_for()
     shown = [tiles.nth(i).get_attribute("data-pool") for i in range(tiles.count())]
-    assert shown == [f"{p['variant']}:{p['match_length']}:{p['delay_seconds']}:{p['bank_seconds_per_point']}" for p in pools]
+    assert shown == [pool_key(pool) for pool in pools]
     georgian = next(p for p in pools if p["variant"] == "georgian")
-    tile = f'.pool-tile[data-pool="georgian:{georgian["match_length"]}:{georgian["delay_seconds"]}:{georgian["bank_seconds_per_point"]}"]'
+    tile = f'.pool-tile[data-pool="{pool_key(georgian)}"]'
     assert "Waiting: 0" in visitor.page.inner_text(tile)
     assert visitor.page.locator("details.create-table[open] form.create").is_visible(), "a wide screen shows the form"
     visitor.page.wait_for_selector("#site-live [data-players-online='0']")
@@ -46,8 +53,7 @@ def test_one_tap_on_a_tile_pairs_two_players_and_the_home_page_features_their_ma
     server.dice((3, 1))
     bob = Http(server)
     bob.post("/api/signup", {"username": "bob_home", "password": PASSWORD})
-    bob.post("/api/matchmaking/join", {key: georgian[key] for key in
-                                       ("variant", "match_length", "delay_seconds", "bank_seconds_per_point")})
+    bob.post("/api/matchmaking/join", {field: georgian[field] for field in POOL_FIELDS})
     alice.page.wait_for_function("() => location.hash.startsWith('#/table/')", timeout=20_000)
     table = alice.table_id()
 
@@ -74,7 +80,7 @@ def test_the_next_tournaments_are_listed(client: MakeClient, server: WebServer) 
     person.page.wait_for_function("t => location.hash === `#/tournament/${t}`", arg=created["id"])
 
 
-def test_on_a_phone_the_grid_comes_first_and_the_form_waits_behind_its_button(client: MakeClient) -> None:
+def test_on_a_phone_the_grid_comes_first_and_the_form_waits_behind_its_summary(client: MakeClient) -> None:
     person = client(viewport=PHONE, has_touch=True, is_mobile=True)
     person.goto("#/")
     person.page.wait_for_selector(".pool-tile")
