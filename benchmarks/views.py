@@ -27,7 +27,7 @@ from typing import Any
 
 from nardy.rules import GameOptions, Phase
 from nardy.server.services.table_state import NewEvent, TableSpec, TableState, apply_event, initial_state, step_dict, view
-from nardy.server.view_changes import show
+from nardy.server.ws.view_changes import show
 
 VARIANTS = ("backgammon", "georgian", "long-traditional")
 

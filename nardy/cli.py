@@ -32,7 +32,7 @@ from nardy.notation.transcript import Transcript
 from nardy.rules import VARIANTS, Game, Phase, Play, Position, RulesError, find_variant
 from nardy.rules.dice import check_dice
 from nardy.rules.perft import divide
-from nardy.server.services.dice import parse_record, verify_games
+from nardy.notation.dice_record import parse_record, verify_games
 
 if TYPE_CHECKING:
     from nardy.bots.rollout import RolloutResult

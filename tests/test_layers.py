@@ -152,6 +152,20 @@ def test_only_the_socket_layer_encodes_messages() -> None:
         f"{module} -> {found.module}"
         for module in MODULES if _within(module, "nardy.server.services")
         for found in _imports(module)
-        if found.module in ("json", "orjson", "nardy.server.ws.wire", "nardy.server.view_changes")
+        if found.module in ("json", "orjson", "nardy.server.ws.wire", "nardy.server.ws.view_changes")
     )
     assert encoders == []
+
+
+def test_the_view_changes_are_the_socket_layers_alone() -> None:
+    """«ws/ owns every message shape, the view changes»: only ``nardy.server.ws`` turns a view into the changes a
+    message carries; the services hand over whole views, and nothing else of nardy reaches for the changes."""
+    outside = [edge for edge in _edges("nardy", "nardy.server.ws.view_changes")
+               if not _within(edge.partition(" -> ")[0], "nardy.server.ws")]
+    assert outside == []
+
+
+def test_the_command_line_uses_no_server_service() -> None:
+    """«cli imports no server service»: what the command line computes (a record's dice checked against its
+    revealed seeds, ...) lives below the server, where the server uses it too."""
+    assert _edges("nardy.cli", "nardy.server.services") == []

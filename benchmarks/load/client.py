@@ -20,7 +20,7 @@ from typing import Any
 
 from benchmarks.load.lobby import Lobby
 from benchmarks.load.players import ClientConfig, ClientResult, Player, Slot
-from nardy.server.view_changes import apply_changes
+from nardy.server.ws.view_changes import apply_changes
 
 DRAIN_TIMEOUT = 10.0
 MAX_ERRORS_PER_PLAYER = 20

@@ -28,11 +28,16 @@ LONG_PLIES: Final[dict[str, int]] = {"advanced": 0, "expert": 1, "world-class": 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """One legal play and its equity for the mover; ``deep``: rated at the level's full depth."""
+    """One legal play and its equity for the mover; ``deep``: rated at the level's full depth.
+
+    ``plies``: how many plies ahead its equity looked (0: the position it leaves, rated as it stands),
+    which says how far two equities compare.
+    """
 
     play: Play
     equity: float
     deep: bool
+    plies: int
 
 
 def top_plays(
@@ -49,7 +54,7 @@ def top_plays(
     if position.variant.board == "short":
         ranked = rank_plays(position, dice, context, plies=SHORT_PLIES[level])
         deepest = ranked[0].plies if ranked else 0
-        return [Hint(r.play, r.equity, r.plies == deepest) for r in ranked[:count]]
+        return [Hint(r.play, r.equity, r.plies == deepest, r.plies) for r in ranked[:count]]
     plays = position.legal_plays(dice)
     if not plays:
         return []
@@ -59,7 +64,8 @@ def top_plays(
     deep = np.isfinite(searched)
     values = np.where(deep, searched, shallow)
     order = sorted(range(len(plays)), key=lambda i: (not deep[i], -values[i]))
-    return [Hint(plays[i], float(values[i]), bool(deep[i])) for i in order[:count]]
+    depth = LONG_PLIES[level]
+    return [Hint(plays[i], float(values[i]), bool(deep[i]), depth if deep[i] else 0) for i in order[:count]]
 
 
 def cube_hint(position: Position, context: CubeContext, *, level: str = "expert") -> CubeAdvice:

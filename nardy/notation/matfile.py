@@ -77,7 +77,7 @@ from nardy.notation.transcript import (
     GameTranscript,
     Replayed,
     Transcript,
-    apply_action,
+    as_input,
     games_of,
 )
 from nardy.rules import (
@@ -92,6 +92,7 @@ from nardy.rules import (
     WinKind,
     find_variant,
 )
+from nardy.rules.replay import Replay
 
 # ---------------------------------------------------------------- what a file holds, format aside
 #
@@ -301,7 +302,7 @@ class _Builder:
 
     def __init__(self, variant: str, length: int, options: GameOptions, where: str) -> None:
         try:
-            self.match = Match.new(variant, length=length, options=options)
+            self.play = Replay.new(Match.new(variant, length=length, options=options))
         except RulesError as error:
             raise NotationError(f"{where}: the match cannot be played: {error}") from None
         self.variant: Variant = self.match.variant
@@ -310,6 +311,11 @@ class _Builder:
         self.games: list[list[Action]] = []
         self.result: GameResult | None = None
         self._forced_seat: int | None = None
+
+    @property
+    def match(self) -> Match:
+        """The match as the file's actions so far leave it."""
+        return self.play.match
 
     def start_game(self, where: str) -> None:
         """Begin the file's next game; the one before must have ended."""
@@ -341,10 +347,10 @@ class _Builder:
         if forced and action.kind not in ("timeout", "forfeit"):
             action = replace(action, forced=True)
         try:
-            self.match, game = apply_action(self.match, action)
+            self.play = self.play.apply(as_input(action))
         except RulesError as error:
             raise NotationError(f"{where}: {error}") from None
-        self.result = game.result or self.result
+        self.result = self.play.left.result or self.result
         self.games[-1].append(action)
 
     def roll(self, player: int, dice: tuple[int, int], move: str | None, where: str) -> None:

@@ -4,9 +4,10 @@ A :class:`Transcript` holds the match's facts (variant, length, options,
 players) and, per game, the actions in order: the opening roll, each roll,
 each whole move (a pass is a roll that cannot be played and needs no
 action), each cube and resignation decision, timeouts and a forfeit.
-Nothing here decides legality: :func:`replay` applies the actions through
-:class:`nardy.rules.Match`, which refuses an illegal one, and yields each
-game's states as the match went, the analysis and the writers' source.
+Nothing here decides legality: :func:`replay` folds the actions, as the
+rules' inputs (:func:`as_input`), through :class:`nardy.rules.replay.Replay`,
+which refuses an illegal one, and yields each game's states as the match
+went, the analysis and the writers' source.
 
 >>> record = {"variant": "backgammon", "match_length": 1, "options": {"cube": False},
 ...           "events": [{"kind": "seated", "seat": 0, "payload": {"name": "ann"}},
@@ -24,7 +25,7 @@ game's states as the match went, the analysis and the writers' source.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
@@ -32,6 +33,25 @@ from nardy.notation.errors import NotationError
 from nardy.notation.json_codec import options_from_dict, options_to_dict, step_from_dict, step_to_dict
 from nardy.rules import GameOptions, Match, RulesError, Step, WinKind, find_variant
 from nardy.rules.game import Game
+from nardy.rules.replay import (
+    AcceptResignation,
+    Beaver,
+    DeclineResignation,
+    Double,
+    Drop,
+    Forfeit,
+    GameInput,
+    Move,
+    OpeningRoll,
+    Pass,
+    Replay,
+    Resign,
+    Roll,
+    Take,
+    TakeStep,
+    Timeout,
+    UndoStep,
+)
 
 ActionKind = Literal[
     "opening", "roll", "move", "double", "take", "beaver", "drop",
@@ -103,60 +123,84 @@ class Replayed:
 
 
 def replay(transcript: Transcript) -> Iterator[Replayed]:
-    """Every action of every game, applied through the rules; NotationError naming an action the rules refuse."""
+    """Every action of every game, folded through the rules' :class:`~nardy.rules.replay.Replay`;
+    NotationError naming an action the rules refuse."""
     try:
-        match = Match.new(transcript.variant, length=transcript.length, options=transcript.options)
+        play = Replay.new(Match.new(transcript.variant, length=transcript.length, options=transcript.options))
     except RulesError as error:
         raise NotationError(f"the match cannot be played: {error}") from None
     for number, game_record in enumerate(transcript.games, start=1):
-        if number > 1 and match.game.history:
+        if number > 1 and play.game.history:
             raise NotationError(f"game {number} begins before game {number - 1} ended")
         for index, action in enumerate(game_record.actions):
-            before = match.game
+            before = play.game
             try:
-                match, game = apply_action(match, action)
+                play = play.apply(as_input(action))
             except RulesError as error:
                 raise NotationError(f"game {number}, action {index + 1} ({action.kind}): {error}") from None
-            yield Replayed(number, before, action, game, match)
+            yield Replayed(number, before, action, play.left, play.match)
 
 
-def apply_action(match: Match, action: Action) -> tuple[Match, Game]:
-    """The match and the game after ``action`` (the game as the action left it, finished or not).
+def as_input(action: Action) -> GameInput:
+    """The rules' input ``action`` is; NotationError for an action missing its player or dice.
 
-    RulesError (or NotationError for an action missing its player or dice) when the rules refuse it.
+    >>> as_input(Action("roll", 1, dice=(6, 5)))
+    Roll(player=1, dice=(6, 5))
     """
-    game = match.game
-    kind, player = action.kind, action.player
-    if kind == "timeout":
-        return match.timeout(_seat(player)), game
-    if kind == "forfeit":
-        return match.forfeit(_seat(player)), game
+    kind = action.kind
     if kind == "opening":
-        after = game.opening_roll(_dice(action))
-    elif kind == "roll":
-        after = game.roll(_seat(player), _dice(action))
-    elif kind == "move":
-        after = game.move(_seat(player), action.steps)
-    elif kind == "double":
-        after = game.double(_seat(player))
-    elif kind == "take":
-        after = game.take(_seat(player))
-    elif kind == "beaver":
-        after = game.beaver(_seat(player))
-    elif kind == "drop":
-        after = game.drop(_seat(player))
-    elif kind == "resign":
-        after = game.resign(_seat(player), action.kind_offered)
-    elif kind == "accept_resignation":
-        after = game.accept_resignation(_seat(player))
-    else:
-        after = game.decline_resignation(_seat(player))
-    return match.update(after), after
+        return OpeningRoll(_dice(action))
+    player = _seat(action.player)
+    if kind == "roll":
+        return Roll(player, _dice(action))
+    if kind == "move":
+        return Move(player, action.steps)
+    if kind == "resign":
+        return Resign(player, action.kind_offered)
+    return _PLAYER_INPUTS[kind](player)
+
+
+_PLAYER_INPUTS: Final[dict[ActionKind, Callable[[int], GameInput]]] = {
+    "double": Double, "take": Take, "beaver": Beaver, "drop": Drop, "accept_resignation": AcceptResignation,
+    "decline_resignation": DeclineResignation, "timeout": Timeout, "forfeit": Forfeit,
+}
+"""The inputs that name only their player, by the action they are."""
+
+
+def input_of_event(kind: str, seat: int | None, payload: Mapping[str, Any]) -> GameInput | None:
+    """The rules' input a table event is (docs/protocol.md, *Events*): a game action, a step, an undo or a
+    pass; ``None`` for an event that gives a game nothing (a seat, a seed, the end of a game, ...).
+
+    The server folds its log through these and :meth:`~nardy.rules.replay.Replay.apply`, as records,
+    transcripts and the analysis fold a match's actions. NotationError names what is malformed.
+
+    >>> input_of_event("stepped", 0, {"source": 8, "target": 5, "die": 3, "hit": False})
+    TakeStep(player=0, step=Step(source=8, target=5, die=3, hit=False))
+    >>> input_of_event("seated", 0, {"name": "ann"}) is None
+    True
+    """
+    if kind == "stepped":
+        return TakeStep(_seat(seat), step_from_dict(payload))
+    if kind == "undone":
+        return UndoStep(_seat(seat))
+    if kind == "passed":
+        return Pass(_seat(seat), _payload_dice(kind, payload))
+    action = action_of_event(kind, seat, payload)
+    return None if action is None else as_input(action)
+
+
+def _payload_dice(kind: str, payload: Mapping[str, Any]) -> tuple[int, int]:
+    try:
+        first, second = (int(d) for d in payload["dice"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise NotationError(f"({kind}) is malformed: {error}") from None
+    return (first, second)
 
 
 def _seat(player: int | None) -> int:
     if player not in (0, 1):
         raise NotationError(f"an action needs a player 0 or 1, got {player!r}")
+    assert player is not None
     return player
 
 
@@ -263,8 +307,7 @@ def action_of_event(kind: str, seat: int | None, payload: Mapping[str, Any]) -> 
     """The game action a table event is (``kind``, ``seat``, ``payload`` as docs/protocol.md's *Events*
     describe them), or ``None`` for an event that is no action of a game (a seat, a step, a pass, ...).
 
-    With :func:`apply_action`, the one fold of a match's actions: the server folds its log through
-    them, as records, transcripts and the analysis do.
+    :func:`input_of_event` gives the rules' input of any event that has one, steps and passes included.
 
     >>> action_of_event("rolled", 1, {"dice": [6, 5], "number": 3})
     Action(kind='roll', player=1, dice=(6, 5), steps=(), kind_offered=None, forced=False, source=None)
@@ -302,6 +345,7 @@ def games_of(transcript: Transcript) -> Sequence[Sequence[Replayed]]:
 
 
 __all__ = [
-    "ACTION_EVENTS", "Action", "ActionKind", "EVENT_ACTIONS", "action_of_event", "GameTranscript", "Replayed", "Transcript", "apply_action",
+    "ACTION_EVENTS", "Action", "ActionKind", "EVENT_ACTIONS", "action_of_event", "GameTranscript", "Replayed", "Transcript",
+    "as_input", "input_of_event",
     "games_of", "record_from_transcript", "replay", "transcript_from_record",
 ]

@@ -38,6 +38,7 @@ from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
+from nardy.server.api.service_worker import router as service_worker_router
 from nardy.server.auth.signouts import SignOuts
 from nardy.server.pubsub import PubSub, make_pubsub
 from nardy.server.runtime.collector import Collector
@@ -89,7 +90,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
                 max_length=config.chat_max_length, per_minute=config.chat_messages_per_minute,
                 burst=config.chat_burst, history=config.chat_history,
             ),
-            bot_delay_seconds=config.bot_delay_seconds, idle_seconds=idle, finished_seconds=finished,
+            bot_delay_seconds=config.computer_pause_seconds, idle_seconds=idle, finished_seconds=finished,
             computer_idle_seconds=config.computer_game_idle_seconds, coins=CoinPolicy.configured(config),
         )
         chouette_service = ChouetteService(
@@ -185,6 +186,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)
     if config.testing:
         app.include_router(testing.router)
+    app.include_router(service_worker_router)  # /sw.js, stamped with the client's version, before the static files
     # Last, so the API and WebSocket routes above take precedence: the browser client at /.
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app

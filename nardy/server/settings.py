@@ -24,6 +24,10 @@ Rated tables and rated matchmaking use one of these."""
 DEFAULT_BANK_CLOCK = (12, 60)
 """The bank clock rated matchmaking uses when none is asked for: 12 s per decision, then 1 minute per point."""
 
+COMPUTER_PAUSE_SECONDS = 0.6
+"""The least pause before each action of a computer player unless ``NARDY_BOT_DELAY_SECONDS`` says otherwise:
+its roll stays on the board a moment before its checkers move, and a person can follow both."""
+
 STARTING_GRANT = 1000
 """Virtual coins every account starts with, unless ``NARDY_COINS_STARTING_GRANT`` says otherwise."""
 
@@ -116,8 +120,10 @@ class Settings(BaseSettings):
         default=3600.0, gt=0,
         description="an untimed game against the computer whose human has not acted this long is forfeited by them",
     )
-    bot_delay_seconds: float = Field(
-        default=0.0, ge=0, description="the least pause before a computer player acts (people follow it better)",
+    bot_delay_seconds: float | None = Field(
+        default=None, ge=0,
+        description="the least pause before each computer action, so people can follow it; "
+                    f"{COMPUTER_PAUSE_SECONDS} s unless set, 0 in testing",
     )
     redis_start_timeout: float = Field(
         default=10.0, ge=0, description="seconds a process waits for its Redis at start before it refuses to start",
@@ -207,6 +213,14 @@ class Settings(BaseSettings):
         if self.rate_limits is not None:
             return self.rate_limits
         return self.environment != "testing"
+
+    @property
+    def computer_pause_seconds(self) -> float:
+        """The least pause before each action of a computer player (a roll, a move, a cube action): the
+        setting, else :data:`COMPUTER_PAUSE_SECONDS`, or none in testing, where nobody watches."""
+        if self.bot_delay_seconds is not None:
+            return self.bot_delay_seconds
+        return 0.0 if self.testing else COMPUTER_PAUSE_SECONDS
 
     @property
     def testing(self) -> bool:

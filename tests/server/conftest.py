@@ -49,7 +49,7 @@ from nardy.rules import Play, Position
 from nardy.server.app import create_app
 from nardy.server.services.dice import DiceSource, ScriptedDice
 from nardy.server.settings import Settings
-from nardy.server.view_changes import apply_changes
+from nardy.server.ws.view_changes import apply_changes
 
 PASSWORD = "correct horse battery"
 TIMEOUT = 5.0

@@ -54,7 +54,7 @@ from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from nardy.notation import position_from_dict
-from nardy.server.view_changes import apply_changes
+from nardy.server.ws.view_changes import apply_changes
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery"

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from chouette_driver import FallbackDice, Table, make_chouette_server, three_at_a_chouette
 
+from nardy.notation.dice_record import verify_record
 from nardy.server.services.chouette_state import fold, initial_state
 from nardy.server.services.chouettes import chouette_spec_from_row
-from nardy.server.services.dice import verify_record
 from nardy.server.services.table_state import NewEvent
 from nardy.store import tables_repo
 

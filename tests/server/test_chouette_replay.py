@@ -12,7 +12,7 @@ from nardy.rules import Game
 from nardy.rules.chouette import TEAM_SIDE
 from nardy.rules.variants import find_variant
 
-SHOWN = {"game_started", "opening_rolled", "rolled", "moved", "doubled", "double_proposed", "voted",
+SHOWN = {"game_started", "opening_rolled", "rolled", "passed", "moved", "doubled", "double_proposed", "voted",
          "box_answered", "took", "dropped", "resigned", "timed_out"}
 
 

@@ -15,25 +15,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nardy.cli import main
-from nardy.server.services import dice
-from nardy.server.services.dice import (
-    DiceSource,
-    ProvablyFairDice,
-    RecordedGame,
-    RecordedRoll,
-    RecordError,
-    ScriptedDice,
-    ScriptExhaustedError,
+from nardy.notation import fair_dice
+from nardy.notation.dice_record import RecordedGame, RecordedRoll, RecordError, parse_record, record_to_dict, verify_record
+from nardy.notation.fair_dice import (
     check_client_seed,
     commitment,
     derive_dice,
     dice_from_bytes,
-    dice_statistics,
     die_from_byte,
     digest_blocks,
-    parse_record,
-    record_to_dict,
-    verify_record,
+)
+from nardy.server.services.dice import (
+    DiceSource,
+    ProvablyFairDice,
+    ScriptedDice,
+    ScriptExhaustedError,
+    dice_statistics,
 )
 
 SEED = "9f2c4e1a7b3d5f60" * 4
@@ -84,7 +81,7 @@ def a_record(games: int = 2, rolls: int = 12) -> dict[str, Any]:
 
 def test_module_examples() -> None:
     """The docstring examples are the published test vector, so they must stay true."""
-    failures, tried = doctest.testmod(dice)
+    failures, tried = doctest.testmod(fair_dice)
     assert tried > 0 and failures == 0
 
 

@@ -38,7 +38,7 @@ from live_server import (
     unique_name,
 )
 
-from nardy.server.services.dice import verify_record
+from nardy.notation.dice_record import verify_record
 
 Json = dict[str, Any]
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from nardy.bots import make_bot
-from nardy.server.services.dice import verify_record
+from nardy.notation.dice_record import verify_record
 
 MATCHES = {
     "backgammon": 1,

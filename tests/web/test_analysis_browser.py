@@ -51,6 +51,15 @@ def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeC
     assert person.page.locator(".analysis-moves li.marked").count() > 0, "the random computer made no error?"
     person.screenshot_page(f"analysis-{variant}")
 
+    # the equity graph is under the board, as wide as it; the figures and the moves stay beside the board
+    board_box = person.page.locator(".board-wrap").bounding_box()
+    graph_box = person.page.locator(".equity-graph svg").bounding_box()
+    assert board_box and graph_box
+    assert graph_box["y"] >= board_box["y"] + board_box["height"] - 1, "the graph is under the board"
+    assert graph_box["width"] >= 0.9 * board_box["width"], "the graph is as wide as the board"
+    moves_box = person.page.locator(".analysis-moves").bounding_box()
+    assert moves_box and moves_box["x"] >= board_box["x"] + board_box["width"], "the moves are beside the board"
+
     # a marked move of the computer's: click its point on the graph, the replay shows that move and its verdict
     marked = person.page.locator(".equity-graph circle.equity-point.marked").last
     source = marked.get_attribute("data-source")
@@ -62,6 +71,7 @@ def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeC
     person.page.click("[data-action=show-best]")
     person.page.wait_for_selector('.board-wrap[data-showing="best"]')
     assert person.page.locator(".board-wrap").inner_html() != played_board, "the best play is drawn"
+    assert person.page.locator(".board-wrap path.arrow.pending").count() > 0, "the best play's steps are arrows"
     person.page.click("[data-action=show-best]")
     person.page.wait_for_selector('.board-wrap[data-showing="played"]')
     assert source
@@ -82,6 +92,7 @@ def test_a_hint_in_a_game_against_the_computer(client: MakeClient, server: WebSe
     person.page.wait_for_selector(".hint-plays li")
     assert person.page.locator(".hint-plays li").first.locator(".play").inner_text() == "13/7 8/7"
     assert person.page.locator(".hint-plays li").count() == 5
+    assert person.page.locator(".board-wrap path.arrow.pending").count() == 2, "the best play, 13/7 8/7, is drawn"
 
 
 def test_the_analysis_board(client: MakeClient, server: WebServer) -> None:

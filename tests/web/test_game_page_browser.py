@@ -333,7 +333,14 @@ def test_moves_are_final_on_long_nardy_tables(client: MakeClient, server: WebSer
     step hands the turn over."""
     person = client()
     server.dice((6, 1), (5, 3), (1, 2))
-    quick_play(person, "long-traditional")
+    person.goto("#/")
+    form = person.page.locator("form.create")
+    form.locator("select[name=variant]").select_option("long-traditional")
+    form.locator("select[name=opponent]").select_option("computer")
+    form.locator("select[name=bot_level]").select_option("random")
+    form.locator("input[name=moves_final]").check()  # against the computer, only when asked for (docs/rules.md)
+    form.locator("[data-action=create]").click()
+    person.page.wait_for_selector(".game-page[data-status=playing]")
     assert person.page.locator(".match-info [data-moves-final]").inner_text() == "Moves are final"
     person.page.click("[data-action=roll]")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")

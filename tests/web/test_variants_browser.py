@@ -43,7 +43,10 @@ def test_the_create_form_offers_what_the_server_says(client: MakeClient, server:
         else:
             offered = [int(n) for n in _values(form.locator("select[name=match_length]"))]
             assert offered == ([0] if entry["money_play"] else []) + lengths
+        assert not form.locator("input[name=moves_final]").is_checked(), f"{entry['id']}: undo against the computer"
+        form.locator("select[name=opponent]").select_option("human")
         assert form.locator("input[name=moves_final]").is_checked() == entry["moves_final"], entry["id"]
+        form.locator("select[name=opponent]").select_option("computer")
         assert form.locator("fieldset.cube-options").is_visible() == entry["cube"]["allowed"], entry["id"]
         assert _values(form.locator("select[name=bot_level]")) == entry["levels"]
     clocks = described["clocks"]

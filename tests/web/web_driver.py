@@ -29,7 +29,7 @@ from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 
 from nardy.notation import position_from_dict
-from nardy.server.view_changes import apply_changes
+from nardy.server.ws.view_changes import apply_changes
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 Json = dict[str, Any]

@@ -20,7 +20,7 @@ from nardy.notation import (
     NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
 )
 from nardy.notation.json_codec import step_to_dict
-from nardy.rules import VARIANTS, Phase, Position, RulesError
+from nardy.rules import CHECKERS, VARIANTS, Phase, Position, RulesError
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
 from nardy.server.api.security import CurrentUser
@@ -235,9 +235,83 @@ def _board(body: BoardIn) -> tuple[Position, tuple[int, int] | None, CubeContext
     return position, dice, context
 
 
+class SetupIn(BaseModel):
+    """One edit of a position on the analysis board: clear it, or move one checker of one side.
+
+    Points are the position's own (1..24, the side to move's numbering); ``0`` is ``side``'s tray
+    (borne off) and ``25`` its bar; ``side`` 0 is the side to move.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str = "backgammon"
+    position: dict[str, Any]
+    edit: Literal["clear", "move"] = "move"
+    side: Literal[0, 1] = 0
+    source: Annotated[int, Field(ge=0, le=25)] = 0
+    target: Annotated[int, Field(ge=0, le=25)] = 0
+
+
+@router.post("/analysis/setup")
+def setup_position(body: SetupIn) -> dict[str, Any]:
+    """Set a position up checker by checker: the position after the edit, or 422 saying why it cannot be.
+
+    The rules decide what a position may hold (:class:`nardy.rules.Position`); a cleared
+    board has every checker in its tray, ready to be put on the points.
+    """
+    if body.variant not in VARIANTS:
+        raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
+    try:
+        position = position_from_dict({**body.position, "variant": body.variant})
+        edited = cleared(position) if body.edit == "clear" else moved_checker(position, body.side, body.source, body.target)
+    except (NotationError, RulesError, ValueError) as error:
+        raise HTTPException(422, f"cannot set that up: {error}") from None
+    return {"variant": edited.variant.name, "position": position_to_dict(edited)}
+
+
+def cleared(position: Position) -> Position:
+    """``position`` with every checker of both sides in its tray."""
+    return Position(position.variant, (0,) * len(position.points), (0, 0), (CHECKERS, CHECKERS))
+
+
+def moved_checker(position: Position, side: int, source: int, target: int) -> Position:
+    """``position`` with one checker of ``side`` taken from ``source`` and put on ``target``.
+
+    Points are the position's own (the side to move's numbering, whose checkers count positive);
+    ``0`` and ``25`` are ``side``'s tray and bar. The rules' position check refuses what cannot
+    stand (a checker on the bar of a variant that has none, a count other than fifteen).
+    """
+    if source == target:
+        return position
+    sign = -1 if side else 1
+    points, bar, off = list(position.points), list(position.bar), list(position.off)
+    if source == 0:
+        there = off[side]
+    elif source == 25:
+        there = bar[side]
+    else:
+        there = sign * points[source - 1]
+    if there <= 0:
+        raise ValueError(f"there is no checker of that side to take from {_place(source)}")
+    if 1 <= target <= 24 and sign * points[target - 1] < 0:
+        raise ValueError(f"point {target} holds the other side's checkers")
+    for place, change in ((source, -1), (target, 1)):
+        if place == 0:
+            off[side] += change
+        elif place == 25:
+            bar[side] += change
+        else:
+            points[place - 1] += sign * change
+    return Position(position.variant, tuple(points), (bar[0], bar[1]), (off[0], off[1]))
+
+
+def _place(place: int) -> str:
+    return {0: "the tray", 25: "the bar"}.get(place, f"point {place}")
+
+
 def _hint_json(hint: Hint) -> dict[str, Any]:
     steps = [step_to_dict(s) for s in hint.play.steps]
-    return {"text": format_steps(hint.play.steps), "equity": round(hint.equity, 4), "deep": hint.deep,
+    return {"text": format_steps(hint.play.steps), "equity": round(hint.equity, 4), "deep": hint.deep, "plies": hint.plies,
             "steps": steps, "position": position_to_dict(hint.play.position),
             "next": position_to_dict(hint.play.position.turned())}
 

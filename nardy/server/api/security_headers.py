@@ -5,7 +5,9 @@ origin only, with nothing inline (the client sets styles through
 ``element.style``, which a policy does not block), connect only to its own
 origin (``fetch`` and the same-origin WebSocket: in CSP 3 ``'self'`` covers
 ``ws:`` and ``wss:`` to the page's host), embed no plugins, change no base
-URL, submit forms only to itself and be framed by nobody.
+URL, submit forms only to itself and be framed by nobody. The web app manifest and
+the service worker (``/sw.js``) come from its own origin too; ``default-src``
+would cover them, the two directives say so where a reader looks for them.
 
 FastAPI's interactive API pages (``/docs``, ``/redoc``, outside production
 only) are built from a CDN and an inline script, so ``create_app`` names them
@@ -26,6 +28,8 @@ CONTENT_SECURITY_POLICY: Final = "; ".join((
     "style-src 'self'",
     "img-src 'self'",
     "connect-src 'self'",
+    "manifest-src 'self'",
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

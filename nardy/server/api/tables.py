@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from nardy.bots import levels_for
 from nardy.notation import NotationError
+from nardy.notation.fair_dice import check_client_seed
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER, LONGEST_MATCH, ClockSeconds
@@ -23,9 +24,9 @@ from nardy.server.api.match_files import MatchFormat, download
 from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
-from nardy.server.services.dice import check_client_seed, dice_statistics
+from nardy.server.services.dice import dice_statistics
 from nardy.server.services.records import public_record, replay
-from nardy.server.services.table_state import MAX_STAKE, ActionError, TableSpec
+from nardy.server.services.table_state import MAX_STAKE, ActionError, TableSpec, moves_final_at_new_table
 from nardy.server.services.tables import TableService, spec_from_row
 from nardy.server.settings import (
     BANK_CLOCK_CHOICES,
@@ -51,7 +52,8 @@ _ERROR_STATUS = {
 
 
 class OptionsIn(BaseModel):
-    """Cube options (backgammon and dave), and whether moves are final (the variant's default when omitted)."""
+    """Cube options (backgammon and dave), and whether moves are final (when omitted: the variant's default
+    between people, off against the computer; rated tables may not turn a variant's default off)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -176,9 +178,15 @@ def _spec(body: TableIn, settings: Settings) -> TableSpec:
         cube=cube, jacoby=options.jacoby, automatic_doubles=options.automatic_doubles,
         backgammon_value=options.backgammon_value, beavers=options.beavers,
     )
+    try:
+        final = moves_final_at_new_table(
+            variant.name, options.moves_final, against_computer=body.opponent == "computer", binding=rated,
+        )
+    except ActionError as error:
+        raise refuse(error) from None
     return TableSpec(
         variant=body.variant, match_length=body.match_length, options=game_options, move_seconds=seconds,
-        rated=rated, private=body.private, final=options.moves_final,
+        rated=rated, private=body.private, final=final,
         delay_seconds=bank_clock[0] if bank_clock else None,
         bank_seconds_per_point=bank_clock[1] if bank_clock else None, stake=body.stake,
     )

@@ -19,7 +19,8 @@ from nardy.rules import VARIANTS
 from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
-from nardy.server.api.tables import BANK_CLOCK_NAMES, OptionsIn, bank_clock_or_422
+from nardy.server.api.tables import BANK_CLOCK_NAMES, OptionsIn, bank_clock_or_422, refuse
+from nardy.server.services.table_state import ActionError, moves_final_at_new_table
 from nardy.server.services.tournament_steps import REGISTRATION_AFTER_START
 from nardy.server.services.tournaments import NewTournament, RoundSettings, TournamentError, TournamentService
 from nardy.server.settings import MOVE_SECONDS_CHOICES, Settings
@@ -159,6 +160,10 @@ def _new(body: TournamentIn, settings: Settings) -> NewTournament:
         "cube": cube, "jacoby": options.jacoby, "automatic_doubles": options.automatic_doubles,
         "backgammon_value": options.backgammon_value, "beavers": options.beavers,
     }
+    try:  # a tournament's tables bind like rated ones: a variant's final moves stay final there
+        moves_final_at_new_table(variant.name, options.moves_final, against_computer=False, binding=True)
+    except ActionError as error:
+        raise refuse(error) from None
     if options.moves_final is not None:
         game_options["moves_final"] = options.moves_final
     return NewTournament(

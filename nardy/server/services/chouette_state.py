@@ -20,9 +20,10 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
 from nardy.notation import format_steps, options_to_dict, position_to_dict, step_from_dict
-from nardy.rules import GameOptions, RulesError, Step, Turn, WrongTurnError
+from nardy.notation.fair_dice import check_client_seed
+from nardy.rules import GameOptions, OpeningRolled, RulesError, Step, Turn, WrongTurnError
 from nardy.rules.chouette import BOX_SIDE, MAX_PLAYERS, Chouette, ChouetteGame, ChouettePhase
-from nardy.server.services.dice import check_client_seed
+from nardy.rules.replay import TakeStep, UndoStep, turn_after
 from nardy.server.services.publisher import TeamSaid
 from nardy.server.services.table_state import (
     ActionError,
@@ -175,9 +176,11 @@ def apply_event(state: ChouetteTableState, event: NewEvent, at: datetime) -> Cho
         assert who is not None
         state = _with_game(replace(state, roll_number=data["number"] + 1), lambda g: g.roll(who, data["dice"]))
     elif kind == "stepped":
-        state = replace(state, pending=(*state.pending, step_from_dict(data)))
+        assert who is not None
+        state = _stepped(state, TakeStep(who, step_from_dict(data)))
     elif kind == "undone":
-        state = replace(state, pending=state.pending[:-1])
+        assert who is not None
+        state = _stepped(state, UndoStep(who))
     elif kind == "passed":
         pass  # the roll before it already handed the turn over (the rules pass a roll with no play)
     elif kind == "moved":
@@ -207,6 +210,14 @@ _GAME_ACTIONS: dict[str, Callable[[int, dict[str, Any]], Callable[[ChouetteGame]
     "dropped": lambda who, _: lambda g: g.answer_box_double(who, False),
     "resigned": lambda who, _: lambda g: g.resign(who),
 }
+
+
+def _stepped(state: ChouetteTableState, given: TakeStep | UndoStep) -> ChouetteTableState:
+    """The state after a step or an undo of the board's turn in progress, as the rules' fold takes it
+    (:func:`~nardy.rules.replay.turn_after`; who may step was checked when it was decided)."""
+    game = state.game
+    assert game is not None
+    return replace(state, pending=turn_after(_turn(state, game), given).made)
 
 
 def _round_started(data: dict[str, Any]) -> dict[str, Any]:
@@ -325,6 +336,18 @@ def decide(state: ChouetteTableState, user_id: int, action: dict[str, Any], roll
         raise ActionError("unknown_action", f"{kind!r} is not an action of a chouette")
     _expect_board_actor(game, user_id, ChouettePhase.MOVING)
     return turn_events(_turn(state, game), user_id, action)
+
+
+def opening_event(game: ChouetteGame, dice: tuple[int, int], number: int) -> NewEvent:
+    """The ``opening_rolled`` event of opening roll ``number`` (``dice``: the box's die, the captain's), naming
+    as ``first`` the player who plays first as the rules decide it: the box, or the captain when the
+    captain's die is higher (000: «Игрок с большим значением ходит первым»); ``None`` on a tie, rolled
+    again. As at a table, no opening roll passes (``table_state.opening_event``).
+    """
+    rolled = game.opening_roll(dice).board.history[-1]
+    assert isinstance(rolled, OpeningRolled)
+    first = None if rolled.first is None else game.lineup.box if rolled.first == BOX_SIDE else game.captain
+    return NewEvent("opening_rolled", None, {"dice": list(dice), "number": number, "first": first})
 
 
 def _turn(state: ChouetteTableState, game: ChouetteGame) -> Turn:

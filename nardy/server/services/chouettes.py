@@ -27,6 +27,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
 from nardy.server.services.chouette_state import (
@@ -37,13 +38,14 @@ from nardy.server.services.chouette_state import (
     decide,
     forced_events,
     initial_state,
+    opening_event,
     sit_events,
     team_message,
     view,
 )
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
-from nardy.server.services.dice import DiceSource, commitment
+from nardy.server.services.dice import DiceSource
 from nardy.server.services.publisher import Publisher
 from nardy.server.services.table_owner import FINISHED_SECONDS, IDLE_SECONDS, Commit, LiveTables, TableOwner
 from nardy.server.services.table_state import ActionError, NewEvent, Roller
@@ -151,7 +153,7 @@ class ChouetteKind:
             })
         if state.game is not None and state.game.phase is ChouettePhase.OPENING:
             dice = self._dice.roll(seeds[state.number], state.round_client_seeds, state.roll_number)
-            return NewEvent("opening_rolled", None, {"dice": list(dice), "number": state.roll_number})
+            return opening_event(state.game, dice, state.roll_number)
         return None
 
     def _formation_round(self, state: ChouetteTableState, seeds: dict[int, str]) -> NewEvent:

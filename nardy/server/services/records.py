@@ -157,10 +157,11 @@ def _transcript_frame(step: Replayed, kind: str, version: int | None) -> dict[st
 
 
 _CHOUETTE_FRAMES = frozenset({
-    "game_started", "opening_rolled", "rolled", "moved", "doubled", "double_proposed", "voted", "box_answered",
-    "took", "dropped", "resigned", "timed_out",
+    "game_started", "opening_rolled", "rolled", "passed", "moved", "doubled", "double_proposed", "voted",
+    "box_answered", "took", "dropped", "resigned", "timed_out",
 })
-"""The events of a chouette game that a replay shows (not steps, undos, seats, seeds or the formation)."""
+"""The events of a chouette game that a replay shows, a pass included as at a table (not steps, undos, seats,
+seeds or the formation)."""
 _CHOUETTE_DETAILS = {"voted": ("agree",), "box_answered": ("takes",), "timed_out": ("players",)}
 
 

@@ -1,10 +1,12 @@
 """A table's state as a pure fold of its event log, and the decisions that extend the log.
 
-The server never decides a rule itself: every event is applied through
-:mod:`nardy.rules` (a ``Match`` and its ``Game``), and every action is
-checked by asking the rules what is legal. The same fold rebuilds a table
-after a restart, feeds replays and checks actions, so there is one path from
-the log to the state.
+The server never decides a rule itself: every event that is an input of the
+match (a roll, a pass, a step, a move, a cube or resignation decision, ...)
+is folded by the rules' one fold of a match,
+:class:`nardy.rules.replay.Replay`, and every action is checked by asking
+the rules what is legal. The same fold rebuilds a table after a restart,
+feeds replays and checks actions, and transcripts, match files and the
+analysis fold by it too, so there is one path from the log to the state.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
 from nardy.notation import format_steps, position_to_dict
-from nardy.notation.json_codec import options_to_dict, step_from_dict, step_to_dict
-from nardy.notation.transcript import EVENT_ACTIONS, action_of_event, apply_action
-from nardy.server.services.dice import check_client_seed
+from nardy.notation.fair_dice import check_client_seed
+from nardy.notation.json_codec import options_to_dict, step_to_dict
+from nardy.notation.transcript import input_of_event
 from nardy.rules import (
     Game,
     GameOptions,
@@ -31,6 +33,7 @@ from nardy.rules import (
     Turn,
     find_variant,
 )
+from nardy.rules.replay import GameInput, Move, OpeningRoll, Replay, Roll
 from nardy.rules.turn import whole_play as rules_whole_play
 
 TableStatus = Literal["waiting", "playing", "finished"]
@@ -46,6 +49,30 @@ class ActionError(ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
+
+
+def moves_final_at_new_table(variant: str, chosen: bool | None, *, against_computer: bool, binding: bool) -> bool:
+    """Whether moves are final at a new table: the creator's choice, else the default for who plays there.
+
+    004's «Ходы окончательны: сделанный ход нельзя отменить» is a rule of that
+    platform's tables between people, so the variant's default
+    (``Variant.moves_final``) holds there. Against the computer (004: «тренируйтесь
+    с компьютером в любое время ... Эти партии не учитываются в рейтинге») the
+    player may undo before confirming unless they tick the option. At a
+    ``binding`` table (rated, or a tournament's) a creator may make moves final
+    but may not take finality away from a variant whose default it is: an
+    :class:`ActionError` says so (docs/rules.md, decisions of 2026-12-02).
+    """
+    default = find_variant(variant).moves_final
+    if binding and default and chosen is False:
+        raise ActionError(
+            "moves_final_required",
+            f"moves are final at rated and tournament tables of {variant} (004's rule): "
+            "leave moves_final on, or play unrated to undo steps before confirming",
+        )
+    if chosen is not None:
+        return chosen
+    return default and not against_computer
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +162,9 @@ class TableState:
     spec: TableSpec
     seats: tuple[Seat | None, Seat | None] = (None, None)
     status: TableStatus = "waiting"
-    match: Match | None = None
-    pending: tuple[Step, ...] = ()
+    play: Replay | None = None
+    """The match and the turn in progress of its game, folded by the rules (:class:`~nardy.rules.replay.Replay`),
+    once the match has started."""
     game_number: int = 0
     commitment: str | None = None
     next_commitment: tuple[int, str] | None = None
@@ -167,6 +195,16 @@ class TableState:
     """Whether the finished match changed the ratings (from its ``match_ended`` event); None before the end."""
 
     @property
+    def match(self) -> Match | None:
+        """The match, once started."""
+        return self.play.match if self.play is not None else None
+
+    @property
+    def pending(self) -> tuple[Step, ...]:
+        """The steps made of the roll and not yet confirmed."""
+        return self.play.turn.made if self.play is not None else ()
+
+    @property
     def game(self) -> Game | None:
         """The game in play (or just finished), if the match has started."""
         return self.match.game if self.match is not None else None
@@ -194,8 +232,8 @@ class TableState:
 
     def turn(self) -> Turn:
         """The turn in progress: the steps made of the game's roll, under the table's moves-final option."""
-        assert self.match is not None
-        return Turn(self.match.game, final=self.spec.moves_final, made=self.pending)
+        assert self.play is not None
+        return self.play.turn
 
 
 # ----- folding events into the state
@@ -223,7 +261,7 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
         spec = state.spec
         match = Match.new(spec.variant, length=spec.match_length, options=spec.options)
         banks = (spec.bank_seconds, spec.bank_seconds) if spec.has_bank_clock else None
-        state = replace(state, match=match, status="playing", banks=banks)
+        state = replace(state, play=Replay.new(match, final=spec.moves_final), status="playing", banks=banks)
     elif kind == "seed_committed":
         state = replace(state, next_commitment=(data["number"], data["commitment"]))
     elif kind == "client_seed_set":
@@ -235,21 +273,15 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     elif kind == "game_started":
         seeds = data["client_seeds"]
         state = replace(
-            state, game_number=data["number"], commitment=data["commitment"], roll_number=0, pending=(),
+            state, game_number=data["number"], commitment=data["commitment"], roll_number=0,
             game_client_seeds=(seeds[0], seeds[1]),
         )
         if state.spec.has_bank_clock and state.spec.match_length == 0:
             state = replace(state, banks=(state.spec.bank_seconds, state.spec.bank_seconds))
-    elif kind in EVENT_ACTIONS:
+    elif kind in GAME_INPUT_EVENTS:
         state = _played(state, event)
-    elif kind == "stepped":
-        state = replace(state, pending=(*state.pending, step_from_dict(data)))
-    elif kind == "undone":
-        state = replace(state, pending=state.pending[:-1])
-    elif kind == "passed":
-        pass  # the roll before it already handed the turn over (the rules pass a roll with no play)
     elif kind == "game_ended":
-        state = replace(state, games_announced=state.games_announced + 1, last_result=data["result"], pending=())
+        state = replace(state, games_announced=state.games_announced + 1, last_result=data["result"])
     elif kind == "match_ended":
         state = replace(state, status="finished", rated_result=data.get("rated"))
     elif kind == "rematch_offered":
@@ -265,37 +297,47 @@ def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
     return _clocked(replace(state, version=state.version + 1), at)
 
 
+GAME_INPUT_EVENTS = frozenset({
+    "opening_rolled", "rolled", "passed", "stepped", "undone", "moved", "doubled", "took", "beavered", "dropped",
+    "resigned", "resignation_accepted", "resignation_declined", "timed_out", "forfeited",
+})
+"""The events that are an input of the match (docs/protocol.md, *Events*): each is folded by the rules."""
+
+
+def game_input(event: NewEvent) -> GameInput:
+    """The rules' input ``event`` is (one of :data:`GAME_INPUT_EVENTS`)."""
+    given = input_of_event(event.kind, event.seat, event.payload)
+    assert given is not None, event
+    return given
+
+
 def _played(state: TableState, event: NewEvent) -> TableState:
-    """The state after the game action ``event`` is (a roll, a move, a cube or resignation decision, a
-    timeout, a forfeit), applied by the one fold of a match's actions
-    (:func:`~nardy.notation.transcript.apply_action`) that records, transcripts and the analysis replay by."""
-    before = state.match
+    """The state after the input of the match that ``event`` is (a roll, a pass, a step or its undo, a move,
+    a cube or resignation decision, a timeout, a forfeit), folded by the rules' one fold of a match
+    (:class:`~nardy.rules.replay.Replay`) that records, transcripts and the analysis replay by."""
+    before = state.play
     assert before is not None
-    action = action_of_event(event.kind, event.seat, event.payload)
-    assert action is not None
-    if action.kind in ("opening", "roll"):
+    given = game_input(event)
+    if isinstance(given, (OpeningRoll, Roll)):
         state = replace(state, roll_number=event.payload["number"] + 1)
-    elif action.kind == "move":
+    elif isinstance(given, Move):
         last = {
             "seat": event.seat, "dice": list(before.game.dice or ()), "steps": event.payload["steps"],
-            "text": format_steps(action.steps),
+            "text": format_steps(given.steps),
         }
-        state = replace(state, pending=(), last_move=last)
-    elif action.kind == "forfeit":
-        state = replace(state, pending=())
-    match, game = apply_action(before, action)
-    if game.result is None:
-        return replace(state, match=match)
-    return replace(state, match=match, whites=(*state.whites, game.white), finished_game=game)
+        state = replace(state, last_move=last)
+    play = before.apply(given)
+    if play.finished is None:
+        return replace(state, play=play)
+    return replace(state, play=play, whites=(*state.whites, play.finished.white), finished_game=play.finished)
 
 
 def _checked(state: TableState, event: NewEvent) -> list[NewEvent]:
-    """``[event]`` when the rules accept the game action it is, else an ``illegal`` ActionError saying why."""
-    assert state.match is not None
-    match = state.match
-    action = action_of_event(event.kind, event.seat, event.payload)
-    assert action is not None
-    refuse_rules(lambda: apply_action(match, action))
+    """``[event]`` when the rules accept the input it is, else an ``illegal`` ActionError saying why."""
+    play = state.play
+    assert play is not None
+    given = game_input(event)
+    refuse_rules(lambda: play.apply(given))
     return [event]
 
 

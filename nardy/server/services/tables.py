@@ -32,12 +32,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from nardy.bots import Bot, make_bot
+from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions, Phase
 from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.clock import Clock
 from nardy.server.services.coins import COIN_EVENTS, CoinPolicy, refuse_guest, sit_down, write_table_coins
 from nardy.server.services.database import DatabaseThreads
-from nardy.server.services.dice import DiceSource, commitment
+from nardy.server.services.dice import DiceSource
 from nardy.server.services.publisher import Publisher
 from nardy.server.services.ratings import family_of, rated_match_rows
 from nardy.server.services.table_owner import (

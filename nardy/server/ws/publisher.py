@@ -7,7 +7,7 @@ publishes them on the table's channel, where each process's
 
 * a committed batch becomes an ``events`` message, its view sent as the
   changes since the view this process published before it
-  (:mod:`~nardy.server.view_changes`) or whole;
+  (:mod:`~nardy.server.ws.view_changes`) or whole;
 * a team message (``team``) and a chat line kept from spectators (``chat``)
   are *addressed*: the message text follows a line naming the user ids it
   is for, and the hub gives it to the connections signed in as one of them.
@@ -21,7 +21,7 @@ from typing import Any
 from nardy.server.pubsub import PubSub
 from nardy.server.services.chat import chat_message
 from nardy.server.services.publisher import Batch, TeamSaid
-from nardy.server.view_changes import ShownView, show
+from nardy.server.ws.view_changes import ShownView, show
 from nardy.server.ws.wire import encode
 from nardy.store.chat_repo import StoredChat
 from nardy.store.tables_repo import StoredEvent

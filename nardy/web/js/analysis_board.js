@@ -1,16 +1,19 @@
-// The analysis board (#/analysis): any position of any variant (the start, or a pasted gnubg Position ID, XGID
-// or canonical JSON), a roll picked or rolled, and the plays the engine ranks best with their equities, or the
-// cube decision before a roll. Picking a play shows the position it leaves; "Play it" moves on from there.
-// A link leads to the analysis of a whole match from a file (#/imports).
+// The analysis board (#/analysis): any position of any variant (the start, a pasted gnubg Position ID, XGID
+// or canonical JSON, or one set up by dragging checkers), a roll picked, rolled or brought by the XGID, and the
+// plays the engine ranks, best first, each with the depth it was searched to, or the cube decision before a
+// roll. The best play is drawn on the board as arrows; picking a play draws the position it leaves; "play it"
+// moves on from there. A link leads to the analysis of a whole match from a file (#/imports).
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { post, errorText } from "./api.js";
 import { Board } from "./board.js";
+import { playArrows } from "./play_arrows.js";
 import { getSettings } from "./settings.js";
 import { variantName, formatDice } from "./names.js";
 import { variants, variantRules } from "./variants.js";
 
 const DIE = [1, 2, 3, 4, 5, 6];
+const XGID = /^\s*XGID=/i;
 
 export function mountAnalysisBoard(view) {
   const variant = h("select", { name: "board-variant", "aria-label": t("lobby.variant") },
@@ -25,25 +28,55 @@ export function mountAnalysisBoard(view) {
     h("option", { value: "advanced" }, t("analysis.level_advanced")),
     h("option", { value: "expert", selected: true }, t("analysis.level_expert")),
     h("option", { value: "world-class" }, t("analysis.level_world_class")));
+  const setupSide = h("select", { name: "setup-side", "aria-label": t("board.setup_side") },
+    h("option", { value: "0" }, t("board.setup_white")), h("option", { value: "1" }, t("board.setup_black")));
+  const setupButton = h("button", { type: "button", "data-action": "setup", "aria-pressed": "false", onclick: () => setSetup(!setup) },
+    t("board.setup"));
+  const setupTools = h("div", { class: "row setup-tools", hidden: true },
+    h("label", { class: "field" }, h("span", {}, t("board.setup_side")), setupSide),
+    h("button", { type: "button", "data-action": "clear-board", onclick: clearBoard }, t("board.clear")),
+    h("button", { type: "button", "data-action": "start-position", onclick: startPosition }, t("board.start_position")),
+    h("small", { class: "hint" }, t("board.setup_hint")));
   const boardHost = h("div", { class: "board-wrap" });
   const results = h("div", { class: "board-results", "aria-live": "polite" });
+  const setupMessage = h("p", { class: "error setup-message", hidden: true });
   let board = null;
+  let current = null; // the position shown, as the server gave it
+  let diceFromPosition = false; // an XGID brings its own roll until a die is picked
+  let setup = false;
 
-  function draw(pos, dice) {
+  function draw(pos, dice, arrows = []) {
+    const movable = setup ? setupSources(pos) : new Set();
     board.render({
       orientation: getSettings().home, points: pos.points, bar: pos.bar, off: pos.off,
       colours: { me: "white", opp: "black" },
-      dice: dice ? { values: dice, used: [], mine: true } : null, cube: null,
+      dice: dice ? { values: dice, used: [], mine: true } : null, cube: null, arrows, movable,
     });
+    boardHost.dataset.setup = setup ? "on" : "off";
+  }
+
+  /** Where a checker may be picked up in set-up mode: any checker on a point, and the chosen side's bar and tray. */
+  function setupSources(pos) {
+    const side = Number(setupSide.value);
+    const sources = new Set();
+    pos.points.forEach((n, i) => { if (n) sources.add(i + 1); });
+    if (pos.bar[side]) sources.add(25);
+    if (pos.off[side]) sources.add(0);
+    return sources;
   }
 
   async function analyse() {
     const body = { variant: variant.value, position: position.value.trim() || "start", level: level.value, cube: cube.checked };
-    if (!noRoll.checked) body.dice = [Number(dieA.value), Number(dieB.value)];
+    if (!noRoll.checked && !(diceFromPosition && XGID.test(position.value))) body.dice = [Number(dieA.value), Number(dieB.value)];
     fill(results, h("p", { class: "hint" }, t("common.loading")));
     try {
       const answer = await post("/api/analysis/position", body);
-      draw(answer.position, answer.dice);
+      current = answer.position;
+      if (answer.dice) {
+        dieA.value = String(answer.dice[0]);
+        dieB.value = String(answer.dice[1]);
+      }
+      draw(answer.position, answer.dice, answer.plays.length ? playArrows(answer.plays[0]) : []);
       fill(results, answer.dice ? plays(answer) : cubeAdvice(answer));
     } catch (error) {
       fill(results, h("p", { class: "error" }, errorText(error)));
@@ -53,11 +86,14 @@ export function mountAnalysisBoard(view) {
   function plays(answer) {
     if (!answer.plays.length) return h("p", {}, t("board.no_play", { dice: formatDice(answer.dice) }));
     const best = answer.plays[0].equity;
-    return h("ol", { class: "board-plays" }, answer.plays.map((play, i) => h("li", { "data-rank": String(i + 1) },
-      h("button", { type: "button", class: "link", onclick: () => draw(play.position, null) }, play.text),
-      h("span", { class: "equity" }, ` ${play.equity >= 0 ? "+" : ""}${play.equity.toFixed(3)}`),
-      i ? h("span", { class: "loss" }, ` (${(play.equity - best).toFixed(3)})`) : null,
-      h("button", { type: "button", class: "link", "data-action": "play-it", onclick: () => playIt(play) }, t("board.play_it")))));
+    return h("div", {},
+      h("p", { class: "board-dice" }, t("board.rated_roll", { dice: formatDice(answer.dice) })),
+      h("ol", { class: "board-plays" }, answer.plays.map((play, i) => h("li", { "data-rank": String(i + 1) },
+        h("button", { type: "button", class: "link", onclick: () => draw(play.position, null, playArrows(play)) }, play.text),
+        h("span", { class: "equity" }, `${play.equity >= 0 ? "+" : ""}${play.equity.toFixed(3)}`),
+        h("span", { class: "loss" }, i ? `(${(play.equity - best).toFixed(3)})` : ""),
+        h("span", { class: "depth", title: t("board.depth_hint") }, t("board.depth", { plies: play.plies })),
+        h("button", { type: "button", class: "link", "data-action": "play-it", onclick: () => playIt(play) }, t("board.play_it"))))));
   }
 
   function cubeAdvice(answer) {
@@ -78,9 +114,58 @@ export function mountAnalysisBoard(view) {
     dieA.value = String(1 + Math.floor(Math.random() * 6));
     dieB.value = String(1 + Math.floor(Math.random() * 6));
     noRoll.checked = false;
+    diceFromPosition = false;
     analyse();
   }
-  variant.addEventListener("change", () => { cube.disabled = !variantRules(variant.value).cube.allowed; if (cube.disabled) cube.checked = false; });
+
+  // ----- setting a position up: drag a checker from a point, the bar or the tray to another (off the board: its tray)
+
+  function setSetup(on) {
+    setup = on;
+    setupButton.setAttribute("aria-pressed", on ? "true" : "false");
+    setupTools.hidden = !on;
+    setupMessage.hidden = true;
+    if (current) draw(current, null);
+  }
+
+  async function edit(body) {
+    try {
+      const answer = await post("/api/analysis/setup", { variant: variant.value, position: current, ...body });
+      current = answer.position;
+      position.value = JSON.stringify(current);
+      setupMessage.hidden = true;
+      fill(results, h("p", { class: "hint" }, t("board.setup_done")));
+    } catch (error) {
+      setupMessage.hidden = false;
+      setupMessage.textContent = errorText(error);
+    }
+    draw(current, null);
+  }
+
+  function dropped(source, target) {
+    if (!setup || !current) return;
+    const owner = source >= 1 && source <= 24 ? (current.points[source - 1] > 0 ? 0 : 1) : Number(setupSide.value);
+    edit({ edit: "move", side: owner, source, target: target === null ? 0 : target });
+  }
+
+  function clearBoard() {
+    if (current) edit({ edit: "clear" });
+  }
+
+  function startPosition() {
+    position.value = "start";
+    noRoll.checked = true;
+    analyse();
+  }
+
+  variant.addEventListener("change", () => {
+    cube.disabled = !variantRules(variant.value).cube.allowed;
+    if (cube.disabled) cube.checked = false;
+    if (setup) startPosition();
+  });
+  position.addEventListener("input", () => { diceFromPosition = XGID.test(position.value); });
+  for (const picked of [dieA, dieB, noRoll]) picked.addEventListener("change", () => { diceFromPosition = false; });
+  setupSide.addEventListener("change", () => { if (current) draw(current, null); });
 
   const form = h("form", { class: "card board-form", onsubmit: (event) => { event.preventDefault(); analyse(); } },
     h("label", { class: "field" }, h("span", {}, t("lobby.variant")), variant),
@@ -94,8 +179,10 @@ export function mountAnalysisBoard(view) {
     h("button", { type: "submit", class: "primary", "data-action": "analyse-position" }, t("analysis.analyse")));
   fill(view, h("section", { class: "page analysis-board" }, h("h1", {}, t("board.title")),
     h("p", {}, h("a", { href: "#/imports", "data-action": "imports" }, t("imports.title"))),
-    h("div", { class: "replay-layout" }, boardHost, h("div", { class: "replay-side" }, form, results))));
-  board = new Board(boardHost, {});
+    h("div", { class: "analysis-layout" },
+      h("div", { class: "analysis-main" }, boardHost, h("div", { class: "row" }, setupButton), setupTools, setupMessage),
+      h("div", { class: "replay-side" }, form, results))));
+  board = new Board(boardHost, { onDrop: dropped });
   analyse();
   return () => {};
 }

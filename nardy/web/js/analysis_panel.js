@@ -1,5 +1,6 @@
-// The analysis beside a replay: ask for it, follow its progress, then the players' figures, the equity graph
-// of the game shown (click a point to jump there), and each decision's loss and mark. A decision names the
+// The analysis of a replay: ask for it, follow its progress, then the players' figures and each decision's
+// loss and mark (beside the board), and the equity graph of the game shown (`panel.graph`, which the replay
+// puts under the board at its full width; click a point to jump there). A decision names the
 // event it judged (its `source`), which is how a replay frame finds its decision and the graph its frame.
 import { h, fill, esc, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
@@ -8,8 +9,8 @@ import { currentUser } from "./session.js";
 import { formatDice } from "./names.js";
 
 const POLL_MS = 1000;
-const GRAPH_WIDTH = 280;
-const GRAPH_HEIGHT = 120;
+const GRAPH_WIDTH = 1000;
+const GRAPH_HEIGHT = 180;
 const MARKS = { "doubtful": "?!", "bad": "?", "very bad": "??" };
 
 export function markName(mark) {
@@ -23,7 +24,8 @@ export function markName(mark) {
  */
 export function analysisPanel(base, { names, jump, onResult }) {
   const el = h("section", { class: "analysis-panel", "aria-live": "polite" });
-  const panel = { el, result: null, game: 1, stop: () => clearTimeout(timer) };
+  const graphHost = h("div", { class: "equity-graph-host" });
+  const panel = { el, graph: graphHost, result: null, game: 1, stop: () => clearTimeout(timer) };
   let timer = null;
 
   panel.decisionAt = (source) => {
@@ -90,8 +92,8 @@ export function analysisPanel(base, { names, jump, onResult }) {
   function render() {
     const result = panel.result;
     const game = result.games.find((g) => g.number === panel.game) || result.games[0];
-    fill(el, h("h2", {}, t("analysis.title")), summaryTable(result, names), graph(game, jump),
-      decisionList(game, names, jump));
+    fill(el, h("h2", {}, t("analysis.title")), summaryTable(result, names), decisionList(game, names, jump));
+    fill(graphHost, graph(game, jump));
     el.dataset.status = "done";
   }
 
@@ -145,7 +147,7 @@ function graph(game, jump) {
   const dots = game.decisions.map((d, i) => {
     const cls = `equity-point${d.mark ? " marked" : ""}`;
     const label = esc(`${d.move}. ${d.played} ${d.equity_loss > 0 ? `−${d.equity_loss.toFixed(3)}` : ""}`);
-    return `<circle class="${cls}" data-index="${i}" data-source="${d.source ?? ""}" cx="${x(i).toFixed(1)}" cy="${y(points[i]).toFixed(1)}" r="${d.mark ? 4 : 2.5}"><title>${label}</title></circle>`;
+    return `<circle class="${cls}" data-index="${i}" data-source="${d.source ?? ""}" cx="${x(i).toFixed(1)}" cy="${y(points[i]).toFixed(1)}" r="${d.mark ? 8 : 5}"><title>${label}</title></circle>`;
   }).join("");
   wrap.innerHTML = `<svg class="equity-svg" viewBox="0 0 ${GRAPH_WIDTH} ${GRAPH_HEIGHT}" role="img" aria-label="${esc(t("analysis.graph"))}">`
     + `<line class="equity-axis" x1="0" y1="${GRAPH_HEIGHT / 2}" x2="${GRAPH_WIDTH}" y2="${GRAPH_HEIGHT / 2}"/>`

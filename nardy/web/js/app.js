@@ -26,6 +26,8 @@ import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
 import { loadVariants } from "./variants.js";
 import { setupMenu } from "./menu.js";
+import { registerServiceWorker, offerInstall } from "./pwa.js";
+import { startTurnSignal } from "./turn_signal.js";
 
 const view = document.getElementById("view");
 const toasts = document.getElementById("toasts");
@@ -114,7 +116,9 @@ async function boot() {
   onLanguageChange(() => { translate(document); route(); });
   window.addEventListener("hashchange", route);
   route();
-  window.nardy = { socket, version: 1 };
+  offerInstall(document.querySelector("header.topbar"));
+  registerServiceWorker();
+  window.nardy = { socket, version: 1, turns: startTurnSignal(socket) };
 }
 
 boot();

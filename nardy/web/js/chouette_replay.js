@@ -33,6 +33,7 @@ export function mountChouetteReplay(view, arg) {
       case "game_started": return t("chouette.game_number", { n: game.index });
       case "opening_rolled": return t("log.opening", { a: name(game.box), da: frame.dice[0], b: name(game.team[0]), db: frame.dice[1] });
       case "rolled": return t("replay.rolled", { name: who, dice: formatDice(frame.dice) });
+      case "passed": return `${who}: ${formatDice(frame.dice)} ${t("log.pass")}`;
       case "moved": return `${who}: ${frame.text || ""}`;
       case "doubled": return t("log.doubled", { name: who });
       case "double_proposed": return t("replay.chouette_proposed", { name: who });

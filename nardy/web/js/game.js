@@ -20,6 +20,7 @@ import { playSound } from "./sound.js";
 import { pickStep, diceFaces, highlights } from "./picking.js";
 import { SeedBox } from "./fair_dice.js";
 import { seatClock } from "./clocks.js";
+import { playArrows } from "./play_arrows.js";
 import { ChatPanel } from "./chat_panel.js";
 
 export const AUTO_CONFIRM_MS = 2500;
@@ -639,6 +640,7 @@ class GamePage {
     if (g.pending && g.pending.length) arrows = convert(g.pending, g.turn, true);
     else if (s.last_move && this.lastMoveGame === s.game_number && g.phase !== "finished") arrows = convert(s.last_move.steps, s.last_move.seat, false);
     else if (s.last_move && g.phase === "finished") arrows = convert(s.last_move.steps, s.last_move.seat, false);
+    if (this.hintArrows && this.hintVersion === s.version && !(g.pending && g.pending.length)) arrows = this.hintArrows;
     let oppLast = this.lastRolls[opp];
     if (!oppLast && s.last_move && s.last_move.seat === opp) oppLast = s.last_move.dice;
     if (oppLast) oppLast = [...oppLast].sort((a, b) => b - a); // larger first, as everywhere
@@ -781,6 +783,8 @@ class GamePage {
           ` (${t("board.cube_equities", { nd: c.no_double.toFixed(3), dt: c.double_take.toFixed(3), dp: c.double_pass.toFixed(3) })})`));
         return;
       }
+      this.hintArrows = hint.plays.length ? playArrows(hint.plays[0]) : null;
+      this.renderBoard();
       const best = hint.plays.length ? hint.plays[0].equity : 0;
       fill(this.hintBox, h("ol", { class: "hint-plays" }, hint.plays.map((play, i) => h("li", { "data-hint": String(i + 1) },
         h("span", { class: "play" }, play.text),

@@ -246,11 +246,15 @@ function createForm(start) {
     labelled(t("lobby.backgammon_value"), bgValue),
     check(t("lobby.beavers"), beavers, t("lobby.beavers_hint")));
 
+  // Moves are final by the variant's default between people; against the computer the player may undo
+  // before confirming unless they tick it; a rated table keeps a variant's final moves (docs/rules.md).
+  const finalByDefault = () => Boolean(variantRules(variant.value)?.moves_final) && opponent.value !== "computer";
+
   function update() {
     const v = variant.value;
     const rules = variantRules(v);
     if (!rules) return; // the server's variants could not be read (the page says so)
-    movesFinal.checked = rules.moves_final;
+    movesFinal.checked = finalByDefault();
     variantNote.textContent = variantHint(v);
     offerLevels(botLevel, v, botLevel.value || DEFAULT_QUICK_LEVEL);
     const doubles = [];
@@ -293,6 +297,10 @@ function createForm(start) {
     rated.disabled = computer || guest;
     rated.title = guest ? t("lobby.rated_account") : "";
     if (rated.disabled) rated.checked = false;
+    const finalKept = rated.checked && variantRules(variant.value).moves_final;
+    if (finalKept) movesFinal.checked = true;
+    movesFinal.disabled = finalKept;
+    movesFinal.title = finalKept ? t("lobby.moves_final_rated") : "";
     // A rated table needs a bank clock (the server refuses one without): offer only those, the standard first.
     for (const option of time.options) option.disabled = rated.checked && !bankClocks.some((c) => c.value === option.value);
     if (rated.checked && time.selectedOptions[0]?.disabled) time.value = defaultBankClock;
@@ -312,7 +320,10 @@ function createForm(start) {
 
   variant.addEventListener("change", update);
   cube.addEventListener("change", refreshOptions);
-  opponent.addEventListener("change", refreshOptions);
+  opponent.addEventListener("change", () => {
+    movesFinal.checked = finalByDefault();
+    refreshOptions();
+  });
   rated.addEventListener("change", refreshOptions);
   stake.addEventListener("input", refreshOptions);
 

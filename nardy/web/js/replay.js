@@ -97,6 +97,7 @@ export function mountViewer(view, back, load) {
   const title = h("h1", {}, t("replay.title"));
   const stepper = frameStepper(show);
   const analysisHost = h("div", { class: "analysis-host" });
+  const graphHost = h("div", { class: "graph-host" });
   const downloads = h("div", { class: "downloads" });
   let analysis = null;
   let bestShown = false;
@@ -198,6 +199,12 @@ export function mountViewer(view, back, load) {
     return frame.steps.map((s) => ({ from: shown(s.source), to: shown(s.target), mine: frame.seat === 0, pending: false }));
   }
 
+  /** Arrows for the best play the analysis found for a decision (its player's numbering), drawn from seat 0's side. */
+  function bestArrows(decision) {
+    const shown = (p) => (decision.player === 0 ? p : fromOpponent(source.variant, p));
+    return (decision.best_steps || []).map((s) => ({ from: shown(s.source), to: shown(s.target), mine: decision.player === 0, pending: true }));
+  }
+
   function show(index) {
     const frame = frames[index];
     if (boardHost.dataset.frame !== String(index)) bestShown = false;
@@ -217,7 +224,7 @@ export function mountViewer(view, back, load) {
       opening: frame.kind === "opening_rolled" ? frame.dice : null,
       cube: source.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
       pips: frame.pips,
-      arrows: bestShown ? [] : arrowsOf(frame),
+      arrows: bestShown && decision ? bestArrows(decision) : arrowsOf(frame),
     });
     markMove(index);
     fill(caption,
@@ -241,7 +248,8 @@ export function mountViewer(view, back, load) {
       }, bestShown ? t("analysis.show_played") : t("analysis.show_best")) : null);
   }
 
-  fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" }, boardHost,
+  fill(view, h("section", { class: "page replay" }, title, h("div", { class: "replay-layout" },
+    h("div", { class: "replay-main" }, boardHost, graphHost),
     h("div", { class: "replay-side" }, caption, stepper.controls, stepper.field, moveList,
       h("a", { href: back.href, class: "button" }, back.text), downloads, analysisHost))));
   board = new Board(boardHost, {});
@@ -266,6 +274,7 @@ export function mountViewer(view, back, load) {
       if (source.analysis) {
         analysis = analysisPanel(source.analysis, { names: name, jump: jumpTo, onResult: () => stepper.go(stepper.index) });
         fill(analysisHost, analysis.el);
+        fill(graphHost, analysis.graph);
       }
     } catch (error) {
       fill(caption, h("span", { class: "error" }, errorText(error)));

@@ -1,7 +1,9 @@
 // Player settings, kept in localStorage: board orientation, side swap, language, theme, sound, auto-confirm,
-// and the automatic roll and forced play (what is forced, and whether one may double, the server says).
+// the automatic roll and forced play (what is forced, and whether one may double, the server says), and the
+// "your turn" signal while the page is hidden (a chime; a notification, off until the player allows it).
 import { h, fill } from "./dom.js";
 import { LANGUAGES, setLanguage, t } from "./i18n.js";
+import { askNotificationPermission, notificationsAvailable } from "./notifications.js";
 
 const KEY = "nardy.settings";
 export const CORNERS = ["bottom-right", "bottom-left", "top-right", "top-left"];
@@ -9,7 +11,7 @@ export const CORNERS = ["bottom-right", "bottom-left", "top-right", "top-left"];
 export const THEMES = ["auto", "light", "dark"];
 const DEFAULTS = {
   home: "bottom-right", autoSwap: false, language: null, theme: "auto", sound: true, autoConfirm: false, autoRoll: false,
-  autoForced: false,
+  autoForced: false, turnSound: true, turnNotify: false,
 };
 const listeners = new Set();
 
@@ -60,6 +62,22 @@ function cornerPicture(corner) {
   return span.firstChild;
 }
 
+/** The notification switch: turning it on asks the browser's permission first, and stays off if refused. */
+function notifySwitch(s) {
+  const available = notificationsAvailable();
+  const box = h("input", {
+    type: "checkbox", name: "turnNotify", checked: available && s.turnNotify && Notification.permission === "granted",
+    disabled: !available,
+    onchange: async (e) => {
+      const on = e.target.checked && await askNotificationPermission();
+      e.target.checked = on;
+      saveSettings({ turnNotify: on });
+    },
+  });
+  return h("label", { class: "toggle" }, box, h("span", {}, t("settings.turn_notify")),
+    h("small", { class: "hint" }, available ? t("settings.turn_notify_hint") : t("settings.turn_notify_unavailable")));
+}
+
 export function renderSettings(view) {
   const s = getSettings();
   const corners = h("fieldset", { class: "corners" },
@@ -107,6 +125,8 @@ export function renderSettings(view) {
     toggle("autoConfirm", t("settings.auto_confirm"), t("settings.auto_confirm_hint")),
     toggle("autoRoll", t("settings.auto_roll"), t("settings.auto_roll_hint")),
     toggle("autoForced", t("settings.auto_forced"), t("settings.auto_forced_hint")),
+    toggle("turnSound", t("settings.turn_sound"), t("settings.turn_sound_hint")),
+    notifySwitch(s),
     h("p", { class: "hint" }, t("settings.saved_locally")),
   ));
 }

@@ -1,4 +1,4 @@
-// Small synthesised sounds (no audio files): a checker click and a dice rattle.
+// Small synthesised sounds (no audio files): a checker click, a dice rattle, the end chime and the turn chime.
 import { getSettings } from "./settings.js";
 
 let context = null;
@@ -34,6 +34,9 @@ export function playSound(kind) {
     for (let i = 0; i < 5; i++) tick(ctx, now + i * 0.045, 900 + (i % 2) * 300, 0.04, 0.08);
   } else if (kind === "move") {
     tick(ctx, now, 420, 0.07, 0.15);
+  } else if (kind === "turn") {
+    tick(ctx, now, 740, 0.12, 0.12);
+    tick(ctx, now + 0.14, 990, 0.2, 0.12);
   } else if (kind === "end") {
     tick(ctx, now, 660, 0.15, 0.12);
     tick(ctx, now + 0.16, 880, 0.25, 0.12);

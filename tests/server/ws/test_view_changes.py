@@ -1,4 +1,4 @@
-"""Live ``events`` carry the view as the parts that changed (``nardy.server.view_changes``).
+"""Live ``events`` carry the view as the parts that changed (``nardy.server.ws.view_changes``).
 
 What a watcher builds from the changes must be exactly the view a newcomer's
 ``sync`` gets, and the view goes whole wherever the changes could not be
@@ -13,7 +13,7 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nardy.server.view_changes import apply_changes, show
+from nardy.server.ws.view_changes import apply_changes, show
 
 MOVE_31 = [{"source": 8, "target": 5, "die": 3}, {"source": 6, "target": 5, "die": 1}]
 MOVE_65 = [{"source": 13, "target": 7, "die": 6}, {"source": 13, "target": 8, "die": 5}]
