@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
 from nardy.server.api import (
-    accounts, analysis, chouettes, coins, health, imports, matchmaking, ratings, tables, testing, tournaments,
+    accounts, analysis, chouettes, coins, health, home, imports, matchmaking, ratings, tables, testing, tournaments,
     validation_errors, variants,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
@@ -183,6 +183,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(tournaments.router)
     app.include_router(coins.router)
     app.include_router(variants.router)
+    app.include_router(home.router)
     # a plain Starlette route: FastAPI's keeps, per open socket, four more coroutines and a dependency solution
     # with its three exit stacks, all walked by every collection of the old generation (nardy/server/runtime/collector.py)
     app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)

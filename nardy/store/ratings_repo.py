@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -20,6 +22,14 @@ def leaderboard(db: Session, family: str, *, limit: int = 100) -> list[tuple[str
 def ratings_of(db: Session, user_id: int) -> list[Rating]:
     """The player's current ratings, one per family they played."""
     return list(db.scalars(select(Rating).where(Rating.user_id == user_id).order_by(Rating.family)))
+
+
+def ratings_by_user(db: Session, user_ids: Collection[int]) -> dict[tuple[int, str], float]:
+    """The current ratings of ``user_ids``, by (user id, family), in one query (a family never played is absent)."""
+    if not user_ids:
+        return {}
+    rows = db.execute(select(Rating.user_id, Rating.family, Rating.rating).where(Rating.user_id.in_(list(user_ids))))
+    return {(user_id, family): rating for user_id, family, rating in rows}
 
 
 def history_of(db: Session, user_id: int, family: str | None = None) -> list[RatingChange]:

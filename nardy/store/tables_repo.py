@@ -328,6 +328,38 @@ def lobby(db: Session, *, kind: str | None = None, offset: int = 0, limit: int =
     return LobbyPage(list(waiting), list(playing), total)
 
 
+@dataclass(frozen=True, slots=True)
+class SiteActivity:
+    """What the home page counts: who is at a table now, and how many games are being played."""
+
+    players: int
+    """Distinct people seated at a match waiting for its second player or being played (the computer is no one)."""
+    games: int
+    """Matches and chouettes being played, against people or the computer, public or private."""
+
+
+def site_activity(db: Session) -> SiteActivity:
+    """The people at tables and the games being played now, counted in the database (every server process's)."""
+    seated = [GameTable.kind == "match", GameTable.status.in_((*LOBBY_WAITING, *LOBBY_PLAYING))]
+    seats = union_all(
+        select(GameTable.player0_id.label("user_id")).where(*seated, GameTable.player0_id.is_not(None)),
+        select(GameTable.player1_id.label("user_id")).where(*seated, GameTable.player1_id.is_not(None)),
+    ).subquery()
+    players = db.scalar(select(func.count(func.distinct(seats.c.user_id)))) or 0
+    games = db.scalar(select(func.count()).select_from(GameTable).where(GameTable.status.in_(LOBBY_PLAYING))) or 0
+    return SiteActivity(int(players), int(games))
+
+
+def live_public_matches(db: Session, *, limit: int = 50) -> list[GameTable]:
+    """The newest public matches between two people being played (the candidates to feature on the home page)."""
+    return list(db.scalars(
+        select(GameTable).where(
+            GameTable.kind == "match", GameTable.status == "playing", GameTable.private.is_(False),
+            GameTable.bot_seat.is_(None), GameTable.player0_id.is_not(None), GameTable.player1_id.is_not(None),
+        ).order_by(GameTable.created_at.desc(), GameTable.id).limit(limit)
+    ))
+
+
 def unfinished_tables_of(db: Session, user_id: int, *, limit: int = 50) -> list[GameTable]:
     """The tables ``user_id`` plays at that are waiting or being played (the lobby's statuses), private ones
     too, newest first: the two-seat tables they sit at and the chouettes they are a player of now."""

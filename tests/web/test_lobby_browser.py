@@ -236,6 +236,8 @@ def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
         person = client(viewport=PHONE_UPRIGHT, locale=locale, has_touch=True, is_mobile=True)
         for page, ready in (("#/", "select[name=variant]"), ("#/analysis", "svg.board")):
             person.goto(page)
+            if page == "#/":
+                person.page.click("details.create-table > summary")  # on a phone the form waits behind its summary
             person.page.wait_for_selector(ready)
             assert person.page.evaluate(WIDE_CONTENT) == [], f"{locale} {page} is wider than the screen"
 
@@ -255,6 +257,7 @@ def test_a_players_pages_fit_a_small_phone(client: MakeClient, server: WebServer
     summary_cells = ".analysis-summary tbody th, .analysis-summary tbody td"
     assert person.page.evaluate(BROKEN_WORDS, summary_cells) == [], "a word of the analysis is cut in two"
     assert person.page.evaluate(WIDE_CONTENT) == [], "the analysis is wider than the screen"
+    person.page.click("header [data-action=menu]")  # on a phone the header's links wait behind the menu button
     person.page.click("header a[href^='#/profile/']")
     person.page.wait_for_selector("table.data tbody tr[data-table]")
     assert person.page.evaluate(WIDE_CONTENT) == [], "the profile is wider than the screen"

@@ -35,6 +35,13 @@ def _service(request: Request) -> MatchmakingService:
     return service
 
 
+@router.get("/pools")
+async def pools(request: Request) -> dict[str, Any]:
+    """The quick-pairing grid (a variant, a match length and a bank clock per pool) with the players waiting in
+    each, then any other pool someone waits in; public, for the home page's tiles."""
+    return {"pools": await _service(request).pools()}
+
+
 @router.post("/join")
 async def join(body: PoolIn, request: Request, user: CurrentUser, settings: SettingsDep) -> dict[str, Any]:
     """Wait for an opponent with a close rating; guests play the computer or friends instead."""

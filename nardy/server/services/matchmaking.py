@@ -40,6 +40,7 @@ from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.ratings import family_of, standing_of
 from nardy.server.services.table_state import TableSpec
 from nardy.server.services.tables import TableService
+from nardy.server.settings import BANK_CLOCK_CHOICES, DEFAULT_BANK_CLOCK
 from nardy.store import matchmaking_repo, tables_repo
 from nardy.store.models import User
 
@@ -64,6 +65,33 @@ OPENING_TIMEOUT = timedelta(seconds=30)
 
 MATCHED_KEPT = timedelta(minutes=10)
 """How long the status keeps answering "matched" with the table a pairing opened."""
+
+QUICK_PAIRING_LENGTHS = (1, 3, 5, 7)
+"""The match lengths the quick-pairing grid offers, where a variant is played to them."""
+
+
+def quick_pairing_grid() -> list[PoolKey]:
+    """The pools the home page offers as one-tap tiles: for each variant, its shortest quick length on the fast
+    bank clock and its next one on the standard clock (a variant with one such length gets both on that length).
+
+    >>> [key for key in quick_pairing_grid() if key[0] == "dave"]
+    [('dave', 3, 8, 30), ('dave', 5, 12, 60)]
+    """
+    fast = BANK_CLOCK_CHOICES[0]
+    grid: list[PoolKey] = []
+    for variant in VARIANTS.values():
+        allowed = variant.match_lengths
+        lengths = [n for n in QUICK_PAIRING_LENGTHS if allowed is None or n in allowed] or [min(allowed or (1,))]
+        grid.append((variant.name, lengths[0], *fast))
+        grid.append((variant.name, lengths[1] if len(lengths) > 1 else lengths[0], *DEFAULT_BANK_CLOCK))
+    return grid
+
+
+def pool_json(key: PoolKey, waiting: int) -> dict[str, Any]:
+    """A pool as ``GET /api/matchmaking/pools`` lists it: its settings and how many players wait in it."""
+    variant, length, delay, bank = key
+    return {"variant": variant, "match_length": length, "delay_seconds": delay, "bank_seconds_per_point": bank,
+            "waiting": waiting}
 
 
 def allowed_gap(waited: timedelta) -> float:
@@ -152,6 +180,13 @@ class MatchmakingPool:
             self.decline(self._offer_of[user_id], user_id)
             return True
         return self._waiting.pop(user_id, None) is not None
+
+    def waiting_counts(self) -> dict[PoolKey, int]:
+        """How many players wait in each pool that has any (those answering an offer are not waiting)."""
+        counts: dict[PoolKey, int] = {}
+        for entry in self._waiting.values():
+            counts[entry.key] = counts.get(entry.key, 0) + 1
+        return counts
 
     def waiting(self, user_id: int) -> Waiting | None:
         """The player's place in a pool, if waiting."""
@@ -407,6 +442,13 @@ class MatchmakingService:
         now = self._clock.now()
         key = (variant, match_length, clock[0], clock[1])
         return await self.update(lambda pool: pool.join(user.id, rating, key=key, now=now))
+
+    async def pools(self) -> list[dict[str, Any]]:
+        """The quick-pairing grid's pools with the number waiting in each, then any other pool someone waits in."""
+        counts = (await self._pool()).waiting_counts()
+        grid = quick_pairing_grid()
+        others = sorted(key for key in counts if key not in grid)
+        return [pool_json(key, counts.get(key, 0)) for key in [*grid, *others]]
 
     async def leave(self, user_id: int) -> bool:
         """Leave the pool (declining an open offer)."""

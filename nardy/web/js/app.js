@@ -28,6 +28,7 @@ import { mountAnalysisBoard } from "./analysis_board.js";
 import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
 import { loadVariants } from "./variants.js";
+import { setupMenu } from "./menu.js";
 import { registerServiceWorker, offerInstall } from "./pwa.js";
 import { startTurnSignal } from "./turn_signal.js";
 
@@ -122,6 +123,7 @@ function connectionBadge(connected) {
 
 async function boot() {
   followThemeSetting();
+  setupMenu();
   // the variants and clocks every page offers or draws come from the server, once (variants.js)
   const variantsLoaded = loadVariants();
   await setLanguage(getSettings().language);

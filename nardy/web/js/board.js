@@ -10,22 +10,26 @@ import { esc } from "./dom.js";
 import { t } from "./i18n.js";
 
 // ----- geometry (viewBox units)
-const W = 1000;
 const H = 688;
-const F = 24; // frame
 const PW = 60; // point width
 const R = 27; // checker radius
-const TOP = F;
-const BOTTOM = H - F;
 const MID = H / 2;
 const PH = 5 * 2 * R + 6; // point height
-const FIELD_L = 112;
-const FIELD_R = 528;
-const BAR_X = 472;
-const BAR_W = 56;
-const SIDE_A = 24; // left column x
-const SIDE_B = 912; // right column x
-const SIDE_W = 64;
+/**
+ * Where the frame, the trays, the fields and the bar lie across the board. WIDE is the board of a wide screen;
+ * COMPACT, for a phone held upright, thins the frame, the trays and the bar, so that its 12 points across
+ * take a larger share of a narrow screen, and leaves a taller frame above and below for readable point numbers.
+ */
+const WIDE = {
+  W: 1000, TOP: 24, BOTTOM: H - 24, SIDE_A: 24, SIDE_B: 912, SIDE_W: 64,
+  FIELD_L: 112, FIELD_R: 528, BAR_X: 472, BAR_W: 56, CUBE: 46, NUMBER_TOP: 17, NUMBER_BOTTOM: H - 7,
+};
+const COMPACT = {
+  W: 872, TOP: 34, BOTTOM: H - 34, SIDE_A: 8, SIDE_B: 820, SIDE_W: 44,
+  FIELD_L: 56, FIELD_R: 456, BAR_X: 416, BAR_W: 40, CUBE: 40, NUMBER_TOP: 27, NUMBER_BOTTOM: H - 9,
+};
+/** The screens that get the COMPACT board (the same as the game page's upright-phone layout in app.css). */
+const COMPACT_SCREEN = "(orientation: portrait) and (max-width: 600px)";
 const MAX_STACK = 5;
 const DIRS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 const DRAG_START_PX = 6; // how far a press moves before it is a drag, not a click
@@ -45,11 +49,11 @@ export function pointPlace(p, corner = "bottom-right") {
   return { col, bottom };
 }
 
-const colX = (col) => (col < 6 ? FIELD_L + col * PW : FIELD_R + (col - 6) * PW);
+const colX = (g, col) => (col < 6 ? g.FIELD_L + col * PW : g.FIELD_R + (col - 6) * PW);
 
-function slotY(bottom, index) {
+function slotY(g, bottom, index) {
   const i = Math.min(index, MAX_STACK - 1);
-  return bottom ? BOTTOM - R - 2 * R * i : TOP + R + 2 * R * i;
+  return bottom ? g.BOTTOM - R - 2 * R * i : g.TOP + R + 2 * R * i;
 }
 
 const PIPS = {
@@ -82,6 +86,7 @@ export class Board {
     host.addEventListener("pointermove", (event) => this.pointerMove(event));
     host.addEventListener("pointerup", (event) => this.pointerUp(event));
     host.addEventListener("pointercancel", (event) => this.pointerCancel(event));
+    this.followScreen();
   }
 
   click(event) {
@@ -200,6 +205,21 @@ export class Board {
     if (ghost) ghost.remove();
   }
 
+  /** The board's geometry for the screen it is drawn on now: COMPACT on a phone held upright. */
+  geometry() {
+    return matchMedia(COMPACT_SCREEN).matches ? COMPACT : WIDE;
+  }
+
+  /** Draw the last view again when the screen turns between upright and sideways (the geometry changes). */
+  followScreen() {
+    const screen = matchMedia(COMPACT_SCREEN);
+    const redraw = () => {
+      if (!this.host.isConnected) screen.removeEventListener("change", redraw);
+      else if (this.view) this.render({ ...this.view, flights: [] });
+    };
+    screen.addEventListener("change", redraw);
+  }
+
   /** Draw `view` (see the fields read below). Keeps keyboard focus on the same point. */
   render(view) {
     this.view = view;
@@ -222,6 +242,7 @@ export class Board {
    */
   fly(flights) {
     if (reducedMotion()) return;
+    const { SIDE_A, SIDE_B } = this.geometry();
     const svg = this.host.querySelector("svg.board");
     const v = this.view;
     const corner = v.orientation || "bottom-right";
@@ -266,6 +287,8 @@ export class Board {
   }
 
   svg(v) {
+    const g = this.geometry();
+    const { W, TOP, BOTTOM, SIDE_A, SIDE_B, SIDE_W, FIELD_L, FIELD_R, BAR_X, BAR_W } = g;
     const corner = v.orientation || "bottom-right";
     const homeRight = corner.endsWith("right");
     const myBottom = corner.startsWith("bottom");
@@ -280,7 +303,7 @@ export class Board {
     const colourOf = (mine) => (mine ? colours.me : colours.opp);
     const lift = this.drag && this.drag.moved ? this.drag.source : null;
 
-    out.push(`<svg class="board${movable.size ? " can-drag" : ""}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("board.label"))}" data-home="${corner}" data-dice="${esc((v.dice && v.dice.values || []).join("-"))}" data-mover="${v.dice ? (v.dice.mine ? "me" : "opp") : ""}">`);
+    out.push(`<svg class="board${g === COMPACT ? " compact" : ""}${movable.size ? " can-drag" : ""}" viewBox="0 0 ${W} ${H}" xmlns="http://www.w3.org/2000/svg" role="group" aria-label="${esc(t("board.label"))}" data-home="${corner}" data-dice="${esc((v.dice && v.dice.values || []).join("-"))}" data-mover="${v.dice ? (v.dice.mine ? "me" : "opp") : ""}">`);
     out.push(this.defs());
 
     // frame and playing field
@@ -300,12 +323,12 @@ export class Board {
     // points (triangles) and their numbers on the frame
     for (let p = 1; p <= 24; p++) {
       const { col, bottom } = pointPlace(p, corner);
-      const x = colX(col);
+      const x = colX(g, col);
       const base = bottom ? BOTTOM : TOP;
       const tip = bottom ? BOTTOM - PH : TOP + PH;
       const dark = (col + (bottom ? 1 : 0)) % 2 === 0;
       out.push(`<polygon class="tri ${dark ? "dark" : "light"}" points="${x + 1},${base} ${x + PW - 1},${base} ${x + PW / 2},${tip}" fill="url(#${id}-${dark ? "tri-dark" : "tri-light"})"/>`);
-      const ny = bottom ? H - 7 : 17;
+      const ny = bottom ? g.NUMBER_BOTTOM : g.NUMBER_TOP;
       out.push(`<text class="pnum" x="${x + PW / 2}" y="${ny}" text-anchor="middle">${p}</text>`);
     }
 
@@ -313,7 +336,7 @@ export class Board {
     for (const p of targets) {
       if (p >= 1 && p <= 24) {
         const { col, bottom } = pointPlace(p, corner);
-        const x = colX(col);
+        const x = colX(g, col);
         const base = bottom ? BOTTOM : TOP;
         const tip = bottom ? BOTTOM - PH : TOP + PH;
         out.push(`<polygon class="target-glow" points="${x + 1},${base} ${x + PW - 1},${base} ${x + PW / 2},${tip}"/>`);
@@ -327,14 +350,14 @@ export class Board {
       const mine = count > 0;
       const n = Math.abs(count);
       const { col, bottom } = pointPlace(p, corner);
-      const cx = colX(col) + PW / 2;
+      const cx = colX(g, col) + PW / 2;
       for (let i = 0; i < Math.min(n, MAX_STACK); i++) {
         const top = i === Math.min(n, MAX_STACK) - 1;
         const lifted = top && mine && lift === p ? " lifted" : "";
         const cls = top && mine && v.selected === p ? " selected" : top && mine && movable.has(p) ? " movable" : "";
-        out.push(this.checker(cx, slotY(bottom, i), colourOf(mine), cls + lifted, p));
+        out.push(this.checker(cx, slotY(g, bottom, i), colourOf(mine), cls + lifted, p));
       }
-      if (n > MAX_STACK) out.push(this.countLabel(cx, slotY(bottom, MAX_STACK - 1), n, colourOf(mine)));
+      if (n > MAX_STACK) out.push(this.countLabel(cx, slotY(g, bottom, MAX_STACK - 1), n, colourOf(mine)));
     }
 
     // landing markers on targets
@@ -343,7 +366,7 @@ export class Board {
         const { col, bottom } = pointPlace(p, corner);
         const count = points[p - 1];
         const slot = count > 0 ? count : 0; // a lone opposing checker is hit: land on its slot
-        out.push(`<circle class="landing" cx="${colX(col) + PW / 2}" cy="${slotY(bottom, slot)}" r="${R - 4}"/>`);
+        out.push(`<circle class="landing" cx="${colX(g, col) + PW / 2}" cy="${slotY(g, bottom, slot)}" r="${R - 4}"/>`);
       }
     }
 
@@ -424,7 +447,7 @@ export class Board {
     // focusable hit areas on top: points, bar, tray
     for (let p = 1; p <= 24; p++) {
       const { col, bottom } = pointPlace(p, corner);
-      const x = colX(col);
+      const x = colX(g, col);
       const y = bottom ? MID + 6 : TOP;
       const count = points[p - 1];
       const owner = count > 0 ? "me" : count < 0 ? "opp" : "";
@@ -488,7 +511,7 @@ export class Board {
   }
 
   cube(cx, cy, value, owner, offered) {
-    const s = 46;
+    const s = this.geometry().CUBE;
     const shown = offered ? value * 2 : value === 1 ? 64 : value;
     return `<g class="cube${offered ? " offered" : ""}" data-cube="${value}" data-owner="${owner || "centre"}" filter="url(#${this.id}-shadow)">`
       + `<rect x="${cx - s / 2}" y="${cy - s / 2}" width="${s}" height="${s}" rx="8"/>`
@@ -525,6 +548,8 @@ export class Board {
   }
 
   anchor(p, mine, corner, myBottom, trayX, stacks, leaving) {
+    const g = this.geometry();
+    const { TOP, BOTTOM, SIDE_W, BAR_X, BAR_W } = g;
     if (p === 25) {
       const down = mine === myBottom;
       return { x: BAR_X + BAR_W / 2, y: down ? MID + 56 : MID - 56 };
@@ -536,7 +561,7 @@ export class Board {
     const { col, bottom } = pointPlace(p, corner);
     const n = Math.abs(stacks[p - 1]);
     const index = leaving ? n : Math.max(n - 1, 0);
-    return { x: colX(col) + PW / 2, y: slotY(bottom, index) };
+    return { x: colX(g, col) + PW / 2, y: slotY(g, bottom, index) };
   }
 
   arrow(a, corner, myBottom, trayX, stacks) {

@@ -143,15 +143,31 @@ class GamePage {
     this.extras = h("div", { class: "table-actions" });
     this.seeds = new SeedBox({ act: (type, fields) => this.act(type, fields), toast: this.toast });
     this.overlay = h("div", { class: "overlay", hidden: true });
+    this.side = h("aside", { class: "game-side", "data-tab": "moves" },
+      this.info, this.sidePlayers, this.messageBox, this.controls, this.autoBar, this.hintBox, this.sideTabs(),
+      h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras, this.seeds.el, this.chat.el);
     this.section = h("section", { class: "game-page" },
       h("div", { class: "game-main" }, this.topPlayer, this.boardHost, this.bottomPlayer),
-      h("aside", { class: "game-side" },
-        this.info, this.sidePlayers, this.messageBox, this.controls, this.autoBar, this.hintBox,
-        h("h2", { class: "moves-title" }, t("game.moves")), this.logBox, this.extras, this.seeds.el, this.chat.el),
+      this.side,
       this.overlay,
     );
     fill(this.view, this.section);
     if (this.board) this.render();
+  }
+
+  /**
+   * The tabs that show the move list or the chat below the controls on a phone held upright (app.css shows them
+   * there only; elsewhere the side column shows both). The chat's tab goes where the table has no chat.
+   */
+  sideTabs() {
+    const tab = (name, label) => h("button", {
+      type: "button", role: "tab", "data-tab": name, "aria-selected": String(name === "moves"),
+      onclick: () => {
+        this.side.dataset.tab = name;
+        for (const other of this.side.querySelectorAll("[role=tab]")) other.setAttribute("aria-selected", String(other.dataset.tab === name));
+      },
+    }, label);
+    return h("div", { class: "side-tabs", role: "tablist" }, tab("moves", t("game.moves")), tab("chat", t("chat.title")));
   }
 
   // ----- data

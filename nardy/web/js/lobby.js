@@ -1,10 +1,15 @@
-// The lobby (#/): play the computer at once, create a table with every option, join open tables, watch games.
+// The home page (#/): a quick-pairing grid (one tap joins a rated pool), the computer at once, the people and
+// games online with a featured live game, the next tournaments, open tables to join and games to watch, and the
+// create form behind "Create a table" (open on a wide screen; on a phone the grid comes first).
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { rememberInvite } from "./invites.js";
 import { currentUser, ensureUser } from "./session.js";
 import { findOpponentCard } from "./matchmaking.js";
+import { quickPairingCard } from "./quick_pairing.js";
+import { liveCard } from "./featured_game.js";
+import { nextTournamentsCard } from "./next_tournaments.js";
 import { chouetteCard } from "./chouette_lobby.js";
 import { coinsNote, stakeText } from "./coins.js";
 import {
@@ -29,6 +34,8 @@ const REFRESH_MS = 5000;
 const LIVE_PAGE = 10;
 const QUICK_LEVEL_KEY = "nardy.quickLevel";
 const DEFAULT_QUICK_LEVEL = "intermediate";
+/** Where the create form starts open: beside the grid on a wide screen; a phone shows the grid first. */
+const WIDE_SCREEN = "(min-width: 901px)";
 
 /** Fill a level <select> with the levels of ``variant``, keeping ``wanted`` when the variant has it. */
 function offerLevels(select, variant, wanted) {
@@ -181,19 +188,27 @@ export function mountLobby(view, { socket, toast, navigate }) {
   }
 
   const finder = findOpponentCard({ toast, navigate });
+  const pairing = quickPairingCard({ join: finder.join, status: finder.status });
+  const live = liveCard({ socket, navigate });
+  const tournaments = nextTournamentsCard();
   const chouettes = chouetteCard({ socket, toast, navigate });
+  const create = h("details", { class: "card create-table", open: matchMedia(WIDE_SCREEN).matches },
+    h("summary", { "data-action": "create-table" }, t("lobby.create_title")), form);
   fill(view, h("section", { class: "page lobby" },
     h("div", { class: "lobby-grid" },
-      h("div", {}, quick, finder.el, form),
+      h("div", {}, pairing.el, quick, create, finder.el),
       h("div", {},
+        live.el,
         myCard,
         h("section", { class: "card" }, h("h2", {}, t("lobby.open_tables")), openList),
         h("section", { class: "card" }, h("h2", {}, t("lobby.live_games")), liveList, livePager),
+        tournaments.el,
         chouettes.el))));
-  const refreshAll = () => { refresh(); refreshMine(); chouettes.refresh(); };
+  const refreshAll = () => { refresh(); refreshMine(); chouettes.refresh(); pairing.refresh(); live.refresh(); };
   refreshAll();
+  tournaments.refresh();
   timer = setInterval(refreshAll, REFRESH_MS);
-  return () => { clearInterval(timer); finder.stop(); };
+  return () => { clearInterval(timer); finder.stop(); live.stop(); };
 }
 
 function createForm(start) {

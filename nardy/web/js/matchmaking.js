@@ -37,21 +37,30 @@ export function findOpponentCard({ toast, navigate }) {
     h("h2", {}, t("matchmaking.title")),
     h("p", { class: "hint" }, t("matchmaking.hint")),
     h("div", { class: "row" }, variant, length, clock,
-      h("button", { type: "button", class: "primary", "data-action": "find-opponent", onclick: join },
+      h("button", { type: "button", class: "primary", "data-action": "find-opponent", onclick: () => join(chosenPool()) },
         t("matchmaking.find"))),
     status);
 
-  async function join() {
+  /** The pool the card's choices name. */
+  function chosenPool() {
+    const timing = bankClocks.find((c) => bankClockValue(c) === clock.value);
+    return {
+      variant: variant.value, match_length: Number(length.value),
+      delay_seconds: timing.delay_seconds, bank_seconds_per_point: timing.bank_seconds_per_point,
+    };
+  }
+
+  /** Wait in `pool` ({variant, match_length, delay_seconds, bank_seconds_per_point}): the card's, or a tile's. */
+  async function join(pool) {
     const user = currentUser();
     if (!user || user.guest) {
       toast(t("matchmaking.sign_up"), "error");
       return;
     }
-    const timing = bankClocks.find((c) => bankClockValue(c) === clock.value);
     try {
       await post("/api/matchmaking/join", {
-        variant: variant.value, match_length: Number(length.value),
-        delay_seconds: timing.delay_seconds, bank_seconds_per_point: timing.bank_seconds_per_point,
+        variant: pool.variant, match_length: pool.match_length,
+        delay_seconds: pool.delay_seconds, bank_seconds_per_point: pool.bank_seconds_per_point,
       });
       looking = true;
       poll();
@@ -113,5 +122,5 @@ export function findOpponentCard({ toast, navigate }) {
   }
 
   poll();
-  return { el: card, stop: () => clearTimeout(timer) };
+  return { el: card, join, status, stop: () => clearTimeout(timer) };
 }
