@@ -14,7 +14,6 @@ from dataclasses import astuple, replace
 from typing import Any
 
 import pytest
-from match_records import random_record
 
 from nardy.bots import Bot, RandomBot, make_bot
 from nardy.bots.analysis import (
@@ -32,6 +31,7 @@ from nardy.bots.sage import CubeContext, board_of, engine
 from nardy.notation import position_from_dict
 from nardy.notation.transcript import Action, ActionKind, GameTranscript, Transcript, replay, transcript_from_record
 from nardy.rules import DICE_ROLLS, VARIANTS, Game, GameOptions, Match, Phase, Play, Step
+from tests.match_records import random_record
 
 
 # ---------------------------------------------------------------- making transcripts

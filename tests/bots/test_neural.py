@@ -6,7 +6,6 @@ import itertools
 
 import numpy as np
 import pytest
-from bot_positions import game_positions, random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,7 @@ from nardy.bots.random_bot import RandomBot
 from nardy.bots.search import ROLL_WEIGHTS, Deadline, OutOfTime, after_values, choose
 from nardy.bots.training import duel
 from nardy.rules import CHECKERS, DICE_ROLLS, VARIANTS, Position, find_variant
+from tests.bots.bot_positions import game_positions, random_position
 
 
 LONG = [name for name in VARIANTS if name.startswith("long-")]

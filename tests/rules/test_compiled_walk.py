@@ -17,9 +17,9 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import LONG_VARIANTS, Walk, block_position, replay, stay_position, walks
 
 from nardy.rules import DICE_ROLLS, Position, movegen
+from tests.rules.test_properties import LONG_VARIANTS, Walk, block_position, replay, stay_position, walks
 
 
 @contextmanager

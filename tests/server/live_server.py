@@ -49,12 +49,12 @@ import psycopg
 import redis
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
-from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from nardy.notation import position_from_dict
 from nardy.server.view_changes import apply_changes
+from tests.server_process import ServerProcess, start_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery"

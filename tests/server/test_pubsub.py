@@ -17,8 +17,6 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
-from tcp_proxy import TcpProxy
-
 from nardy.server.pubsub import (
     REDIS_PREFIX,
     InProcessPubSub,
@@ -28,6 +26,7 @@ from nardy.server.pubsub import (
     SubscriptionOverflow,
     make_pubsub,
 )
+from tests.server.tcp_proxy import TcpProxy
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TIMEOUT = 5.0

@@ -20,7 +20,8 @@ from typing import Any
 
 import httpx
 import pytest
-from live_server import (
+
+from tests.server.live_server import (
     FAST_CLIENT_ENV,
     REDIS_URL,
     HttpUser,
@@ -31,7 +32,7 @@ from live_server import (
     redis_unreachable,
     unique_name,
 )
-from tcp_proxy import TcpProxy
+from tests.server.tcp_proxy import TcpProxy
 
 Json = dict[str, Any]
 REDIS_DB = REDIS_URL.rsplit("/", 1)[1]

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_server import (
+
+from tests.server.live_server import (
     FAST_CLIENT_ENV,
     REDIS_URL,
     HttpUser,

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from web_driver import REPO_ROOT, Driver, WebServer
+from tests.web.web_driver import REPO_ROOT, Driver, WebServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 
 from nardy.notation import position_from_dict
 from nardy.server.view_changes import apply_changes
+from tests.server_process import ServerProcess, start_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 Json = dict[str, Any]
