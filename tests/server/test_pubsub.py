@@ -192,7 +192,10 @@ def test_closing_while_a_subscription_opens(make: Factory, channel: Callable[[st
         subscription = pubsub.subscribe(channel("game"))
         opening = asyncio.create_task(subscription.open())
         await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         await pubsub.aclose()
+        assert loop.time() - started < TIMEOUT, "closing waited for the reading task to notice"
         try:
             await asyncio.wait_for(opening, TIMEOUT)
         except RuntimeError as error:
