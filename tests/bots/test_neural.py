@@ -207,6 +207,7 @@ def test_our_bots_never_double_in_long_nardy_which_has_no_cube() -> None:
     assert not game.can_double(0) and bot.wants_to_double(game, 0) is False
 
 
+@pytest.mark.slow
 def test_trained_bot_beats_the_random_bot() -> None:
     """0-ply and no noise against uniformly random plays: at least 70% of 60 long-nardy games."""
     bot = NeuralBot(default_evaluator("long-traditional"))
