@@ -1,7 +1,7 @@
 """End-to-end helpers: a real ``python -m nardy.server`` process and clients that speak to it.
 
 :class:`LiveServer` starts the server as its own process (forked from one
-that has it imported: :mod:`server_process`) with ``NARDY_*``
+that has it imported: :mod:`tests.server_process`) with ``NARDY_*``
 environment variables (testing mode, a free port, a data directory, and
 optionally a database URL and a Redis URL), waits until ``GET /api/tables``
 answers, and stops it gracefully (SIGINT) or kills it (SIGKILL). Its log is

@@ -1,6 +1,6 @@
 """A real server process killed with SIGKILL mid-match and started again on the same data.
 
-Each test runs ``python -m nardy.server`` (see :mod:`live_server`) with real,
+Each test runs ``python -m nardy.server`` (see :mod:`tests.server.live_server`) with real,
 provably fair dice, two signed-up players and their WebSocket clients. After
 a kill, a new process on the same database must come back exactly where the
 old one stopped: the same version and state, every acknowledged action in the

@@ -1,7 +1,5 @@
 """A person in the browser for the browser tests: one Playwright context and page, with helpers to read
 the game page's state and to click through turns.
-
-Kept out of ``conftest.py`` so the tests can import it by a name no other test folder uses.
 """
 
 from __future__ import annotations

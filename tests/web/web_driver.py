@@ -1,6 +1,6 @@
 """Helpers for the browser tests: a real server process with scripted dice, and a WebSocket driver.
 
-:class:`WebServer` runs ``python -m nardy.server`` (:mod:`server_process`) in testing mode with
+:class:`WebServer` runs ``python -m nardy.server`` (:mod:`tests.server_process`) in testing mode with
 ``NARDY_SCRIPTED_DICE=1`` on a free port and a temporary data folder, so the
 tests can queue dice with ``POST /api/testing/dice``.
 
