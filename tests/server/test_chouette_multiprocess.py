@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from nardy.notation import position_from_dict
 from tests.server.live_pair import database_url, live_servers, redis_url  # noqa: F401 - fixtures, used by name
 from tests.server.live_server import HttpUser, LiveServer, WsClient, comparable, connected, unique_name
@@ -65,6 +67,7 @@ def _board_play(game: Json) -> list[Json]:
     return [{"source": s.source, "target": s.target, "die": s.die} for s in plays[0].steps]
 
 
+@pytest.mark.slow
 def test_the_team_channel_and_the_actions_of_a_chouette_across_two_processes(
     live_servers: tuple[LiveServer, LiveServer],
 ) -> None:

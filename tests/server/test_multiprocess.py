@@ -21,6 +21,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from nardy.server.services.dice import verify_record
 from tests.server.live_pair import database_url, live_servers, redis_url  # noqa: F401 - fixtures, used by name
 from tests.server.live_server import HttpUser, LiveServer, WsClient, comparable, connected, play, unique_name
@@ -51,6 +53,7 @@ def _answer_to(action_id: str) -> Callable[[Json], bool]:
     return lambda message: message.get("t") in ("ack", "error") and message.get("action_id") == action_id
 
 
+@pytest.mark.slow
 def test_a_match_across_two_processes(live_servers: tuple[LiveServer, LiveServer]) -> None:
     a, b = live_servers
     alice, bob = HttpUser(a.base_url), HttpUser(b.base_url)
@@ -156,6 +159,7 @@ def _seat_events(user: HttpUser, table: str) -> list[Json]:
     return [e for e in user.record(table)["events"] if e["kind"] in ("seated", "left", "client_seed_set", "forfeited")]
 
 
+@pytest.mark.slow
 def test_a_player_who_left_cannot_act_for_whoever_took_the_seat(live_servers: tuple[LiveServer, LiveServer]) -> None:
     """Process A still holds the table as it was when Alice sat in seat 0; she left through B and Bob took
     the seat. Whatever Alice sends to A is decided as Alice, on the table as it is now: she is not seated."""

@@ -185,6 +185,7 @@ class _Players:
         return state
 
 
+@pytest.mark.slow
 def test_sigkill_and_restart_lose_nothing(live_server: LiveServer, tmp_path: Path) -> None:
     table, alice, bob = _table_with_two_players(live_server, move_seconds=30)
     users = (alice, bob)
@@ -263,6 +264,7 @@ def test_sigkill_and_restart_lose_nothing(live_server: LiveServer, tmp_path: Pat
     assert cli.main(["verify-dice", str(path)]) == 0
 
 
+@pytest.mark.slow
 def test_deadline_that_passed_while_down_fires_after_restart(live_server: LiveServer) -> None:
     table, alice, _bob = _table_with_two_players(live_server, move_seconds=3, length=1)
     before = alice.table(table)

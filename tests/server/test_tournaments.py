@@ -294,6 +294,7 @@ def test_two_processes_pair_a_round_once(make_game_server) -> None:
         assert tournaments_repo.claim(db, tournament, owner="b", now=later, until=later)
 
 
+@pytest.mark.slow
 def test_players_who_do_not_come_lose_on_time(game_server) -> None:
     """Nobody comes to the final: the clock runs from the start, and the first to time out three times loses."""
     people = [game_server.player(connect=False) for _ in range(2)]

@@ -32,6 +32,7 @@ def finish_against_the_computer(person: Client, server: WebServer, variant: str)
     person.page.wait_for_selector('.overlay[data-end="match"]')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["backgammon", "long-traditional"])
 def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeClient, web_server: WebServer) -> None:
     person = client()

@@ -275,6 +275,7 @@ def quarter(person: Client, p: int) -> tuple[bool, bool]:
     return bool(right), bool(bottom)
 
 
+@pytest.mark.slow
 def test_orientation_and_language_change_the_page(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     web_server.dice(*winning_dice("backgammon", 20))
@@ -337,6 +338,7 @@ def test_phone_landscape_shows_the_board_full_screen(client: MakeClient, web_ser
 # ----- replay of a finished game
 
 
+@pytest.mark.slow
 def test_replay_steps_through_a_finished_game(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     web_server.dice(*winning_dice("georgian"))
@@ -521,6 +523,7 @@ def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(client: 
 # ----- accounts and the profile page
 
 
+@pytest.mark.slow
 def test_guest_signs_up_and_keeps_the_game_on_the_profile(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     web_server.dice(*winning_dice("long-bolshie"))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from tests.web.browser_client import Client
 from tests.web.web_driver import WebServer
 
@@ -30,6 +32,7 @@ def wait_lines(person: Client, count: int) -> list[str]:
     return lines(person)
 
 
+@pytest.mark.slow
 def test_two_players_chat_with_phrases_mute_and_escaping(client: MakeClient, web_server: WebServer) -> None:
     alice, bob = client(), client(locale="ru-RU")
     web_server.dice((3, 1))

@@ -116,6 +116,7 @@ def join_by_address(person: Client, table: str) -> None:
     wait_page(person, status="waiting", role="seated")
 
 
+@pytest.mark.slow
 def test_four_players_play_a_chouette_game(client: MakeClient, web_server: WebServer) -> None:
     alice, bob, carol, dave = client(), client(), client(), client()
     everyone = (alice, bob, carol, dave)
@@ -258,6 +259,7 @@ def test_four_players_play_a_chouette_game(client: MakeClient, web_server: WebSe
     dave.screenshot_page("chouette-replay-last")
 
 
+@pytest.mark.slow
 def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_games(
     client: MakeClient, web_server: WebServer,
 ) -> None:

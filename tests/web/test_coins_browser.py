@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from tests.web.browser_client import Client
 from tests.web.test_lobby_browser import account, sign_up
 from tests.web.web_driver import Driver, WebServer
@@ -13,6 +15,7 @@ MakeClient = Callable[..., Client]
 NOTE = "Coins have no money value and cannot be bought or sold."
 
 
+@pytest.mark.slow
 def test_a_coin_match_from_the_form_to_the_profile(client: MakeClient, web_server: WebServer) -> None:
     """A guest cannot stake coins; an account holder opens a 3-point Georgian match for 20 coins a point,
     wins it when the opponent resigns (koks, 3 points, RULES.md §4), and finds 3 × 20 more coins on the

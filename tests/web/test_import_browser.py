@@ -10,6 +10,8 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from nardy.notation import transcript_to_mat
 from nardy.notation.transcript import Action, GameTranscript, Transcript
 from nardy.rules import GameOptions, Match, Phase
@@ -57,6 +59,7 @@ def _upload(person: Client, path: Path) -> None:
     person.page.click("[data-action=upload]")
 
 
+@pytest.mark.slow
 def test_a_match_file_is_analysed_replayed_listed_and_deleted(
     client: MakeClient, web_server: WebServer, tmp_path: Path,
 ) -> None:
@@ -121,6 +124,7 @@ def test_a_match_file_is_analysed_replayed_listed_and_deleted(
     assert person.page.locator("[data-import]").count() == 0
 
 
+@pytest.mark.slow
 def test_a_failed_analysis_is_asked_for_again_from_the_panel(
     client: MakeClient, web_server: WebServer, tmp_path: Path,
 ) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from tests.web.browser_client import Client
 from tests.web.test_lobby_browser import account, sign_up
 from tests.web.web_driver import Driver, WebServer
@@ -30,6 +32,7 @@ def organiser_on_its_page(client: MakeClient, username: str, settings: dict[str,
     return person, tournament
 
 
+@pytest.mark.slow
 def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, web_server: WebServer) -> None:
     organiser = account(web_server, "cup_organiser")
     tournament = organiser.post("/api/tournaments", {
