@@ -456,6 +456,7 @@ def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, web_ser
     person.page.wait_for_selector('svg.board[data-dice="6-6-6-6"]')
 
 
+@pytest.mark.slow
 def test_auto_confirm_waits_then_confirms(client: MakeClient, web_server: WebServer) -> None:
     person = client(settings={"autoConfirm": True})
     web_server.dice(*winning_dice("backgammon", 20))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pytest
+
 from tests.web.browser_client import Client
 from tests.web.test_analysis_browser import ANALYSIS_SECONDS, finish_against_the_computer
 from tests.web.test_browser import quick_play, winning_dice
@@ -37,6 +39,7 @@ def account(server: WebServer, name: str) -> Http:
     return other
 
 
+@pytest.mark.slow
 def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: MakeClient, web_server: WebServer) -> None:
     """Issue item 1: after a match found by matchmaking ends, "Back to the lobby" stays in the lobby (the
     status is idle at once), and a new search works."""
@@ -228,6 +231,7 @@ BROKEN_WORDS = """(selector) => {
 """The words of the cells ``selector`` finds that are split over two lines."""
 
 
+@pytest.mark.slow
 def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
     """The mission's mobile layout: nothing is wider than a 360-pixel screen, whatever the language. The
     Russian and Georgian names of the long-nardy regulations, the longest options of the lobby's and the
@@ -240,6 +244,7 @@ def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
             assert person.page.evaluate(WIDE_CONTENT) == [], f"{locale} {page} is wider than the screen"
 
 
+@pytest.mark.slow
 def test_a_players_pages_fit_a_small_phone(client: MakeClient, web_server: WebServer) -> None:
     """After a finished match, its replay with its analysis and the player's profile, whose tables of matches are
     wider than a phone, scroll inside their cards: the page itself never scrolls sideways. The analysis's figures
