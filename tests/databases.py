@@ -1,4 +1,4 @@
-"""Fresh databases of both kinds, as fixtures a test module imports (``from databases import database_url,
+"""Fresh databases of both kinds, as fixtures a test module imports (``from tests.databases import database_url,
 postgresql_url, sqlite_url``: ``database_url`` asks for the other two by name).
 
 PostgreSQL is the server at ``NARDY_TEST_POSTGRES_URL`` (default

@@ -1,7 +1,6 @@
 """Whole random matches, played through ``nardy.rules`` and written as a table's record would hold them.
 
-Importable from every test as ``from match_records import random_record``
-(``tests`` is on pytest's ``pythonpath``). Each match is drawn from
+Imported as ``from tests.match_records import random_record``. Each match is drawn from
 ``random.Random(seed)``: random legal plays, doubles offered now and then
 (taken, beavered or dropped), resignations offered and answered, a timeout
 now and then (the "server" then plays a random move, as the real one does).

@@ -567,9 +567,13 @@ class RedisPubSub(_FanOut):
         ]
 
     async def _read(self) -> None:
-        """Fan the messages of the subscriber connection out to the local subscriptions; reconnect when it breaks."""
+        """Fan the messages of the subscriber connection out to the local subscriptions; reconnect when it breaks.
+
+        It ends when the pubsub closes, not only when cancelled: redis-py can lose a cancellation that meets a
+        reply (``get_message`` returns the reply), and :meth:`aclose` would then wait for this task forever.
+        """
         failures = 0
-        while True:
+        while not self._closed:
             try:
                 if self._maybe_unsubscribed:
                     self._maybe_unsubscribed = False  # set again if subscribing fails

@@ -14,7 +14,6 @@ from dataclasses import astuple, replace
 from typing import Any
 
 import pytest
-from match_records import random_record
 
 from nardy.bots import Bot, RandomBot, make_bot
 from nardy.bots.analysis import (
@@ -32,6 +31,7 @@ from nardy.bots.sage import CubeContext, board_of, engine
 from nardy.notation import position_from_dict
 from nardy.notation.transcript import Action, ActionKind, GameTranscript, Transcript, replay, transcript_from_record
 from nardy.rules import DICE_ROLLS, VARIANTS, Game, GameOptions, Match, Phase, Play, Step
+from tests.match_records import random_record
 
 
 # ---------------------------------------------------------------- making transcripts
@@ -300,7 +300,7 @@ def test_an_unknown_level_is_refused() -> None:
 
 @pytest.mark.parametrize(("variant", "options", "length"), [
     ("backgammon", GameOptions(cube=True), 0),
-    ("long-traditional", GameOptions(), 1),
+    pytest.param("long-traditional", GameOptions(), 1, marks=pytest.mark.slow),
 ])
 def test_a_random_mover_errs_five_times_as_much_as_a_strong_bot(
     variant: str, options: GameOptions, length: int,
@@ -319,6 +319,7 @@ def test_a_random_mover_errs_five_times_as_much_as_a_strong_bot(
     assert weak[0] / weak[1] > 0.035  # "Awful!"
 
 
+@pytest.mark.slow
 def test_luck_is_zero_on_average_between_equal_bots() -> None:
     """Each roll's luck has mean zero whatever the position, so a player's luck per game averages zero.
 

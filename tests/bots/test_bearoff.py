@@ -239,7 +239,7 @@ def _race_cases(count: int) -> list[tuple[Position, tuple[int, int]]]:
     return cases
 
 
-@pytest.mark.parametrize("level", ["beginner", "expert"])
+@pytest.mark.parametrize("level", ["beginner", pytest.param("expert", marks=pytest.mark.slow)])
 def test_the_long_levels_play_the_databases_choice_in_races(level: str) -> None:
     """Every long-nardy level rates bear-off races by the database: its choice is the database's best, noise aside.
 

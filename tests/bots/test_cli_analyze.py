@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from match_records import random_record
 
 from nardy.cli import main
 from nardy.notation.match_file import read_match_file
 from nardy.notation.transcript import transcript_from_record
+from tests.match_records import random_record
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ from typing import IO, Any
 
 import numpy as np
 import pytest
-from bot_positions import game_positions, random_position
 
 from nardy.bots.encoding import LONG, raw_boards
 from nardy.bots.network import Network
@@ -19,6 +18,7 @@ from nardy.bots.training import TrainConfig, Trainer
 from nardy.cli import main
 from nardy.notation import position_from_dict, position_to_dict
 from nardy.rules import Position
+from tests.bots.bot_positions import game_positions, random_position
 
 
 def _read_line(stream: IO[str], timeout: float = 60.0) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from bot_positions import game_positions
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy.bots.encoding import FAMILIES, LONG, encode, network_family, longest_run, raw_boards, turn_raw
 from nardy.rules import VARIANTS, Position, find_variant
+from tests.bots.bot_positions import game_positions
 
 LONG_VARIANTS = [name for name in VARIANTS if name.startswith("long-")]
 

@@ -101,6 +101,7 @@ def play_game(bots: tuple[object, object], variant: str, seed: int) -> tuple[int
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("variant", "bot"), [("georgian", GeorgianHeuristicBot()), ("long-traditional", LongHeuristicBot())])
 def test_beats_random_play(variant: str, bot: object) -> None:
     opponent = RandomBot(seed=3)

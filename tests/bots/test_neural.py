@@ -6,7 +6,6 @@ import itertools
 
 import numpy as np
 import pytest
-from bot_positions import game_positions, random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,7 @@ from nardy.bots.random_bot import RandomBot
 from nardy.bots.search import ROLL_WEIGHTS, Deadline, OutOfTime, after_values, choose
 from nardy.bots.training import duel
 from nardy.rules import CHECKERS, DICE_ROLLS, VARIANTS, Position, find_variant
+from tests.bots.bot_positions import game_positions, random_position
 
 
 LONG = [name for name in VARIANTS if name.startswith("long-")]
@@ -207,6 +207,7 @@ def test_our_bots_never_double_in_long_nardy_which_has_no_cube() -> None:
     assert not game.can_double(0) and bot.wants_to_double(game, 0) is False
 
 
+@pytest.mark.slow
 def test_trained_bot_beats_the_random_bot() -> None:
     """0-ply and no noise against uniformly random plays: at least 70% of 60 long-nardy games."""
     bot = NeuralBot(default_evaluator("long-traditional"))

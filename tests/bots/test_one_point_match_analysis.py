@@ -8,11 +8,10 @@ could double; in a 1-point match neither player can, so it judges no
 
 from __future__ import annotations
 
-from match_records import random_record
-
 from nardy.bots.analysis import analyse
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import GameOptions
+from tests.match_records import random_record
 
 CUBE = GameOptions(cube=True)
 

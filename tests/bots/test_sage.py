@@ -9,7 +9,6 @@ from collections.abc import Iterator
 
 import pytest
 from bgsage import flip_board, possible_moves
-from bot_positions import game_positions, random_position
 
 from nardy.bots import make_bot
 from nardy.bots import sage as sage_module
@@ -28,6 +27,7 @@ from nardy.bots.sage import (
     rank_plays,
 )
 from nardy.rules import CHECKERS, Cube, Game, GameOptions, MatchContext, Phase, Position
+from tests.bots.bot_positions import game_positions, random_position
 
 SHORT = ("backgammon", "dave", "georgian")
 

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bot_positions import game_positions
 
 from nardy.bots.encoding import LONG, raw_boards
 from nardy.bots.evaluator import equity
 from nardy.bots.network import Network
 from nardy.bots.supervised import FitConfig, Fitter, Pairs, gradients, loss, predicted_difference, rollout_pairs
 from nardy.notation import position_to_dict
+from tests.bots.bot_positions import game_positions
 
 
 def tiny_case(seed: int = 1) -> tuple[Network, Pairs]:

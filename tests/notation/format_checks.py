@@ -1,7 +1,6 @@
 """Helpers for the match-file tests (.mat, SGF): the course of a replayed match, and hand-written matches.
 
-Importable from the notation tests as ``from format_checks import ...``
-(pytest puts this directory on ``sys.path``).
+Imported as ``from tests.notation.format_checks import ...``.
 """
 
 from __future__ import annotations

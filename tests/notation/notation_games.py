@@ -1,7 +1,6 @@
 """Positions for the notation tests: built by hand, or reached by random legal play.
 
-Importable from the notation tests as ``from notation_games import ...``
-(pytest puts this directory on ``sys.path``). A random game is replayed from
+Imported as ``from tests.notation.notation_games import ...``. A random game is replayed from
 ``random.Random(seed)`` so that Hypothesis can shrink a failure to the
 shortest game that shows it, and ``walk`` rebuilds any reported example.
 """

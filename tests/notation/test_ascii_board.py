@@ -10,11 +10,11 @@ import re
 
 import pytest
 from hypothesis import given, settings
-from notation_games import LONG_VARIANTS, SHORT_VARIANTS, VARIANT_NAMES, make, reached
 
 from nardy.notation import render
 from nardy.notation.ascii_board import ROWS
 from nardy.rules import Position
+from tests.notation.notation_games import LONG_VARIANTS, SHORT_VARIANTS, VARIANT_NAMES, make, reached
 
 TOP_LABELS = 1
 TOP_ROWS = range(3, 3 + ROWS)

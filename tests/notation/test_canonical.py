@@ -6,7 +6,6 @@ import json
 
 import pytest
 from hypothesis import given, settings
-from notation_games import VARIANT_NAMES, make, reached
 
 from nardy.notation import (
     NotationError,
@@ -16,6 +15,7 @@ from nardy.notation import (
     position_to_json,
 )
 from nardy.rules import InvalidPositionError, Position, UnknownVariantError
+from tests.notation.notation_games import VARIANT_NAMES, make, reached
 
 START_POINTS = [-2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2]
 

@@ -21,7 +21,6 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from notation_games import LONG_VARIANTS, SHORT_VARIANTS, make, reached
 
 from nardy.notation import (
     GameState,
@@ -34,6 +33,7 @@ from nardy.notation import (
     position_id,
 )
 from nardy.rules import Position
+from tests.notation.notation_games import LONG_VARIANTS, SHORT_VARIANTS, make, reached
 
 START_ID = "4HPwATDgc/ABMA"
 MANUAL_MATCH_ID = "QYkqASAAIAAA"

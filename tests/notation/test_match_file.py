@@ -6,12 +6,12 @@ import json
 from dataclasses import replace
 
 import pytest
-from match_records import random_record
 
 from nardy.notation import NotationError, transcript_to_mat, transcript_to_sgf
 from nardy.notation.match_file import read_match_file
 from nardy.notation.transcript import Transcript, record_from_transcript, replay, transcript_from_record
 from nardy.rules import GameOptions
+from tests.match_records import random_record
 
 CASES = [
     ("backgammon", 3, GameOptions(cube=True)),

@@ -12,14 +12,14 @@ import doctest
 import re
 
 import pytest
-from format_checks import CASES, SCENARIOS, Script, course
-from match_records import random_record
 
 import nardy.notation.matfile as matfile_module
 from nardy.notation import NotationError
 from nardy.notation.matfile import transcript_from_mat, transcript_to_mat
 from nardy.notation.transcript import Action, GameTranscript, Transcript, replay, transcript_from_record
 from nardy.rules import GameOptions, WinKind
+from tests.match_records import random_record
+from tests.notation.format_checks import CASES, SCENARIOS, Script, course
 
 
 @pytest.mark.parametrize(("variant", "length", "options"), CASES)

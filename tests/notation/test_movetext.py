@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
-from notation_games import VARIANT_NAMES, make, reached_with_roll
 
 from nardy.notation import NotationError, format_steps, parse_play
 from nardy.rules import BAR, OFF, IllegalPlayError, InvalidDiceError, Position, Step
+from tests.notation.notation_games import VARIANT_NAMES, make, reached_with_roll
 
 
 def texts(position: Position, dice: tuple[int, int]) -> set[str]:

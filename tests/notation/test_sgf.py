@@ -8,13 +8,13 @@ shape of what gnubg 1.07's ``save match`` writes (its statistics ``GS``, an
 from __future__ import annotations
 
 import pytest
-from format_checks import CASES, SCENARIOS, Script, course
-from match_records import random_record
 
 from nardy.notation import NotationError
 from nardy.notation.sgf import transcript_from_sgf, transcript_to_sgf
 from nardy.notation.transcript import Action, Transcript, transcript_from_record
 from nardy.rules import GameOptions, WinKind
+from tests.match_records import random_record
+from tests.notation.format_checks import CASES, SCENARIOS, Script, course
 
 SHORT_CASES = [case for case in CASES if not case[0].startswith("long")]
 LONG_CASES = [case for case in CASES if case[0].startswith("long")]

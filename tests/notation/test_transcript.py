@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from match_records import random_record
 
 from nardy.notation import NotationError
 from nardy.notation.transcript import games_of, replay, transcript_from_record
 from nardy.rules import GameOptions
+from tests.match_records import random_record
 
 CASES = [
     ("backgammon", 3, GameOptions(cube=True)),

@@ -16,12 +16,12 @@ import doctest
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from notation_games import LONG_VARIANTS, SHORT_VARIANTS, make, reached
 
 import nardy.notation.xgid as xgid_module
 from nardy.notation import NotationError, position_id
 from nardy.notation.xgid import XgidFields, from_xgid, to_xgid
 from nardy.rules import Position
+from tests.notation.notation_games import LONG_VARIANTS, SHORT_VARIANTS, make, reached
 
 START = "-b----E-C---eE---c-e----B-"
 

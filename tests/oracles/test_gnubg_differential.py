@@ -196,6 +196,7 @@ def start_oracle() -> subprocess.Popen[str]:
     return process
 
 
+@pytest.mark.slow
 def test_backgammon_plays_match_gnubg() -> None:
     """Our resulting positions equal GNU Backgammon's for every case of the corpus: zero disagreements.
 

@@ -20,15 +20,9 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parents[1] / "notation"))  # the notation tests' match and game helpers
-
-from match_records import random_record
-from notation_games import SHORT_VARIANTS, walk
 
 from nardy.notation import position_id
 from nardy.notation.matfile import transcript_from_mat, transcript_to_mat
@@ -36,6 +30,8 @@ from nardy.notation.sgf import transcript_from_sgf, transcript_to_sgf
 from nardy.notation.transcript import Transcript, replay, transcript_from_record
 from nardy.notation.xgid import XgidFields, to_xgid
 from nardy.rules import GameOptions, Match
+from tests.match_records import random_record
+from tests.notation.notation_games import SHORT_VARIANTS, walk
 
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 

@@ -8,11 +8,11 @@ legal plays as sets of resulting positions.
 from __future__ import annotations
 
 import pytest
-from conftest import apply, expect, key_of, make, outcomes, steps_text, targets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nardy.rules import DICE_ROLLS, GameOptions, IllegalPlayError, Position, Step, WinKind, find_variant
+from tests.rules.positions import apply, expect, key_of, make, outcomes, steps_text, targets
 
 # Movement is the same in classic backgammon and backgammon with dave (docs/rules.md §5).
 VARIANTS = ("backgammon", "dave")

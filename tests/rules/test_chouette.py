@@ -8,7 +8,6 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import make
 from nardy.rules import CubeError, GameOptions, IllegalActionError, Phase, Position, WinKind, WrongTurnError
 from nardy.rules.chouette import (
     BOX_SIDE,
@@ -20,6 +19,7 @@ from nardy.rules.chouette import (
     Lineup,
 )
 from nardy.rules.errors import InvalidDiceError
+from tests.rules.positions import make
 
 BOX, ANN, BOB, CAT = 1, 2, 3, 4
 LINEUP = Lineup(BOX, (ANN, BOB, CAT))

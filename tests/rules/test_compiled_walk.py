@@ -17,9 +17,9 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_properties import LONG_VARIANTS, Walk, block_position, replay, stay_position, walks
 
 from nardy.rules import DICE_ROLLS, Position, movegen
+from tests.rules.test_properties import LONG_VARIANTS, Walk, block_position, replay, stay_position, walks
 
 
 @contextmanager
@@ -57,6 +57,7 @@ def test_the_compiled_walk_is_installed() -> None:
     assert movegen._compiled is not None
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(walks)
 def test_compiled_and_python_walks_agree_on_random_games(walk: Walk) -> None:
@@ -65,6 +66,7 @@ def test_compiled_and_python_walks_agree_on_random_games(walk: Walk) -> None:
         assert_same_answers(position)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(LONG_VARIANTS), st.integers(0, 2**32 - 1))
 def test_compiled_and_python_walks_agree_next_to_six_blocks(variant: str, seed: int) -> None:

@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import make
 from nardy.rules import (
     MAX_CUBE,
     Beavered,
@@ -30,6 +29,7 @@ from nardy.rules import (
     WinKind,
     WrongTurnError,
 )
+from tests.rules.positions import make
 
 CUBE = GameOptions(cube=True)
 

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import make
 from nardy.rules import (
     Cube,
     CubeError,
@@ -36,6 +35,7 @@ from nardy.rules import (
     WrongTurnError,
     find_variant,
 )
+from tests.rules.positions import make
 
 SHORT = ["backgammon", "georgian", "dave"]
 LONG = ["long-traditional", "long-tournament", "long-bolshie"]

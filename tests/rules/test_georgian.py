@@ -7,9 +7,9 @@ there" rule and its exceptions, bearing off and oin/mars/koks.
 from __future__ import annotations
 
 import pytest
-from conftest import expect, make, outcomes, steps_text, targets
 
 from nardy.rules import DICE_ROLLS, GameOptions, Position, Step, WinKind, find_variant
+from tests.rules.positions import expect, make, outcomes, steps_text, targets
 
 G = "georgian"
 

@@ -10,11 +10,11 @@ our 24 → 13 (its home is our 13..18).
 from __future__ import annotations
 
 import pytest
-from conftest import apply, expect, key_of, make, outcomes, steps_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nardy.rules import DICE_ROLLS, GameOptions, InvalidPositionError, Position, Step, WinKind, find_variant
+from tests.rules.positions import apply, expect, key_of, make, outcomes, steps_text
 
 TRADITIONAL = "long-traditional"
 TOURNAMENT = "long-tournament"

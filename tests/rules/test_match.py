@@ -9,7 +9,6 @@ from dataclasses import replace
 
 import pytest
 
-from conftest import make
 from nardy.rules import (
     MAX_TIMEOUTS,
     Cube,
@@ -23,6 +22,7 @@ from nardy.rules import (
     Position,
     WinKind,
 )
+from tests.rules.positions import make
 
 CUBE = GameOptions(cube=True)
 LONG = ["long-traditional", "long-tournament", "long-bolshie"]

@@ -1,7 +1,7 @@
 """Driving a chouette through the real app in tests: scripted dice with a seeded fallback, and a table helper.
 
-Shared by ``test_chouette_play`` and ``test_chouette_replay`` (imported as a
-plain module: ``tests/server`` is on the path).
+Shared by ``test_chouette_play`` and ``test_chouette_replay``
+(``from tests.server.chouette_driver import ...``).
 """
 
 from __future__ import annotations
@@ -100,9 +100,9 @@ class Table:
         raise AssertionError("the game did not end")
 
 
-def make_chouette_server(make_server: Any) -> Any:
-    """A server with :class:`FallbackDice` and ``server.view_chouette(table)``: ``GET /api/chouettes/{table}``."""
-    server = make_server(dice=FallbackDice())
+def make_chouette_game_server(make_game_server: Any) -> Any:
+    """A game server with :class:`FallbackDice` and ``server.view_chouette(table)``: ``GET /api/chouettes/{table}``."""
+    server = make_game_server(dice=FallbackDice())
 
     def view_chouette(table: str) -> dict[str, Any]:
         response = server.client.get(f"/api/chouettes/{table}")

@@ -1,7 +1,7 @@
 """End-to-end helpers: a real ``python -m nardy.server`` process and clients that speak to it.
 
 :class:`LiveServer` starts the server as its own process (forked from one
-that has it imported: :mod:`server_process`) with ``NARDY_*``
+that has it imported: :mod:`tests.server_process`) with ``NARDY_*``
 environment variables (testing mode, a free port, a data directory, and
 optionally a database URL and a Redis URL), waits until ``GET /api/tables``
 answers, and stops it gracefully (SIGINT) or kills it (SIGKILL). Its log is
@@ -49,12 +49,12 @@ import psycopg
 import redis
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
-from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 from nardy.notation import position_from_dict
 from nardy.server.ws.view_changes import apply_changes
+from tests.server_process import ServerProcess, start_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "correct horse battery"

@@ -7,18 +7,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from conftest import Player, Server, racing_play
-
 from nardy.notation import transcript_from_mat, transcript_from_sgf
 from nardy.notation.transcript import replay, transcript_from_record
 from nardy.store import analyses_repo
 from nardy.store.analyses_repo import JobKey
+from tests.server.game_server import GameServer, Player, racing_play
 
 WAIT = 120.0
 """Seconds a worker process may take to start (spawn), load its engines and analyse a short match."""
 
 
-def _finished_match(server: Server, variant: str = "backgammon", **body: Any) -> tuple[str, list[Player]]:
+def _finished_match(server: GameServer, variant: str = "backgammon", **body: Any) -> tuple[str, list[Player]]:
     alice, bob = server.player(), server.player()
     table, players = server.match(variant, 1, players=[alice, bob], **body)
     server.play_out(table, players, choose=racing_play)
@@ -39,8 +38,8 @@ def _wait_done(player: Player, table: str) -> dict[str, Any]:
     raise AssertionError(f"the analysis did not finish within {WAIT} s: {answer}")
 
 
-def test_a_finished_match_is_analysed_in_a_worker_process(server: Server) -> None:
-    table, (alice, bob) = _finished_match(server)
+def test_a_finished_match_is_analysed_in_a_worker_process(game_server: GameServer) -> None:
+    table, (alice, bob) = _finished_match(game_server)
     assert alice.client.get(f"/api/tables/{table}/analysis").status_code == 404
 
     queued = alice.post(f"/api/tables/{table}/analysis", {"level": "advanced"})
@@ -53,7 +52,7 @@ def test_a_finished_match_is_analysed_in_a_worker_process(server: Server) -> Non
     assert done["status"] == "done", done
     assert done["progress"] == 1.0 and done["variant"] == "backgammon"
     (game,) = done["games"]
-    record = server.record(table)
+    record = game_server.record(table)
     moves = [e for e in record["events"] if e["kind"] == "moved"]
     decisions = [d for d in game["decisions"] if d["kind"] == "move"]
     assert len(decisions) == len(moves)
@@ -64,11 +63,11 @@ def test_a_finished_match_is_analysed_in_a_worker_process(server: Server) -> Non
     assert names == [alice.name, bob.name]
 
 
-def test_only_a_finished_match_and_only_a_signed_in_user(server: Server) -> None:
-    alice, bob = server.player(), server.player()
-    table, players = server.match("georgian", 1, players=[alice, bob])
+def test_only_a_finished_match_and_only_a_signed_in_user(game_server: GameServer) -> None:
+    alice, bob = game_server.player(), game_server.player()
+    table, players = game_server.match("georgian", 1, players=[alice, bob])
     assert alice.post(f"/api/tables/{table}/analysis").status_code == 409
-    stranger = server.player(sign_up=False, connect=False)
+    stranger = game_server.player(sign_up=False, connect=False)
     assert stranger.post(f"/api/tables/{table}/analysis").status_code == 401
     assert alice.post("/api/tables/nosuchtable/analysis").status_code == 404
     refused = alice.post(f"/api/tables/{table}/analysis", {"level": "grandmaster"})
@@ -76,16 +75,16 @@ def test_only_a_finished_match_and_only_a_signed_in_user(server: Server) -> None
     assert alice.client.get(f"/api/tables/{table}/analysis").status_code == 404, "a refusal queued nothing"
 
 
-def test_a_private_match_is_analysed_for_its_players_only(server: Server) -> None:
-    table, (alice, _bob) = _finished_match(server, private=True)
-    outsider = server.player()
+def test_a_private_match_is_analysed_for_its_players_only(game_server: GameServer) -> None:
+    table, (alice, _bob) = _finished_match(game_server, private=True)
+    outsider = game_server.player()
     assert outsider.post(f"/api/tables/{table}/analysis").status_code == 403
     assert outsider.client.get(f"/api/tables/{table}/analysis").status_code == 403
     assert alice.post(f"/api/tables/{table}/analysis", {"level": "advanced"}).status_code == 202
 
 
-def test_requests_are_rate_limited_per_user(make_server: Callable[..., Server]) -> None:
-    server = make_server(rate_limits=True, analyses_per_user="2 per hour", guests_per_address="100 per hour",
+def test_requests_are_rate_limited_per_user(make_game_server: Callable[..., GameServer]) -> None:
+    server = make_game_server(rate_limits=True, analyses_per_user="2 per hour", guests_per_address="100 per hour",
                          signups_per_address="100 per hour")
     tables = [_finished_match(server, "georgian")[0] for _ in range(3)]
     alice = server.player()
@@ -96,10 +95,10 @@ def test_requests_are_rate_limited_per_user(make_server: Callable[..., Server]) 
     assert alice.client.get(f"/api/tables/{tables[2]}/analysis").status_code == 404
 
 
-def test_two_processes_claiming_one_job_never_both_win(make_server: Callable[..., Server]) -> None:
+def test_two_processes_claiming_one_job_never_both_win(make_game_server: Callable[..., GameServer]) -> None:
     """The claim is a conditional UPDATE: of two processes one takes a queued job; a job whose heartbeat
     went stale (its process died) is taken again, once, and the process that lost it stores nothing."""
-    server = make_server(analysis_poll_seconds=3600.0)  # the app's own queue stays out of the way
+    server = make_game_server(analysis_poll_seconds=3600.0)  # the app's own queue stays out of the way
     table, _ = _finished_match(server, "georgian")
     sessions = server.client.app.state.db  # type: ignore[attr-defined]
     now = datetime.now(UTC)
@@ -127,17 +126,17 @@ def test_two_processes_claiming_one_job_never_both_win(make_server: Callable[...
         assert job is not None and job.status == "done" and job.claimed_by == "c"
 
 
-def test_a_match_downloads_as_mat_and_sgf_that_read_back(server: Server) -> None:
-    table, (alice, _bob) = _finished_match(server)
+def test_a_match_downloads_as_mat_and_sgf_that_read_back(game_server: GameServer) -> None:
+    table, (alice, _bob) = _finished_match(game_server)
     mat = alice.client.get(f"/api/tables/{table}/export.mat")
     assert mat.status_code == 200 and "attachment" in mat.headers["content-disposition"]
     sgf = alice.client.get(f"/api/tables/{table}/export.sgf")
     assert sgf.status_code == 200 and sgf.text.startswith("(;")
-    played = list(replay(transcript_from_record(server.record(table))))[-1].match
+    played = list(replay(transcript_from_record(game_server.record(table))))[-1].match
     for text, reader in ((mat.text, transcript_from_mat), (sgf.text, transcript_from_sgf)):
         back = list(replay(reader(text)))[-1].match
         assert (back.score, back.winner) == (played.score, played.winner)
-    long_table, _ = _finished_match(server, "long-bolshie")
+    long_table, _ = _finished_match(game_server, "long-bolshie")
     assert alice.client.get(f"/api/tables/{long_table}/export.mat").text.count('[Variant "long-bolshie"]') == 1
     assert alice.client.get(f"/api/tables/{long_table}/export.sgf").status_code == 422
     assert alice.client.get(f"/api/tables/{table}/export.pdf").status_code == 422

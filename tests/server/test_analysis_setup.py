@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conftest import Server
-
 from nardy.notation import position_to_dict
 from nardy.rules import CHECKERS, Position
+from tests.server.game_server import GameServer
 
 
-def test_a_position_is_set_up_checker_by_checker(make_server: Callable[..., Server]) -> None:
-    anyone = make_server().player(sign_up=False, connect=False)
+def test_a_position_is_set_up_checker_by_checker(make_game_server: Callable[..., GameServer]) -> None:
+    anyone = make_game_server().player(sign_up=False, connect=False)
 
     def setup(position: dict[str, Any], **edit: Any) -> Any:
         return anyone.post("/api/analysis/setup", {"variant": "backgammon", "position": position, **edit})
@@ -39,8 +38,8 @@ def test_a_position_is_set_up_checker_by_checker(make_server: Callable[..., Serv
     assert cleared["points"] == [0] * 24 and cleared["off"] == [CHECKERS, CHECKERS]
 
 
-def test_the_board_names_how_deep_each_play_was_searched(make_server: Callable[..., Server]) -> None:
-    anyone = make_server().player(sign_up=False, connect=False)
+def test_the_board_names_how_deep_each_play_was_searched(make_game_server: Callable[..., GameServer]) -> None:
+    anyone = make_game_server().player(sign_up=False, connect=False)
     for variant, plies in (("backgammon", 1), ("long-traditional", 0)):
         answer = anyone.post("/api/analysis/position", {"variant": variant, "dice": [3, 1], "level": "advanced"})
         assert answer.status_code == 200, answer.text

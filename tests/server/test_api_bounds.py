@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from databases import database_url, postgresql_url, sqlite_url  # noqa: F401 (fixtures)
 
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER, LONGEST_CLOCK_SECONDS
+from tests.databases import database_url, postgresql_url, sqlite_url  # noqa: F401 (fixtures)
 
 Json = dict[str, Any]
 
@@ -36,8 +36,8 @@ def integers(schema: Json, components: Json, where: str, seen: frozenset[str] = 
         yield from integers(schema["items"], components, f"{where}[]", seen)
 
 
-def test_no_integer_in_the_api_is_unbounded(server: Any) -> None:
-    spec = server.client.get("/openapi.json").json()
+def test_no_integer_in_the_api_is_unbounded(game_server: Any) -> None:
+    spec = game_server.client.get("/openapi.json").json()
     components = spec["components"]["schemas"]
     unbounded = []
     for path, operations in spec["paths"].items():
@@ -52,9 +52,9 @@ def test_no_integer_in_the_api_is_unbounded(server: Any) -> None:
 
 
 def test_a_page_past_any_row_is_empty_and_one_further_is_refused(
-    database_url: str, make_server: Callable[..., Any],  # noqa: F811 (the database outlives the server)
+    database_url: str, make_game_server: Callable[..., Any],  # noqa: F811 (the database outlives the server)
 ) -> None:
-    server = make_server(database_url=database_url)
+    server = make_game_server(database_url=database_url)
     for path in ("/api/lobby", "/api/tables"):
         last = server.client.get(path, params={"offset": LARGEST_ROW_NUMBER})
         assert last.status_code == 200, last.text
@@ -75,9 +75,9 @@ def test_a_page_past_any_row_is_empty_and_one_further_is_refused(
         ("/api/matchmaking/join", {"variant": "backgammon", "delay_seconds": 10**21}),
     ],
 )
-def test_a_clock_longer_than_a_month_is_refused_and_nothing_is_made(server: Any, path: str, body: Json) -> None:
+def test_a_clock_longer_than_a_month_is_refused_and_nothing_is_made(game_server: Any, path: str, body: Json) -> None:
     """The testing environment takes clocks off the offered ones, but none longer than a month."""
-    alice = server.player(connect=False)
+    alice = game_server.player(connect=False)
     reply = alice.post(path, body)
     assert reply.status_code == 422, reply.text
     assert alice.client.get("/api/me/tables").json()["tables"] == []

@@ -54,11 +54,11 @@ def answering_client(server: Any, cookies_from: Any) -> TestClient:
 
 
 @pytest.mark.parametrize("who", ["an account", "a visitor"])
-def test_no_route_taking_json_answers_a_lone_surrogate_with_a_500(server: Any, who: str) -> None:
-    spec = server.client.get("/openapi.json").json()
+def test_no_route_taking_json_answers_a_lone_surrogate_with_a_500(game_server: Any, who: str) -> None:
+    spec = game_server.client.get("/openapi.json").json()
     components = spec["components"]["schemas"]
-    person = server.player(connect=False, sign_up=who == "an account")
-    client = answering_client(server, person)
+    person = game_server.player(connect=False, sign_up=who == "an account")
+    client = answering_client(game_server, person)
     routes = list(json_body_routes(spec))
     assert len(routes) >= 10, routes
     answers = {}
@@ -73,8 +73,8 @@ def test_no_route_taking_json_answers_a_lone_surrogate_with_a_500(server: Any, w
     assert {route: code for route, code in answers.items() if not 400 <= code < 500} == {}
 
 
-def test_the_refusal_names_the_field_and_shows_the_surrogate_replaced(server: Any) -> None:
-    client = answering_client(server, server.player(connect=False, sign_up=False))
+def test_the_refusal_names_the_field_and_shows_the_surrogate_replaced(game_server: Any) -> None:
+    client = answering_client(game_server, game_server.player(connect=False, sign_up=False))
     response = client.post("/api/signup", content=b'{"username": "ann\\ud800", "password": "correct horse battery"}',
                            headers={"Content-Type": "application/json"})
     assert response.status_code == 422, response.text
@@ -92,9 +92,9 @@ def test_the_refusal_names_the_field_and_shows_the_surrogate_replaced(server: An
         ("deep.json", '{"games":' + '{"a":' * 100_000 + "1" + "}" * 100_000 + "}", "nests too deep"),
     ],
 )
-def test_a_match_file_nested_too_deep_is_refused_with_the_reason(server: Any, name: str, text: str, reason: str) -> None:
-    alice = server.player(connect=False)
-    client = answering_client(server, alice)
+def test_a_match_file_nested_too_deep_is_refused_with_the_reason(game_server: Any, name: str, text: str, reason: str) -> None:
+    alice = game_server.player(connect=False)
+    client = answering_client(game_server, alice)
     response = client.post("/api/imports", json={"name": name, "text": text}, headers=alice.csrf())
     assert response.status_code == 422, response.text[:300]
     assert reason in response.json()["detail"]

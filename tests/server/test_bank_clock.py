@@ -98,16 +98,16 @@ def test_money_play_refills_one_point_of_bank_each_game() -> None:
     assert state.banks == (60.0, 60.0)
 
 
-def test_the_server_times_out_an_empty_bank_and_stores_the_deadline(server: Any) -> None:
+def test_the_server_times_out_an_empty_bank_and_stores_the_deadline(game_server: Any) -> None:
     """Through the app with a 1 s delay and a 1 s bank (short clocks are allowed in testing): the deadline is
     the delay plus the bank, it is in ``tables.deadline_at`` for any process to fire, and after the timeout the
     player's bank is empty, so their next decision has the delay alone."""
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)], delay_seconds=1, bank_seconds_per_point=1)
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)], delay_seconds=1, bank_seconds_per_point=1)
     start = alice.state()
     assert start["banks"] == [1.0, 1.0] and start["actor"] == 0
-    started = datetime.fromisoformat(server.record(table)["events"][-1]["at"])
+    started = datetime.fromisoformat(game_server.record(table)["events"][-1]["at"])
     assert datetime.fromisoformat(start["deadline"]) == started + timedelta(seconds=2)
-    with server.app.state.db() as db:
+    with game_server.app.state.db() as db:
         stored = db.scalar(select(GameTable.deadline_at).where(GameTable.id == table))
     assert stored == datetime.fromisoformat(start["deadline"])
 
@@ -117,7 +117,7 @@ def test_the_server_times_out_an_empty_bank_and_stores_the_deadline(server: Any)
     assert timed["banks"] == [0.0, 1.0] and timed["actor"] == 1
 
     bob.catch_up(timed["version"])
-    server.top_up()
+    game_server.top_up()
     bob.ok("roll")
     state = bob.state()
     if state["actor"] == 1:
@@ -126,31 +126,31 @@ def test_the_server_times_out_an_empty_bank_and_stores_the_deadline(server: Any)
         bob.ok("move", steps=[step_dict(s) for s in plays[0].steps])
     mine = alice.catch_up(bob.version())
     assert mine["actor"] == 0 and mine["banks"][0] == 0.0
-    began = datetime.fromisoformat(server.record(table)["events"][-1]["at"])
+    began = datetime.fromisoformat(game_server.record(table)["events"][-1]["at"])
     assert datetime.fromisoformat(mine["deadline"]) == began + timedelta(seconds=1)
 
 
-def test_a_rematch_of_a_rated_table_opened_without_a_clock_gets_the_standard_one(server: Any) -> None:
+def test_a_rematch_of_a_rated_table_opened_without_a_clock_gets_the_standard_one(game_server: Any) -> None:
     """Rated tables opened before rated play needed a clock still load and finish; their rematch, being a new
     rated table, gets the standard bank clock (12 s + 1 min per point)."""
-    alice, bob = server.player(), server.player()
-    table, _ = server.match("georgian", 1, players=[alice, bob], rated=True, opening=[(3, 1)],
+    alice, bob = game_server.player(), game_server.player()
+    table, _ = game_server.match("georgian", 1, players=[alice, bob], rated=True, opening=[(3, 1)],
                             delay_seconds=12, bank_seconds_per_point=60)
-    with server.app.state.db() as db:
+    with game_server.app.state.db() as db:
         db.execute(update(GameTable).where(GameTable.id == table).values(delay_seconds=None, bank_seconds_per_point=None))
         db.commit()
-    service = server.app.state.tables
-    later = server.app.state.clock.now() + timedelta(days=1)
+    service = game_server.app.state.tables
+    later = game_server.app.state.clock.now() + timedelta(days=1)
     for _ in range(50):  # a table is not dropped while a task of its own is still in flight
-        if table in server.client.portal.call(service.evict, later):
+        if table in game_server.client.portal.call(service.evict, later):
             break
         time.sleep(0.05)
     assert not service.is_loaded(table)
-    assert server.view(table)["delay_seconds"] is None and server.view(table)["deadline"] is None
+    assert game_server.view(table)["delay_seconds"] is None and game_server.view(table)["deadline"] is None
     alice.ok("resign", table)
-    server.top_up()
+    game_server.top_up()
     alice.ok("rematch", table)
     bob.ok("rematch", table)
     rematch = alice.wait(lambda s: s["rematch"]["table"] is not None, table)["rematch"]["table"]
-    again = server.view(rematch)
+    again = game_server.view(rematch)
     assert again["rated"] is True and (again["delay_seconds"], again["bank_seconds_per_point"]) == (12, 60)

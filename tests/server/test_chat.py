@@ -46,10 +46,10 @@ def chat_replies(player: Any) -> list[dict[str, Any]]:
     return [message for message in player.other if message.get("t") == "chat"]
 
 
-def test_players_write_and_read_and_the_table_does_not_change(server) -> None:
-    table, (alice, bob) = server.match("georgian", 1, opening=OPENING)
+def test_players_write_and_read_and_the_table_does_not_change(game_server) -> None:
+    table, (alice, bob) = game_server.match("georgian", 1, opening=OPENING)
     version = alice.version()
-    logged = server.record(table)["events"]
+    logged = game_server.record(table)["events"]
 
     ack = alice.ok("say", text="  Good luck, <b>friend</b>!  ", action_id="hello-1")
     assert ack == {"t": "ack", "action_id": "hello-1", "table": table, "version": version}
@@ -73,17 +73,17 @@ def test_players_write_and_read_and_the_table_does_not_change(server) -> None:
     alice.catch_up(bob.version())
     assert chat_lines(alice) == [line, second]
 
-    record = server.record(table)
+    record = game_server.record(table)
     assert record["chat"] == [line, second]
     assert record["events"][: len(logged)] == logged
     assert [e["kind"] for e in record["events"][len(logged):]] == ["chat_spectators_set"], "the chat added none"
     assert alice.gaps == [] and bob.gaps == []
 
 
-def test_refused_messages_change_nothing(server) -> None:
-    table, (alice, bob) = server.match("georgian", 1, opening=OPENING)
-    carol = server.player()
-    visitor = server.player(sign_up=False)
+def test_refused_messages_change_nothing(game_server) -> None:
+    table, (alice, bob) = game_server.match("georgian", 1, opening=OPENING)
+    carol = game_server.player()
+    visitor = game_server.player(sign_up=False)
     for person in (carol, visitor):
         person.subscribe(table)
 
@@ -101,20 +101,20 @@ def test_refused_messages_change_nothing(server) -> None:
 
     (line,) = wait_chat(bob, 1)
     assert line["text"] == "x" * 200
-    assert server.record(table)["chat"] == [line]
+    assert game_server.record(table)["chat"] == [line]
 
-    ann, ben, cid = (server.guest() for _ in range(3))
+    ann, ben, cid = (game_server.guest() for _ in range(3))
     chouette = ann.post("/api/chouettes", {"max_players": 3}).json()["table"]
     for player in (ben, cid):
         assert player.post(f"/api/chouettes/{chouette}/join").status_code == 200
     ann.subscribe(chouette)
     assert ann.refused("say", chouette, text="hello")["code"] == "unknown_action"
     assert ann.refused("chat_spectators", chouette, allow=True)["code"] == "unknown_action"
-    assert server.client.get(f"/api/tables/{chouette}/chat").status_code == 404
+    assert game_server.client.get(f"/api/tables/{chouette}/chat").status_code == 404
 
 
-def test_each_player_has_a_rate(make_server) -> None:
-    server = make_server(chat_burst=2, chat_messages_per_minute=6)
+def test_each_player_has_a_rate(make_game_server) -> None:
+    server = make_game_server(chat_burst=2, chat_messages_per_minute=6)
     table, (alice, bob) = server.match("georgian", 1, opening=OPENING)
     alice.ok("say", text="one", action_id="a-1")
     alice.ok("say", phrase="thanks")
@@ -143,9 +143,9 @@ def test_the_bucket_refills_and_refusals_cost_nothing() -> None:
     assert buckets.wait("t", 1) == 0
 
 
-def test_spectators_read_the_chat_of_an_unrated_table(server) -> None:
-    table, (alice, bob) = server.match("georgian", 1, opening=OPENING)
-    watcher = server.player(sign_up=False)
+def test_spectators_read_the_chat_of_an_unrated_table(game_server) -> None:
+    table, (alice, bob) = game_server.match("georgian", 1, opening=OPENING)
+    watcher = game_server.player(sign_up=False)
     watcher.subscribe(table)
     assert watcher.state()["chat"] == {"spectators": [False, False], "public": True}
     assert chat_replies(watcher) == [], "no chat message after the sync while there is nothing to read"
@@ -155,18 +155,18 @@ def test_spectators_read_the_chat_of_an_unrated_table(server) -> None:
     lines = wait_chat(watcher, 2)
     assert [(line["text"], line["phrase"]) for line in lines] == [("hello, audience", None), (None, "good_luck")]
 
-    late = server.player(sign_up=False)
+    late = game_server.player(sign_up=False)
     assert late.subscribe(table)["t"] == "sync"
     assert wait_chat(late, 2) == lines, "a new watcher gets the history after the sync"
     response = late.client.get(f"/api/tables/{table}/chat")
     assert response.status_code == 200 and response.json() == {"table": table, "messages": lines}
-    assert server.record(table)["chat"] == lines
+    assert game_server.record(table)["chat"] == lines
 
 
-def test_a_rated_chat_is_the_players_own_until_both_allow_spectators(server) -> None:
-    alice, bob, carol = server.player(), server.player(), server.player()
-    table, _ = server.match("georgian", 1, opening=OPENING, players=[alice, bob], rated=True, **BANK_CLOCK)
-    visitor = server.player(sign_up=False)
+def test_a_rated_chat_is_the_players_own_until_both_allow_spectators(game_server) -> None:
+    alice, bob, carol = game_server.player(), game_server.player(), game_server.player()
+    table, _ = game_server.match("georgian", 1, opening=OPENING, players=[alice, bob], rated=True, **BANK_CLOCK)
+    visitor = game_server.player(sign_up=False)
     for person in (carol, visitor):
         person.subscribe(table)
     assert visitor.state()["chat"] == {"spectators": [False, False], "public": False}
@@ -182,7 +182,7 @@ def test_a_rated_chat_is_the_players_own_until_both_allow_spectators(server) -> 
     assert carol.client.get(f"/api/tables/{table}/chat").status_code == 403
     assert visitor.client.get(f"/api/tables/{table}/record").json()["chat"] is None
     assert alice.client.get(f"/api/tables/{table}/record").json()["chat"] == private
-    newcomer = server.player(sign_up=False)
+    newcomer = game_server.player(sign_up=False)
     newcomer.subscribe(table)
     newcomer.send({"t": "ping"})
     while newcomer.recv()["t"] != "pong":
@@ -219,12 +219,12 @@ def test_a_rated_chat_is_the_players_own_until_both_allow_spectators(server) -> 
         (0, {"seat": 0, "user_id": alice.user["id"], "allow": False}),
         (1, {"seat": 1, "user_id": bob.user["id"], "allow": False}),
     ]
-    frames = server.client.get(f"/api/tables/{table}/replay").json()["frames"]
+    frames = game_server.client.get(f"/api/tables/{table}/replay").json()["frames"]
     assert all(frame["kind"] != "chat_spectators_set" for frame in frames), "the replay shows no chat settings"
 
 
-def test_the_chat_survives_a_restart(make_server) -> None:
-    first = make_server()
+def test_the_chat_survives_a_restart(make_game_server) -> None:
+    first = make_game_server()
     table, (alice, bob) = first.match("georgian", 1, opening=OPENING)
     alice.ok("say", text="before the restart", action_id="kept")
     bob.ok("say", phrase="well_played")
@@ -232,7 +232,7 @@ def test_the_chat_survives_a_restart(make_server) -> None:
     version = alice.version()
     first.stop()
 
-    second = make_server(data_dir=first.data_dir)
+    second = make_game_server(data_dir=first.data_dir)
     watcher = second.player(sign_up=False)
     assert watcher.subscribe(table)["version"] == version
     assert wait_chat(watcher, 2) == before

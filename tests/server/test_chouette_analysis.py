@@ -12,20 +12,20 @@ import time
 from typing import Any
 
 import pytest
-from chouette_driver import Table, make_chouette_server, three_at_a_chouette
 
 from nardy.notation.transcript import replay, transcript_from_record
 from nardy.server.services.chouette_analysis import member_games
 from nardy.server.services.chouettes import chouette_spec_from_row
 from nardy.store import tables_repo
+from tests.server.chouette_driver import Table, make_chouette_game_server, three_at_a_chouette
 
 WAIT = 120.0
 """Seconds a worker process may take to start (spawn), load its engines and analyse a short game."""
 
 
 @pytest.fixture
-def chouette_server(make_server: Any) -> Any:
-    return make_chouette_server(make_server)
+def chouette_game_server(make_game_server: Any) -> Any:
+    return make_chouette_game_server(make_game_server)
 
 
 def _stored(server: Any, table: str) -> Any:
@@ -35,10 +35,10 @@ def _stored(server: Any, table: str) -> Any:
         return member_games(table, chouette_spec_from_row(row), tables_repo.events_after(db, table))
 
 
-def test_each_member_s_game_against_the_box_is_played_with_their_own_cube(chouette_server: Any) -> None:
+def test_each_member_s_game_against_the_box_is_played_with_their_own_cube(chouette_game_server: Any) -> None:
     """Four players: the box doubles (two take, one passes), the team doubles (the box takes one cube and
     passes the other), the team races home. Three games against the box, each as that member played it."""
-    server = chouette_server
+    server = chouette_game_server
     ann, bob, cat, dan = (server.player(name) for name in ("ann9", "bob9", "cat9", "dan9"))
     table = ann.post("/api/chouettes", {"max_players": 4}).json()["table"]
     for player in (bob, cat, dan):
@@ -91,8 +91,8 @@ def _wait_done(player: Any, table: str) -> dict[str, Any]:
     raise AssertionError(f"the analysis did not finish within {WAIT} s: {answer}")
 
 
-def test_a_closed_chouette_is_analysed_member_by_member(make_server: Any) -> None:
-    server = make_server(dice="fair")
+def test_a_closed_chouette_is_analysed_member_by_member(make_game_server: Any) -> None:
+    server = make_game_server(dice="fair")
     players, table = three_at_a_chouette(server)
     ann = players[0]
     assert ann.post(f"/api/tables/{table}/analysis").status_code == 409, "a chouette in play is not analysed yet"

@@ -9,7 +9,7 @@ team channel*).
 
 The processes, the shared database (SQLite in WAL mode, or a fresh PostgreSQL
 database) and the skips when Redis or PostgreSQL do not answer are those of
-``test_multiprocess.py``, whose fixtures this module imports.
+``test_multiprocess.py``: the fixtures of ``live_pair.py``.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from live_server import HttpUser, LiveServer, WsClient, comparable, connected, unique_name
-from test_multiprocess import database_url, redis_url, servers  # noqa: F401 - fixtures, used by name
+import pytest
 
 from nardy.notation import position_from_dict
+from tests.server.live_pair import database_url, live_servers, redis_url  # noqa: F401 - fixtures, used by name
+from tests.server.live_server import HttpUser, LiveServer, WsClient, comparable, connected, unique_name
 
 Json = dict[str, Any]
 
@@ -66,10 +67,11 @@ def _board_play(game: Json) -> list[Json]:
     return [{"source": s.source, "target": s.target, "die": s.die} for s in plays[0].steps]
 
 
+@pytest.mark.slow
 def test_the_team_channel_and_the_actions_of_a_chouette_across_two_processes(
-    servers: tuple[LiveServer, LiveServer],
+    live_servers: tuple[LiveServer, LiveServer],
 ) -> None:
-    a, b = servers
+    a, b = live_servers
     users = []
     for index, home in enumerate((a, b, a, b)):
         user = HttpUser(home.base_url)

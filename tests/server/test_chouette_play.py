@@ -12,13 +12,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from chouette_driver import FallbackDice, Table, make_chouette_server, three_at_a_chouette
 
 from nardy.notation.dice_record import verify_record
 from nardy.server.services.chouette_state import fold, initial_state
 from nardy.server.services.chouettes import chouette_spec_from_row
 from nardy.server.services.table_state import NewEvent
 from nardy.store import tables_repo
+from tests.server.chouette_driver import FallbackDice, Table, make_chouette_game_server, three_at_a_chouette
 
 
 def _score_sums(results: list[dict[str, Any]]) -> Counter[int]:
@@ -36,12 +36,12 @@ def _team_messages(player: Any) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def chouette_server(make_server):
-    return make_chouette_server(make_server)
+def chouette_game_server(make_game_server):
+    return make_chouette_game_server(make_game_server)
 
 
-def test_a_chouette_session_of_four_through_the_websocket(chouette_server) -> None:
-    server = chouette_server
+def test_a_chouette_session_of_four_through_the_websocket(chouette_game_server) -> None:
+    server = chouette_game_server
     ann, bob, cat, dan = (server.player(name) for name in ("ann7", "bob7", "cat7", "dan7"))
     eve = server.player("eve7")  # watches, then joins in game 2
     visitor = server.player(sign_up=False)
@@ -179,8 +179,8 @@ def test_a_chouette_session_of_four_through_the_websocket(chouette_server) -> No
     assert ann.gaps == [] and eve.gaps == []
 
 
-def test_fair_dice_verify_from_the_record_of_a_chouette(make_server) -> None:
-    server = make_server(dice="fair")
+def test_fair_dice_verify_from_the_record_of_a_chouette(make_game_server) -> None:
+    server = make_game_server(dice="fair")
     players = [server.guest() for _ in range(3)]
     table = players[0].post("/api/chouettes", {"max_players": 3}).json()["table"]
     for player in players[1:]:
@@ -201,21 +201,21 @@ def test_fair_dice_verify_from_the_record_of_a_chouette(make_server) -> None:
     assert verify_record({"games": record["games"][:2]}) == []
 
 
-def test_the_lobby_lists_chouettes_and_each_service_keeps_to_its_own_kind(server) -> None:
-    ann = server.guest()
+def test_the_lobby_lists_chouettes_and_each_service_keeps_to_its_own_kind(game_server) -> None:
+    ann = game_server.guest()
     chouette = ann.post("/api/chouettes", {"max_players": 4, "move_seconds": 30}).json()["table"]
-    match = server.create(ann, "backgammon")["table"]
+    match = game_server.create(ann, "backgammon")["table"]
     for route in ("/api/lobby", "/api/tables"):
-        lobby = server.client.get(route).json()
+        lobby = game_server.client.get(route).json()
         entries = {e["table"]: e for e in lobby["waiting"]}
         assert entries[chouette]["kind"] == "chouette" and entries[chouette]["max_players"] == 4
         assert entries[chouette]["players"] == [ann.user["username"]]
         assert entries[match]["kind"] == "match"
-    assert server.client.get(f"/api/tables/{chouette}").status_code == 404
+    assert game_server.client.get(f"/api/tables/{chouette}").status_code == 404
     assert ann.post(f"/api/tables/{chouette}/join").status_code == 404
-    assert server.client.get(f"/api/chouettes/{match}").status_code == 404
-    assert server.client.get("/api/chouettes/nothing").status_code == 404
-    assert server.client.get(f"/api/tables/{chouette}/replay").status_code == 404
+    assert game_server.client.get(f"/api/chouettes/{match}").status_code == 404
+    assert game_server.client.get("/api/chouettes/nothing").status_code == 404
+    assert game_server.client.get(f"/api/tables/{chouette}/replay").status_code == 404
     assert ann.post("/api/chouettes", {"max_players": 9}).status_code == 422
     assert ann.post("/api/chouettes", {"options": {"beavers": True}}).status_code == 422
     ann.subscribe(match)
@@ -224,16 +224,16 @@ def test_the_lobby_lists_chouettes_and_each_service_keeps_to_its_own_kind(server
     assert ann.act("start", chouette)["code"] == "illegal"  # one player is not enough
     ann.ok("leave", chouette)
     assert ann.state(chouette)["status"] == "closed"
-    assert chouette not in {e["table"] for e in server.client.get("/api/lobby").json()["waiting"]}
-    late = server.player()
+    assert chouette not in {e["table"] for e in game_server.client.get("/api/lobby").json()["waiting"]}
+    late = game_server.player()
     refused = late.post(f"/api/chouettes/{chouette}/join")
     assert refused.status_code == 409 and "closed" in refused.json()["detail"], refused.text
     assert ann.post(f"/api/chouettes/{chouette}/join").status_code == 409, "nor does one who left sit again"
-    assert server.client.get(f"/api/chouettes/{chouette}").json()["status"] == "closed"
+    assert game_server.client.get(f"/api/chouettes/{chouette}").json()["status"] == "closed"
 
 
-def test_members_silent_on_the_box_double_pass_when_the_clock_runs_out(chouette_server) -> None:
-    server = chouette_server
+def test_members_silent_on_the_box_double_pass_when_the_clock_runs_out(chouette_game_server) -> None:
+    server = chouette_game_server
     players = [server.guest() for _ in range(3)]
     table = players[0].post("/api/chouettes", {"max_players": 3, "move_seconds": 1}).json()["table"]
     for player in players[1:]:
@@ -256,8 +256,8 @@ def test_members_silent_on_the_box_double_pass_when_the_clock_runs_out(chouette_
                                               [players[2].user["id"], -1]]
 
 
-def test_a_restarted_server_folds_the_chouette_back_identically(make_server) -> None:
-    server = make_server(dice=FallbackDice())
+def test_a_restarted_server_folds_the_chouette_back_identically(make_game_server) -> None:
+    server = make_game_server(dice=FallbackDice())
     players = [server.player() for _ in range(4)]
     table = players[0].post("/api/chouettes", {"move_seconds": 60}).json()["table"]
     for player in players[1:]:
@@ -282,7 +282,7 @@ def test_a_restarted_server_folds_the_chouette_back_identically(make_server) -> 
     assert folded.version == before["version"] and folded.deadline is not None
 
     server.stop()
-    again = make_server(dice=FallbackDice(), data_dir=server.data_dir)
+    again = make_game_server(dice=FallbackDice(), data_dir=server.data_dir)
     after = again.client.get(f"/api/chouettes/{table}").json()
     assert after == {**before, "server_time": after["server_time"]}
     assert after["game"]["phase"] == "box_doubled" and after["deadline"] == before["deadline"]
@@ -301,11 +301,11 @@ def test_a_restarted_server_folds_the_chouette_back_identically(make_server) -> 
     assert final["game"]["phase"] == "rolling" and final["version"] == before["version"] + len(rest)
 
 
-def test_my_games_lists_the_chouettes_i_play_in_until_i_leave(server) -> None:
-    ann, ben, cat = server.guest(), server.guest(), server.guest()
+def test_my_games_lists_the_chouettes_i_play_in_until_i_leave(game_server) -> None:
+    ann, ben, cat = game_server.guest(), game_server.guest(), game_server.guest()
     chouette = ann.post("/api/chouettes", {"max_players": 4}).json()["table"]
     assert ben.post(f"/api/chouettes/{chouette}/join").status_code == 200
-    match = server.create(ben, "backgammon")["table"]
+    match = game_server.create(ben, "backgammon")["table"]
 
     def mine(player: Any) -> dict[str, str]:
         return {row["table"]: row["kind"] for row in player.client.get("/api/me/tables").json()["tables"]}
@@ -319,9 +319,9 @@ def test_my_games_lists_the_chouettes_i_play_in_until_i_leave(server) -> None:
     assert mine(ann) == {chouette: "chouette"}
 
 
-def test_a_closed_chouette_is_in_the_game_history_of_each_who_played_with_their_points(make_server) -> None:
+def test_a_closed_chouette_is_in_the_game_history_of_each_who_played_with_their_points(make_game_server) -> None:
     """A chouette is finished when its last player leaves; one closed before any game was played is no history."""
-    server = make_server(dice="fair")
+    server = make_game_server(dice="fair")
     players, table = three_at_a_chouette(server)
     players[0].ok("start", table)
     state = players[0].wait(lambda s: s["status"] == "playing")

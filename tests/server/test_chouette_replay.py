@@ -5,20 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from chouette_driver import Table, make_chouette_server, three_at_a_chouette
 
 from nardy.notation import position_to_dict
 from nardy.rules import Game
 from nardy.rules.chouette import TEAM_SIDE
 from nardy.rules.variants import find_variant
+from tests.server.chouette_driver import Table, make_chouette_game_server, three_at_a_chouette
 
 SHOWN = {"game_started", "opening_rolled", "rolled", "passed", "moved", "doubled", "double_proposed", "voted",
          "box_answered", "took", "dropped", "resigned", "timed_out"}
 
 
 @pytest.fixture
-def chouette_server(make_server):
-    return make_chouette_server(make_server)
+def chouette_game_server(make_game_server):
+    return make_chouette_game_server(make_game_server)
 
 
 def _stake(frame: dict[str, Any], member: int) -> tuple[int, str | None, int | None, str | None]:
@@ -26,8 +26,8 @@ def _stake(frame: dict[str, Any], member: int) -> tuple[int, str | None, int | N
     return stake["value"], stake["owner"], stake["result"], stake["how"]
 
 
-def test_a_finished_chouette_game_replays_frame_by_frame(chouette_server) -> None:
-    server = chouette_server
+def test_a_finished_chouette_game_replays_frame_by_frame(chouette_game_server) -> None:
+    server = chouette_game_server
     players, table = three_at_a_chouette(server)
     assert server.client.get(f"/api/chouettes/{table}/replay").json() == {"table": table, "games": []}
     server.push((6, 5), (4, 1), (6, 1))  # the first seated takes the box, the second is captain; the box opens 6-1
@@ -94,8 +94,8 @@ def test_a_finished_chouette_game_replays_frame_by_frame(chouette_server) -> Non
     assert _stake(final, captain) == (4, "member", points[captain], "bore-off")
 
 
-def test_the_chouette_replay_is_for_chouettes_only(server) -> None:
-    ann = server.guest()
-    match = server.create(ann, "backgammon")["table"]
-    assert server.client.get(f"/api/chouettes/{match}/replay").status_code == 404
-    assert server.client.get("/api/chouettes/nothing/replay").status_code == 404
+def test_the_chouette_replay_is_for_chouettes_only(game_server) -> None:
+    ann = game_server.guest()
+    match = game_server.create(ann, "backgammon")["table"]
+    assert game_server.client.get(f"/api/chouettes/{match}/replay").status_code == 404
+    assert game_server.client.get("/api/chouettes/nothing/replay").status_code == 404

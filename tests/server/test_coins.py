@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_server import fresh_postgres_database, postgres_unreachable
 from sqlalchemy import select
 
 from nardy.notation import position_from_dict
@@ -26,6 +25,7 @@ from nardy.server.services.coins import CoinPolicy, refresh_account
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 from nardy.store.models import CoinHold, CoinMovement
+from tests.server.live_server import fresh_postgres_database, postgres_unreachable
 
 GRANT = 1000
 """The default starting grant (``NARDY_COINS_STARTING_GRANT``)."""
@@ -92,24 +92,24 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
 # ----- every way a match ends
 
 
-def test_bear_off_pays_the_match(server):
+def test_bear_off_pays_the_match(game_server):
     """The game ends by bearing off (docs/rules.md §1): a 1-point match, 1 × 40 coins."""
-    table, (alice, bob) = coin_match(server, stake=40)
+    table, (alice, bob) = coin_match(game_server, stake=40)
     assert balances(alice, bob) == [(GRANT, 40), (GRANT, 40)]
-    final = server.play_out(table, [alice, bob], choose=server.racing)
+    final = game_server.play_out(table, [alice, bob], choose=game_server.racing)
     assert final["last_result"]["reason"] == "bore-off"
     winner, loser = (alice, bob) if final["match"]["winner"] == 0 else (bob, alice)
     assert ended_event(alice, table)["payload"]["coins"] == 40
     assert_paid(table, winner, loser, 40)
 
 
-def test_resignation_pays_the_whole_match_whatever_it_scores(server):
+def test_resignation_pays_the_whole_match_whatever_it_scores(game_server):
     """A Georgian resignation at the start scores koks (3 points: nothing borne off, checkers still in
     the winner's home, docs/rules.md §4 and §6) in a 5-point match: the match is not over, so nothing moves;
     the second one ends it (6 points) and the match's 5 × 25 coins move, not 6 × 25."""
-    table, (alice, bob) = coin_match(server, length=5, stake=25)
+    table, (alice, bob) = coin_match(game_server, length=5, stake=25)
     assert balances(alice, bob) == [(GRANT, 125), (GRANT, 125)]
-    server.push((3, 1))
+    game_server.push((3, 1))
     alice.ok("resign")
     assert alice.state()["status"] == "playing" and alice.state()["match"]["score"] == [0, 3]
     assert balances(alice, bob) == [(GRANT, 125), (GRANT, 125)]
@@ -120,11 +120,11 @@ def test_resignation_pays_the_whole_match_whatever_it_scores(server):
     assert_paid(table, bob, alice, 125)
 
 
-def test_a_passed_double_pays_the_match(server):
+def test_a_passed_double_pays_the_match(game_server):
     """Backgammon with the cube, a 3-point match (a 1-point match offers no double, 003): the cube goes
     to 2 and 4, then bob redoubles and alice passes, losing the game at the cube's value before the
     double (docs/rules.md §3), 4 points, which wins bob the match."""
-    table, (alice, bob) = coin_match(server, "backgammon", length=3, stake=30, options={"cube": True})
+    table, (alice, bob) = coin_match(game_server, "backgammon", length=3, stake=30, options={"cube": True})
     alice.ok("move", steps=OPENING_MOVE)
     reply = [{"source": 13, "target": 7, "die": 6, "hit": False},
              {"source": 13, "target": 8, "die": 5, "hit": False}]
@@ -134,7 +134,7 @@ def test_a_passed_double_pays_the_match(server):
         taker.catch_up(doubler.version())
         taker.ok("take")
         doubler.catch_up(taker.version())
-        server.push((6, 5))
+        game_server.push((6, 5))
         doubler.ok("roll")
         doubler.ok("move", steps=reply)
     bob.catch_up(alice.version())
@@ -148,14 +148,14 @@ def test_a_passed_double_pays_the_match(server):
     assert_paid(table, bob, alice, 90)
 
 
-def test_three_timeouts_pay_the_match(server):
+def test_three_timeouts_pay_the_match(game_server):
     """Three timeouts lose the match (004): alice lets her one-second clock run out three times."""
-    table, (alice, bob) = coin_match(server, stake=20, move_seconds=1)
+    table, (alice, bob) = coin_match(game_server, stake=20, move_seconds=1)
     for count in (1, 2, 3):
         state = alice.wait(lambda s, c=count: s["match"]["timeouts"][0] >= c, timeout=4.0)
         if count < 3:
             bob.catch_up(state["version"])
-            server.top_up()
+            game_server.top_up()
             bob.ok("roll")
             moving = bob.state()
             if moving["actor"] == 1 and moving["game"]["phase"] == "moving":
@@ -169,26 +169,26 @@ def test_three_timeouts_pay_the_match(server):
     assert_paid(table, bob, alice, 20)
 
 
-def test_a_forfeit_pays_the_match(server):
+def test_a_forfeit_pays_the_match(game_server):
     """Leaving a match in play forfeits it: the opponent wins the match and its coins."""
-    table, (alice, bob) = coin_match(server, length=5, stake=10)
+    table, (alice, bob) = coin_match(game_server, length=5, stake=10)
     bob.ok("leave")
     final = alice.wait(lambda s: s["status"] == "finished")
     assert final["match"]["ended_by"] == "forfeit" and final["match"]["winner"] == 0
     assert_paid(table, alice, bob, 50)
 
 
-def test_the_holds_and_the_payment_survive_a_restart(database, make_server):
+def test_the_holds_and_the_payment_survive_a_restart(database, make_game_server):
     """The holds are rows and the table is its event log: after a restart the match goes on and its end
     pays exactly once (SQLite and PostgreSQL)."""
     settings = {"database_url": database} if database else {}
-    first = make_server(**settings)
+    first = make_game_server(**settings)
     table, (alice, bob) = coin_match(first, length=3, stake=100)
     alice.ok("move", steps=OPENING_MOVE)
     version = alice.version()
     first.stop()
 
-    second = make_server(data_dir=first.data_dir, **settings)
+    second = make_game_server(data_dir=first.data_dir, **settings)
     again = []
     for old in (alice, bob):
         player = second.player(old.name, sign_up=False, connect=False)
@@ -204,41 +204,41 @@ def test_the_holds_and_the_payment_survive_a_restart(database, make_server):
     assert_paid(table, alice2, bob2, 300)
 
 
-def test_a_rematch_holds_the_stake_again(server):
+def test_a_rematch_holds_the_stake_again(game_server):
     """A rematch copies the table, stake included: both players' coins are held again for it."""
-    table, (alice, bob) = coin_match(server, stake=50)
+    table, (alice, bob) = coin_match(game_server, stake=50)
     alice.ok("resign")
     assert balances(alice, bob) == [(GRANT - 50, 0), (GRANT + 50, 0)]
-    server.top_up()
+    game_server.top_up()
     alice.ok("rematch")
     bob.catch_up(alice.version())
     bob.ok("rematch")
     rematch = alice.wait(lambda s: s["rematch"]["table"] is not None)["rematch"]["table"]
-    assert (server.view(rematch)["status"], server.view(rematch)["stake"]) == ("playing", 50)
+    assert (game_server.view(rematch)["status"], game_server.view(rematch)["stake"]) == ("playing", 50)
     assert balances(alice, bob) == [(GRANT - 50, 50), (GRANT + 50, 50)]
 
 
 # ----- who may sit, and for how much
 
 
-def test_guests_cannot_play_for_coins_and_nothing_changes(server):
-    guest = server.guest(connect=False)
+def test_guests_cannot_play_for_coins_and_nothing_changes(game_server):
+    guest = game_server.guest(connect=False)
     refused = guest.post("/api/tables", {"variant": "georgian", "match_length": 1, "stake": 10, "move_seconds": 120})
     assert refused.status_code == 403 and "account" in refused.json()["detail"]
     assert guest.client.get("/api/me/tables").json()["tables"] == []
     assert guest.client.get("/api/coins").status_code == 403
 
-    alice = server.player(connect=False)
-    table = server.create(alice, "georgian", 1, stake=10, move_seconds=120)["table"]
+    alice = game_server.player(connect=False)
+    table = game_server.create(alice, "georgian", 1, stake=10, move_seconds=120)["table"]
     refused = guest.post(f"/api/tables/{table}/join", {})
     assert refused.status_code == 403
-    assert server.view(table)["status"] == "waiting"
-    assert server.view(table)["seats"][1] is None
+    assert game_server.view(table)["status"] == "waiting"
+    assert game_server.view(table)["seats"][1] is None
 
 
-def test_a_coin_table_over_the_waiting_cap_holds_nothing(make_server):
+def test_a_coin_table_over_the_waiting_cap_holds_nothing(make_game_server):
     """The stake is held in the transaction that writes the table: a table refused at the cap leaves no hold."""
-    server = make_server(max_waiting_tables=1)
+    server = make_game_server(max_waiting_tables=1)
     alice = server.player(connect=False)
     server.create(alice, "georgian", 1, stake=10, move_seconds=120)
     assert balances(alice) == [(GRANT, 10)]
@@ -256,21 +256,21 @@ def test_a_coin_table_over_the_waiting_cap_holds_nothing(make_server):
     {"variant": "georgian", "match_length": 1, "stake": 1_000_001, "move_seconds": 120},
     {"variant": "georgian", "match_length": 1, "stake": "ten", "move_seconds": 120},
 ])
-def test_a_wrong_stake_is_refused_and_changes_nothing(server, body):
-    alice = server.player(connect=False)
+def test_a_wrong_stake_is_refused_and_changes_nothing(game_server, body):
+    alice = game_server.player(connect=False)
     response = alice.post("/api/tables", body)
     assert response.status_code == 422, response.text
     assert alice.client.get("/api/me/tables").json()["tables"] == []
     assert balances(alice) == [(GRANT, 0)]
 
 
-def test_a_table_costing_more_than_the_free_coins_is_refused(server):
+def test_a_table_costing_more_than_the_free_coins_is_refused(game_server):
     """Sitting holds the match's coins, so two tables of 500 use up 1000 and a third cannot be opened,
     until one is left; a joiner who cannot cover a table cannot sit at it."""
-    alice, bob = server.player(connect=False), server.player(connect=False)
-    first = server.create(alice, "georgian", 5, stake=100, move_seconds=120)
+    alice, bob = game_server.player(connect=False), game_server.player(connect=False)
+    first = game_server.create(alice, "georgian", 5, stake=100, move_seconds=120)
     assert (first["stake"], first["coins_at_stake"]) == (100, 500)
-    server.create(alice, "georgian", 5, stake=100, move_seconds=120)
+    game_server.create(alice, "georgian", 5, stake=100, move_seconds=120)
     refused = alice.post("/api/tables", {"variant": "georgian", "match_length": 1, "stake": 1, "move_seconds": 120})
     assert refused.status_code == 409 and "1 coins" in refused.json()["detail"]
     assert len(alice.client.get("/api/me/tables").json()["tables"]) == 2
@@ -283,22 +283,22 @@ def test_a_table_costing_more_than_the_free_coins_is_refused(server):
     again = {"variant": "georgian", "match_length": 1, "stake": 1, "move_seconds": 120}
     assert alice.post("/api/tables", again).status_code == 201
 
-    expensive = server.create(bob, "georgian", 7, stake=100, move_seconds=120)["table"]
-    carol = server.player(connect=False)
-    server.create(carol, "georgian", 5, stake=100, move_seconds=120)
-    server.top_up()
+    expensive = game_server.create(bob, "georgian", 7, stake=100, move_seconds=120)["table"]
+    carol = game_server.player(connect=False)
+    game_server.create(carol, "georgian", 5, stake=100, move_seconds=120)
+    game_server.top_up()
     refused = carol.post(f"/api/tables/{expensive}/join", {})
     assert refused.status_code == 409
-    assert server.view(expensive)["status"] == "waiting"
+    assert game_server.view(expensive)["status"] == "waiting"
     assert balances(carol) == [(GRANT, 500)]
 
 
-def test_two_joins_at_once_through_two_processes_cannot_hold_more_than_the_balance(database, make_server):
+def test_two_joins_at_once_through_two_processes_cannot_hold_more_than_the_balance(database, make_game_server):
     """Two tables of 700 each, joined by one player at the same moment through two server processes on
     one database: one join wins, the other is refused, and the balance covers what is held."""
     settings = {"database_url": database} if database else {}
-    first = make_server(**settings)
-    second = make_server(data_dir=first.data_dir, **settings)
+    first = make_game_server(**settings)
+    second = make_game_server(data_dir=first.data_dir, **settings)
     alice = first.player(connect=False)
     tables = [first.create(first.player(connect=False), "georgian", 7, stake=100, move_seconds=120)["table"] for _ in range(2)]
     coins(alice)  # the account exists before the race
@@ -324,8 +324,8 @@ def test_two_joins_at_once_through_two_processes_cannot_hold_more_than_the_balan
 # ----- balance, history, leaderboard
 
 
-def test_history_pages_public_balance_and_leaderboard(server):
-    table, (alice, bob) = coin_match(server, stake=50)
+def test_history_pages_public_balance_and_leaderboard(game_server):
+    table, (alice, bob) = coin_match(game_server, stake=50)
     bob.ok("leave")
     alice.wait(lambda s: s["status"] == "finished")
     mine = coins(alice)
@@ -336,17 +336,17 @@ def test_history_pages_public_balance_and_leaderboard(server):
     rest = alice.client.get(f"/api/coins?limit=1&before={page['next_before']}").json()
     assert [m["reason"] for m in rest["history"]] == ["grant"]
 
-    public = server.client.get(f"/api/users/{bob.name}/coins").json()
+    public = game_server.client.get(f"/api/users/{bob.name}/coins").json()
     assert public["balance"] == GRANT - 50 and "history" not in public
-    carol = server.player(connect=False)
-    assert server.client.get(f"/api/users/{carol.name}/coins").json()["balance"] == GRANT
-    assert server.client.get("/api/users/nobody-here/coins").status_code == 404
+    carol = game_server.player(connect=False)
+    assert game_server.client.get(f"/api/users/{carol.name}/coins").json()["balance"] == GRANT
+    assert game_server.client.get("/api/users/nobody-here/coins").status_code == 404
 
-    board = server.client.get("/api/coins/leaderboard").json()["players"]
+    board = game_server.client.get("/api/coins/leaderboard").json()["players"]
     names = [row["username"] for row in board]
     assert names.index(alice.name) < names.index(bob.name)
     assert board[names.index(alice.name)]["balance"] == GRANT + 50
-    listed = server.client.get("/api/tables?kind=match").json()
+    listed = game_server.client.get("/api/tables?kind=match").json()
     assert all("stake" in row for row in listed["waiting"] + listed["playing"])
 
 

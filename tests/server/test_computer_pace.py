@@ -27,18 +27,18 @@ def test_the_computer_pauses_by_default_where_people_play(environment):
     assert Settings(environment=environment, bot_delay_seconds=1.5).computer_pause_seconds == 1.5
 
 
-def test_tests_keep_no_pause(make_server):
+def test_tests_keep_no_pause(make_game_server):
     assert Settings(environment="testing").computer_pause_seconds == 0
-    assert make_server().client.app.state.tables.bot_delay_seconds == 0
+    assert make_game_server().client.app.state.tables.bot_delay_seconds == 0
 
 
-def test_the_apps_tables_take_the_default_pause(make_server):
-    server = make_server(environment="development")
+def test_the_apps_tables_take_the_default_pause(make_game_server):
+    server = make_game_server(environment="development")
     assert server.client.app.state.tables.bot_delay_seconds == COMPUTER_PAUSE_SECONDS
 
 
-def test_the_computers_roll_and_move_arrive_as_two_messages_the_pause_apart(make_server):
-    server = make_server(bot_delay_seconds=PAUSE)
+def test_the_computers_roll_and_move_arrive_as_two_messages_the_pause_apart(make_game_server):
+    server = make_game_server(bot_delay_seconds=PAUSE)
     alice = server.guest()
     server.push((6, 2), (5, 3), (4, 2))
     server.top_up()

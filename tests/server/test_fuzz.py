@@ -29,13 +29,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import WebSocketTestSession
 
-from live_server import inprocess_post, inprocess_signup, inprocess_ws
-
 from nardy.notation import position_from_dict
 from nardy.server.app import create_app
 from nardy.server.services.dice import ScriptedDice
 from nardy.server.settings import Settings
 from nardy.server.ws.protocol import ProtocolError, Roll, parse_message
+from tests.server.live_server import inprocess_post, inprocess_signup, inprocess_ws
 
 Json = dict[str, Any]
 Message = Json | str | bytes

@@ -24,7 +24,7 @@ from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 from nardy.store.models import GameTable, TableEvent
 from nardy.store.tables_repo import StoredEvent, Verdict, VersionConflict
-from server.live_server import fresh_postgres_database, postgres_unreachable
+from tests.server.live_server import fresh_postgres_database, postgres_unreachable
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
 TABLES = ("t-a", "t-b", "t-c", "t-d")

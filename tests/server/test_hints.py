@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from conftest import Player, Server
-
 from nardy.notation import position_from_dict, position_id
 from nardy.rules import Position
+from tests.server.game_server import GameServer, Player
 
 
 def _my_turn(player: Player, table: str, phase: str) -> None:
     player.wait(lambda s: s["actor"] == 0 and s["game"] is not None and s["game"]["phase"] == phase, table)
 
 
-def test_a_hint_ranks_the_legal_plays_of_the_roll(server: Server) -> None:
-    alice = server.player()
-    server.push((6, 1), (3, 1))  # alice opens with 6-1
-    table = server.create(alice, "backgammon", 1, opponent="computer", bot_level="random")["table"]
+def test_a_hint_ranks_the_legal_plays_of_the_roll(game_server: GameServer) -> None:
+    alice = game_server.player()
+    game_server.push((6, 1), (3, 1))  # alice opens with 6-1
+    table = game_server.create(alice, "backgammon", 1, opponent="computer", bot_level="random")["table"]
     alice.subscribe(table)
     _my_turn(alice, table, "moving")
     answer = alice.post(f"/api/tables/{table}/hint", {"level": "advanced"})
@@ -31,10 +30,10 @@ def test_a_hint_ranks_the_legal_plays_of_the_roll(server: Server) -> None:
     assert all(position_from_dict(p["position"]) in legal for p in hint["plays"])
 
 
-def test_the_cube_hint_before_a_roll(server: Server) -> None:
-    alice = server.player()
-    server.push((6, 1), (2, 1), (5, 5))
-    table = server.create(alice, "backgammon", 0, opponent="computer", bot_level="random",
+def test_the_cube_hint_before_a_roll(game_server: GameServer) -> None:
+    alice = game_server.player()
+    game_server.push((6, 1), (2, 1), (5, 5))
+    table = game_server.create(alice, "backgammon", 0, opponent="computer", bot_level="random",
                           options={"cube": True})["table"]
     alice.subscribe(table)
     _my_turn(alice, table, "moving")
@@ -45,14 +44,14 @@ def test_the_cube_hint_before_a_roll(server: Server) -> None:
     assert cube["double_pass"] == 1.0
 
 
-def test_no_hints_against_a_person_in_a_rated_game_or_out_of_turn(server: Server) -> None:
-    table, (alice, bob) = server.match("georgian", 1)
+def test_no_hints_against_a_person_in_a_rated_game_or_out_of_turn(game_server: GameServer) -> None:
+    table, (alice, bob) = game_server.match("georgian", 1)
     assert alice.post(f"/api/tables/{table}/hint").status_code == 403, "the opponent is a person"
-    outsider = server.player()
+    outsider = game_server.player()
     assert outsider.post(f"/api/tables/{table}/hint").status_code == 403
-    carol = server.player()
-    server.push((2, 1), (6, 5))  # the computer opens: not carol's decision
-    bot_table = server.create(carol, "georgian", 1, opponent="computer", bot_level="random")["table"]
+    carol = game_server.player()
+    game_server.push((2, 1), (6, 5))  # the computer opens: not carol's decision
+    bot_table = game_server.create(carol, "georgian", 1, opponent="computer", bot_level="random")["table"]
     carol.subscribe(bot_table)
     state = carol.wait(lambda s: s["actor"] is not None, bot_table)
     if state["actor"] != 0:
@@ -60,8 +59,8 @@ def test_no_hints_against_a_person_in_a_rated_game_or_out_of_turn(server: Server
     assert alice.post("/api/tables/nosuchtable/hint").status_code == 404
 
 
-def test_the_analysis_board_reads_every_kind_of_position(make_server: Callable[..., Server]) -> None:
-    server = make_server()
+def test_the_analysis_board_reads_every_kind_of_position(make_game_server: Callable[..., GameServer]) -> None:
+    server = make_game_server()
     anyone = server.player(sign_up=False, connect=False)
 
     def board(**body: object) -> dict[str, object]:
@@ -86,8 +85,8 @@ def test_the_analysis_board_reads_every_kind_of_position(make_server: Callable[.
         assert refused.status_code == 422, (wrong, refused.text)
 
 
-def test_the_analysis_board_is_rate_limited(make_server: Callable[..., Server]) -> None:
-    server = make_server(rate_limits=True, board_requests_per_address="2 per minute")
+def test_the_analysis_board_is_rate_limited(make_game_server: Callable[..., GameServer]) -> None:
+    server = make_game_server(rate_limits=True, board_requests_per_address="2 per minute")
     anyone = server.player(sign_up=False, connect=False)
     body = {"variant": "georgian", "position": "start", "dice": [2, 1], "level": "advanced"}
     assert [anyone.post("/api/analysis/position", body).status_code for _ in range(3)] == [200, 200, 429]

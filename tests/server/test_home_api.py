@@ -22,8 +22,8 @@ def key(pool: dict[str, Any]) -> tuple[str, int, int, int]:
     return pool["variant"], pool["match_length"], pool["delay_seconds"], pool["bank_seconds_per_point"]
 
 
-def test_the_grid_offers_every_variant_at_lengths_it_is_played_to(server: Any) -> None:
-    pools = pools_of(server)
+def test_the_grid_offers_every_variant_at_lengths_it_is_played_to(game_server: Any) -> None:
+    pools = pools_of(game_server)
     assert {pool["variant"] for pool in pools} == set(VARIANTS)
     assert [key(pool) for pool in pools] == quick_pairing_grid()
     for pool in pools:
@@ -32,32 +32,32 @@ def test_the_grid_offers_every_variant_at_lengths_it_is_played_to(server: Any) -
         assert pool["waiting"] == 0
 
 
-def test_the_pools_count_who_waits_in_them(server: Any) -> None:
-    alice, bob = server.player(connect=False), server.player(connect=False)
-    tile = pools_of(server)[0]
+def test_the_pools_count_who_waits_in_them(game_server: Any) -> None:
+    alice, bob = game_server.player(connect=False), game_server.player(connect=False)
+    tile = pools_of(game_server)[0]
     joined = alice.post("/api/matchmaking/join", {k: tile[k] for k in
                                                   ("variant", "match_length", "delay_seconds", "bank_seconds_per_point")})
     assert joined.status_code == 200, joined.text
     # a pool outside the grid that someone waits in is listed after the grid
     other = {"variant": "backgammon", "match_length": 11, "delay_seconds": 15, "bank_seconds_per_point": 120}
     assert bob.post("/api/matchmaking/join", other).status_code == 200
-    pools = pools_of(server)
+    pools = pools_of(game_server)
     assert pools[0]["waiting"] == 1
     assert key(pools[-1]) == key(other) and pools[-1]["waiting"] == 1
     assert sum(pool["waiting"] for pool in pools) == 2
     alice.post("/api/matchmaking/leave")
-    assert pools_of(server)[0]["waiting"] == 0
+    assert pools_of(game_server)[0]["waiting"] == 0
 
 
-def test_home_counts_people_and_games_and_features_a_public_match(server: Any) -> None:
-    empty = server.client.get("/api/home").json()
+def test_home_counts_people_and_games_and_features_a_public_match(game_server: Any) -> None:
+    empty = game_server.client.get("/api/home").json()
     assert empty == {"players_online": 0, "games_playing": 0, "featured": None}
 
-    table, players = server.match("georgian", 3, players=[server.player(), server.player()])
-    server.match("backgammon", 1, private=True)  # two guests, privately: counted, never featured
-    loner = server.guest()
-    server.create(loner, "backgammon", 1, opponent="computer", bot_level="random")
-    home = server.client.get("/api/home").json()
+    table, players = game_server.match("georgian", 3, players=[game_server.player(), game_server.player()])
+    game_server.match("backgammon", 1, private=True)  # two guests, privately: counted, never featured
+    loner = game_server.guest()
+    game_server.create(loner, "backgammon", 1, opponent="computer", bot_level="random")
+    home = game_server.client.get("/api/home").json()
     assert home["games_playing"] == 3
     assert home["players_online"] == 5
     featured = home["featured"]

@@ -1,7 +1,7 @@
 """The HTTP layer's defences: security headers, the API pages off in production, and the cap on request bodies.
 
 The middlewares are tested three ways: through the real app in-process
-(``server`` and ``make_server`` from ``conftest.py``), alone around a small
+(the ``game_server`` and ``make_game_server`` fixtures), alone around a small
 ASGI app that records what reached it (to see that a refused body was never
 read, and that a WebSocket passes untouched), and against a real ``python -m
 nardy.server`` over a raw socket, where a body can be announced and not sent,
@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from live_server import LiveServer
 from starlette.types import Message, Receive, Scope, Send
 
 from nardy.server.api.body_limit import BodyLimitMiddleware
 from nardy.server.api.security_headers import CONTENT_SECURITY_POLICY, SecurityHeadersMiddleware
+from tests.server.live_server import LiveServer
 
 Json = dict[str, Any]
 LIMIT = 4096
@@ -62,8 +62,8 @@ def test_the_policy_fits_the_static_client() -> None:
         ("POST", "/api/login", 422),
     ],
 )
-def test_every_http_response_carries_the_security_headers(server: Any, method: str, path: str, status: int) -> None:
-    response = server.client.request(method, path)
+def test_every_http_response_carries_the_security_headers(game_server: Any, method: str, path: str, status: int) -> None:
+    response = game_server.client.request(method, path)
     assert response.status_code == status
     assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
     assert response.headers["x-frame-options"] == "DENY"
@@ -88,23 +88,23 @@ def test_the_websocket_passes_the_header_middleware_untouched() -> None:
     assert seen == [(scope, receive, send)]
 
 
-def test_the_websocket_still_opens_through_the_app(server: Any) -> None:
-    with server.client.websocket_connect("/ws") as websocket:
+def test_the_websocket_still_opens_through_the_app(game_server: Any) -> None:
+    with game_server.client.websocket_connect("/ws") as websocket:
         assert websocket.receive_json() == {"t": "hello", "user": None}
 
 
-def test_the_api_pages_are_off_in_production(make_server: Callable[..., Any]) -> None:
-    production = make_server(environment="production").client
+def test_the_api_pages_are_off_in_production(make_game_server: Callable[..., Any]) -> None:
+    production = make_game_server(environment="production").client
     for path in ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"):
         response = production.get(path)
         assert response.status_code == 404, path
         assert response.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
 
 
-def test_the_api_pages_outside_production_have_every_header_but_the_policy(server: Any) -> None:
-    assert server.client.get("/openapi.json").status_code == 200
+def test_the_api_pages_outside_production_have_every_header_but_the_policy(game_server: Any) -> None:
+    assert game_server.client.get("/openapi.json").status_code == 200
     for path in ("/docs", "/redoc"):
-        response = server.client.get(path)
+        response = game_server.client.get(path)
         assert response.status_code == 200, path
         assert "content-security-policy" not in response.headers, "FastAPI's pages load a CDN and inline script"
         assert response.headers["x-frame-options"] == "DENY"
@@ -207,8 +207,8 @@ def test_a_fastapi_route_answers_the_streamed_overflow_with_413_and_never_runs()
 # ----- the body cap in the real app
 
 
-def test_the_app_refuses_an_oversized_json_body(make_server: Callable[..., Any]) -> None:
-    client = make_server(max_body_bytes=1024).client
+def test_the_app_refuses_an_oversized_json_body(make_game_server: Callable[..., Any]) -> None:
+    client = make_game_server(max_body_bytes=1024).client
     response = client.post("/api/signup", json={"username": "alice", "password": "x" * 2000})
     assert response.status_code == 413
     assert response.json() == {"detail": "request body over the limit of 1024 bytes"}
@@ -216,19 +216,19 @@ def test_the_app_refuses_an_oversized_json_body(make_server: Callable[..., Any])
     assert client.get("/api/me").status_code == 401, "nobody was signed up"
 
 
-def test_the_default_cap_is_64_kib(server: Any) -> None:
-    assert server.app.state.settings.max_body_bytes == 65536
-    assert server.client.post("/api/guest", content=b"x" * 65537).status_code == 413
-    assert server.client.post("/api/guest", content=b"{}").status_code == 201
+def test_the_default_cap_is_64_kib(game_server: Any) -> None:
+    assert game_server.app.state.settings.max_body_bytes == 65536
+    assert game_server.client.post("/api/guest", content=b"x" * 65537).status_code == 413
+    assert game_server.client.post("/api/guest", content=b"{}").status_code == 201
 
 
 # ----- the body cap against a real server process, over a raw socket
 
 
 @pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(tmp_path_factory.mktemp("live")) as server:
-        yield server
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("live")) as running:
+        yield running
 
 
 def read_head(sock: socket.socket) -> bytes:
@@ -248,21 +248,21 @@ def request_head(port: int, extra: str) -> bytes:
     ).encode()
 
 
-def test_a_real_server_refuses_a_declared_100_mb_body_without_waiting_for_it(live: LiveServer) -> None:
-    with socket.create_connection(("127.0.0.1", live.port), timeout=10) as sock:
-        sock.sendall(request_head(live.port, "Content-Length: 100000000\r\n"))
+def test_a_real_server_refuses_a_declared_100_mb_body_without_waiting_for_it(live_server: LiveServer) -> None:
+    with socket.create_connection(("127.0.0.1", live_server.port), timeout=10) as sock:
+        sock.sendall(request_head(live_server.port, "Content-Length: 100000000\r\n"))
         head = read_head(sock)
     assert head.startswith(b"HTTP/1.1 413"), head
 
 
-def test_a_real_server_refuses_a_streamed_body_soon_after_the_cap(live: LiveServer) -> None:
+def test_a_real_server_refuses_a_streamed_body_soon_after_the_cap(live_server: LiveServer) -> None:
     chunk = b"x" * 8192
     sent = 0
     with socket.socket() as sock:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 65536)  # little in flight: sent is close to read
         sock.settimeout(10)
-        sock.connect(("127.0.0.1", live.port))
-        sock.sendall(request_head(live.port, "Transfer-Encoding: chunked\r\n"))
+        sock.connect(("127.0.0.1", live_server.port))
+        sock.sendall(request_head(live_server.port, "Transfer-Encoding: chunked\r\n"))
         while sent < 100_000_000:
             try:
                 sock.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))

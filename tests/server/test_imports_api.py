@@ -9,8 +9,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from conftest import Player, Server, racing_play
-from match_records import random_record
 
 from sqlalchemy import select
 
@@ -21,6 +19,8 @@ from nardy.server.services.records import transcript_replay
 from nardy.store import analyses_repo
 from nardy.store.analyses_repo import JobKey
 from nardy.store.models import ImportedMatch, User
+from tests.match_records import random_record
+from tests.server.game_server import GameServer, Player, racing_play
 
 WAIT = 120.0
 """Seconds a worker process may take to start (spawn), load its engines and analyse a short match."""
@@ -45,7 +45,7 @@ def test_replay_frames_of_a_kept_match_in_every_variant(variant: str, length: in
         assert frames[-1]["score"] == list(played.score)
 
 
-def _exported(server: Server, variant: str = "backgammon", kind: str = "mat") -> tuple[str, str]:
+def _exported(server: GameServer, variant: str = "backgammon", kind: str = "mat") -> tuple[str, str]:
     """A finished match of ``variant`` as its .mat (or SGF) download, and its table."""
     alice, bob = server.player(), server.player()
     table, players = server.match(variant, 1, players=[alice, bob])
@@ -63,9 +63,9 @@ def _wait_done(player: Player, import_id: str) -> dict[str, Any]:
     raise AssertionError(f"the analysis did not finish within {WAIT} s: {answer}")
 
 
-def test_a_mat_file_is_read_in_analysed_and_replayed(server: Server) -> None:
-    mat, table = _exported(server)
-    carol = server.player(connect=False)
+def test_a_mat_file_is_read_in_analysed_and_replayed(game_server: GameServer) -> None:
+    mat, table = _exported(game_server)
+    carol = game_server.player(connect=False)
     answer = carol.post("/api/imports", {"name": "club-night.mat", "text": mat, "level": "advanced"})
     assert answer.status_code == 201, answer.text
     imported = answer.json()
@@ -81,13 +81,13 @@ def test_a_mat_file_is_read_in_analysed_and_replayed(server: Server) -> None:
     assert [s["name"] for s in done["summaries"]] == imported["players"]
 
     shown = carol.client.get(f"/api/imports/{imported['id']}/replay").json()
-    played = server.record(table)
+    played = game_server.record(table)
     moves = [f for f in shown["frames"] if f["kind"] == "moved"]
     assert len(moves) == sum(1 for e in played["events"] if e["kind"] == "moved")
     (game,) = done["games"]
     judged = {d["source"] for d in game["decisions"] if d["kind"] == "move"}
     assert judged == {f["version"] for f in moves}, "each decision names the frame of its move"
-    table_frames = [f for f in server.client.get(f"/api/tables/{table}/replay").json()["frames"]
+    table_frames = [f for f in game_server.client.get(f"/api/tables/{table}/replay").json()["frames"]
                     if f["kind"] == "moved"]
     assert [(f["board"], f["text"], f["score"]) for f in moves] == [
         (f["board"], f["text"], f["score"]) for f in table_frames], "the same boards as the table's own replay"
@@ -97,9 +97,9 @@ def test_a_mat_file_is_read_in_analysed_and_replayed(server: Server) -> None:
     assert carol.client.get(f"/api/imports/{imported['id']}").json()["analysis"]["status"] == "done"
 
 
-def test_sgf_and_record_files_are_read_too(server: Server) -> None:
-    sgf, table = _exported(server, kind="sgf")
-    dave = server.player(connect=False)
+def test_sgf_and_record_files_are_read_too(game_server: GameServer) -> None:
+    sgf, table = _exported(game_server, kind="sgf")
+    dave = game_server.player(connect=False)
     from_sgf = dave.post("/api/imports", {"name": "game.sgf", "text": sgf, "level": "advanced"})
     assert from_sgf.status_code == 201, from_sgf.text
     record = dave.client.get(f"/api/tables/{table}/record").text
@@ -111,18 +111,18 @@ def test_sgf_and_record_files_are_read_too(server: Server) -> None:
     converted = dave.client.get(f"/api/imports/{from_sgf.json()['id']}/export.mat")
     assert converted.status_code == 200 and "attachment" in converted.headers["content-disposition"]
     assert transcript_from_mat(converted.text).games == transcript_from_sgf(sgf).games, "SGF in, the same .mat out"
-    stranger = server.player(connect=False)
+    stranger = game_server.player(connect=False)
     assert stranger.client.get(f"/api/imports/{from_sgf.json()['id']}/export.sgf").status_code == 404
 
 
-def test_what_cannot_be_read_or_replayed_is_refused_and_nothing_is_kept(server: Server) -> None:
-    mat, table = _exported(server)
-    erin = server.player(connect=False)
+def test_what_cannot_be_read_or_replayed_is_refused_and_nothing_is_kept(game_server: GameServer) -> None:
+    mat, table = _exported(game_server)
+    erin = game_server.player(connect=False)
     garbage = erin.post("/api/imports", {"name": "notes.txt", "text": "hello"})
     assert garbage.status_code == 422 and garbage.json()["detail"].startswith("notes.txt: ")
     unreadable = erin.post("/api/imports", {"name": "broken.mat", "text": mat.replace("/", "/28", 1)})
     assert unreadable.status_code == 422 and "line " in unreadable.json()["detail"], unreadable.text
-    record = server.record(table)
+    record = game_server.record(table)
     moved = next(e for e in record["events"] if e["kind"] == "moved")
     moved["payload"]["steps"] = [{"source": 24, "target": 1, "die": 6}]
     illegal = erin.post("/api/imports", {"name": "illegal.json", "text": json.dumps(record)})
@@ -132,16 +132,16 @@ def test_what_cannot_be_read_or_replayed_is_refused_and_nothing_is_kept(server: 
     assert erin.client.get("/api/imports").json() == {"imports": []}
 
 
-def test_only_its_owner_sees_an_import_and_may_remove_it(server: Server) -> None:
-    mat, _ = _exported(server)
-    frank, grace = server.player(connect=False), server.player(connect=False)
+def test_only_its_owner_sees_an_import_and_may_remove_it(game_server: GameServer) -> None:
+    mat, _ = _exported(game_server)
+    frank, grace = game_server.player(connect=False), game_server.player(connect=False)
     made = frank.post("/api/imports", {"name": "m.mat", "text": mat, "level": "advanced"}).json()
     address = f"/api/imports/{made['id']}"
     for path in (address, f"{address}/replay", f"{address}/analysis"):
         assert grace.client.get(path).status_code == 404, path
     assert grace.client.delete(address, headers=grace.csrf()).status_code == 404
     assert grace.post(f"{address}/analysis").status_code == 404
-    stranger = server.player(sign_up=False, connect=False)
+    stranger = game_server.player(sign_up=False, connect=False)
     assert stranger.client.get("/api/imports").status_code == 401
     assert stranger.post("/api/imports", {"name": "m.mat", "text": mat}).status_code == 401
     assert frank.client.delete(address, headers=frank.csrf()).status_code == 204
@@ -149,14 +149,14 @@ def test_only_its_owner_sees_an_import_and_may_remove_it(server: Server) -> None
     assert frank.client.get("/api/imports").json() == {"imports": []}
 
 
-def test_a_failed_analysis_may_be_asked_for_again(server: Server) -> None:
-    mat, _ = _exported(server)
-    heidi = server.player(connect=False)
+def test_a_failed_analysis_may_be_asked_for_again(game_server: GameServer) -> None:
+    mat, _ = _exported(game_server)
+    heidi = game_server.player(connect=False)
     made = heidi.post("/api/imports", {"name": "m.mat", "text": mat, "level": "advanced"}).json()
     address = f"/api/imports/{made['id']}/analysis"
     assert heidi.post(address).status_code == 200, "queued, running or done: answered as it stands"
     _wait_done(heidi, made["id"])
-    with server.client.app.state.db() as db:  # type: ignore[attr-defined]
+    with game_server.client.app.state.db() as db:  # type: ignore[attr-defined]
         row = db.get(ImportedMatch, made["id"])
         row.status, row.error = "failed", "RuntimeError: the worker died"
         db.commit()
@@ -166,8 +166,8 @@ def test_a_failed_analysis_may_be_asked_for_again(server: Server) -> None:
     assert _wait_done(heidi, made["id"])["status"] == "done"
 
 
-def test_how_many_a_user_keeps_and_asks_for(make_server: Callable[..., Server]) -> None:
-    server = make_server(rate_limits=True, analyses_per_user="3 per hour", imports_per_user=2,
+def test_how_many_a_user_keeps_and_asks_for(make_game_server: Callable[..., GameServer]) -> None:
+    server = make_game_server(rate_limits=True, analyses_per_user="3 per hour", imports_per_user=2,
                          guests_per_address="100 per hour", signups_per_address="100 per hour")
     mat, _ = _exported(server)
     ivan = server.player(connect=False)
@@ -186,9 +186,9 @@ def test_how_many_a_user_keeps_and_asks_for(make_server: Callable[..., Server]) 
     assert [item["name"] for item in ivan.client.get("/api/imports").json()["imports"]] == ["m2.mat"]
 
 
-def test_a_user_waits_for_two_analyses_before_a_third(make_server: Callable[..., Server]) -> None:
+def test_a_user_waits_for_two_analyses_before_a_third(make_game_server: Callable[..., GameServer]) -> None:
     """Nobody fills the queue the tables' analyses share: two unfinished imports, then 409 until one is done."""
-    server = make_server(analysis_poll_seconds=3600.0)  # the app's own queue is never woken: the rows stay queued
+    server = make_game_server(analysis_poll_seconds=3600.0)  # the app's own queue is never woken: the rows stay queued
     mat, _ = _exported(server)
     judy = server.player(connect=False)
     sessions = server.client.app.state.db  # type: ignore[attr-defined]
@@ -205,11 +205,11 @@ def test_a_user_waits_for_two_analyses_before_a_third(make_server: Callable[...,
     assert judy.post("/api/imports", {"name": "third.mat", "text": mat}).status_code == 201
 
 
-def test_a_match_too_long_to_analyse_is_refused(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
-    mat, _ = _exported(server)
+def test_a_match_too_long_to_analyse_is_refused(game_server: GameServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    mat, _ = _exported(game_server)
     actions = sum(len(game.actions) for game in transcript_from_mat(mat).games)
     monkeypatch.setattr("nardy.server.api.imports.MAX_ACTIONS", actions - 1)
-    kim = server.player(connect=False)
+    kim = game_server.player(connect=False)
     refused = kim.post("/api/imports", {"name": "long.mat", "text": mat})
     assert refused.status_code == 422
     assert refused.json()["detail"] == f"long.mat: {actions} actions; at most {actions - 1} are analysed"
@@ -229,8 +229,8 @@ def _queued(import_id: str, owner: int, mat: str) -> ImportedMatch:
     )
 
 
-def test_a_match_file_may_be_larger_than_other_bodies(make_server: Callable[..., Server]) -> None:
-    server = make_server(max_body_bytes=1024, max_import_bytes=200_000)
+def test_a_match_file_may_be_larger_than_other_bodies(make_game_server: Callable[..., GameServer]) -> None:
+    server = make_game_server(max_body_bytes=1024, max_import_bytes=200_000)
     judy = server.player(connect=False)
     large = "x" * 100_000
     assert judy.post("/api/imports", {"name": "big.mat", "text": large}).status_code == 422, "read, not refused"
@@ -238,9 +238,9 @@ def test_a_match_file_may_be_larger_than_other_bodies(make_server: Callable[...,
     assert judy.post("/api/imports", {"name": "big.mat", "text": large * 3}).status_code == 413
 
 
-def test_jobs_of_both_kinds_are_claimed_oldest_first(make_server: Callable[..., Server]) -> None:
+def test_jobs_of_both_kinds_are_claimed_oldest_first(make_game_server: Callable[..., GameServer]) -> None:
     """Written straight to the database, so that the app's own queue (never woken) leaves them to the test."""
-    server = make_server(analysis_poll_seconds=3600.0)
+    server = make_game_server(analysis_poll_seconds=3600.0)
     mat, table = _exported(server)
     sessions = server.client.app.state.db  # type: ignore[attr-defined]
     now = datetime.now(UTC)

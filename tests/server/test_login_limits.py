@@ -16,9 +16,9 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
-from live_server import PASSWORD, REDIS_URL, HttpUser, LiveServer, redis_unreachable, unique_name
 
 from nardy.server.api.ratelimit import REDIS_KEY_PREFIX
+from tests.server.live_server import PASSWORD, REDIS_URL, HttpUser, LiveServer, redis_unreachable, unique_name
 
 LIMITS_ON = {
     "NARDY_RATE_LIMITS": "true",

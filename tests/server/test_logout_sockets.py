@@ -29,7 +29,16 @@ from pathlib import Path
 import pytest
 import redis
 from fastapi.testclient import TestClient
-from live_server import (
+from sqlalchemy import event
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+
+from nardy.server.app import create_app
+from nardy.server.pubsub import DEFAULT_QUEUE_SIZE
+from nardy.server.services import accounts
+from nardy.server.settings import Settings
+from nardy.server.auth.signouts import SIGN_OUT_CHANNEL
+from tests.server.live_server import (
     FAST_CLIENT_ENV,
     PASSWORD,
     REDIS_URL,
@@ -41,22 +50,13 @@ from live_server import (
     redis_unreachable,
     unique_name,
 )
-from sqlalchemy import event
-from starlette.websockets import WebSocketDisconnect
-from websockets.exceptions import ConnectionClosed
-
-from nardy.server.app import create_app
-from nardy.server.pubsub import DEFAULT_QUEUE_SIZE
-from nardy.server.services import accounts
-from nardy.server.settings import Settings
-from nardy.server.auth.signouts import SIGN_OUT_CHANNEL
 
 CLOSED_WITHIN = 3.0
 """Seconds a signed-out socket may stay open: under the 5-second recheck, so the notice must do it."""
 
 
 @pytest.fixture
-def servers(tmp_path: Path) -> Iterator[tuple[LiveServer, LiveServer]]:
+def live_servers(tmp_path: Path) -> Iterator[tuple[LiveServer, LiveServer]]:
     reason = redis_unreachable()
     if reason is not None:
         pytest.skip(reason)
@@ -91,9 +91,9 @@ def closed_with(ws: WsClient, deadline: float) -> tuple[int, str, list[dict[str,
 
 
 def test_logout_through_one_process_closes_the_sessions_sockets_in_both(
-    servers: tuple[LiveServer, LiveServer],
+    live_servers: tuple[LiveServer, LiveServer],
 ) -> None:
-    a, b = servers
+    a, b = live_servers
     name = unique_name("alice")
     first, second = HttpUser(a.base_url), HttpUser(b.base_url)
     first.signup(name)

@@ -16,11 +16,11 @@ BANK_CLOCK = {"delay_seconds": 12, "bank_seconds_per_point": 60}
 
 
 @pytest.mark.parametrize("variant", ["long-traditional", "long-tournament"])
-def test_against_the_computer_a_step_may_be_undone_before_confirming(server, variant):
-    alice = server.guest()
-    server.push((6, 2), (5, 3))
-    server.top_up()
-    view = server.create(alice, variant, 1, opponent="computer", bot_level="random")
+def test_against_the_computer_a_step_may_be_undone_before_confirming(game_server, variant):
+    alice = game_server.guest()
+    game_server.push((6, 2), (5, 3))
+    game_server.top_up()
+    view = game_server.create(alice, variant, 1, opponent="computer", bot_level="random")
     assert view["options"]["moves_final"] is False
     table = view["table"]
     assert alice.subscribe(table)["state"]["actor"] == 0
@@ -32,25 +32,25 @@ def test_against_the_computer_a_step_may_be_undone_before_confirming(server, var
     alice.ok("step", table=table, source=19, die=3)
     assert alice.state(table)["actor"] == 0, "the turn waits for the confirm"
     alice.ok("confirm", table=table)
-    assert server.record(table)["options"]["moves_final"] is False, "kept with the table"
+    assert game_server.record(table)["options"]["moves_final"] is False, "kept with the table"
 
 
-def test_the_player_may_still_make_moves_final_against_the_computer(server):
-    alice = server.guest()
-    server.top_up()
-    view = server.create(alice, "long-traditional", 1, opponent="computer", options={"moves_final": True})
+def test_the_player_may_still_make_moves_final_against_the_computer(game_server):
+    alice = game_server.guest()
+    game_server.top_up()
+    view = game_server.create(alice, "long-traditional", 1, opponent="computer", options={"moves_final": True})
     assert view["options"]["moves_final"] is True
 
 
-def test_between_people_the_variants_default_holds_and_an_unrated_table_may_untick_it(server):
-    alice = server.guest()
-    assert server.create(alice, "long-traditional", 1)["options"]["moves_final"] is True
-    assert server.create(alice, "long-traditional", 1, options={"moves_final": False})["options"]["moves_final"] is False
+def test_between_people_the_variants_default_holds_and_an_unrated_table_may_untick_it(game_server):
+    alice = game_server.guest()
+    assert game_server.create(alice, "long-traditional", 1)["options"]["moves_final"] is True
+    assert game_server.create(alice, "long-traditional", 1, options={"moves_final": False})["options"]["moves_final"] is False
 
 
-def test_a_rated_table_keeps_moves_final_and_refuses_an_unticked_box(server):
-    alice = server.player()
-    rated = server.create(alice, "long-traditional", 1, rated=True, **BANK_CLOCK)
+def test_a_rated_table_keeps_moves_final_and_refuses_an_unticked_box(game_server):
+    alice = game_server.player()
+    rated = game_server.create(alice, "long-traditional", 1, rated=True, **BANK_CLOCK)
     assert rated["options"]["moves_final"] is True
     refused = alice.post("/api/tables", {
         "variant": "long-traditional", "match_length": 1, "rated": True, **BANK_CLOCK,
@@ -59,12 +59,12 @@ def test_a_rated_table_keeps_moves_final_and_refuses_an_unticked_box(server):
     assert refused.status_code == 422
     assert "moves are final at rated and tournament tables" in refused.json()["detail"]
     # where the variant's default is undo, a rated table may still choose final moves
-    chosen = server.create(alice, "backgammon", 1, rated=True, options={"moves_final": True}, **BANK_CLOCK)
+    chosen = game_server.create(alice, "backgammon", 1, rated=True, options={"moves_final": True}, **BANK_CLOCK)
     assert chosen["options"]["moves_final"] is True
 
 
-def test_a_tournament_refuses_an_unticked_box_where_moves_are_final(server):
-    alice = server.player()
+def test_a_tournament_refuses_an_unticked_box_where_moves_are_final(game_server):
+    alice = game_server.player()
     settings = {"name": "Cup", "format": "knockout", "variant": "long-traditional", "max_players": 4,
                 "round": {"match_length": 1, **BANK_CLOCK}}
     refused = alice.post("/api/tournaments", {**settings, "options": {"moves_final": False}})

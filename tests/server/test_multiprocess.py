@@ -18,67 +18,16 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from live_server import (
-    FAST_CLIENT_ENV,
-    REDIS_URL,
-    HttpUser,
-    LiveServer,
-    WsClient,
-    comparable,
-    connected,
-    fresh_postgres_database,
-    play,
-    postgres_unreachable,
-    redis_unreachable,
-    unique_name,
-)
 
 from nardy.notation.dice_record import verify_record
+from tests.server.live_pair import database_url, live_servers, redis_url  # noqa: F401 - fixtures, used by name
+from tests.server.live_server import HttpUser, LiveServer, WsClient, comparable, connected, play, unique_name
 
 Json = dict[str, Any]
-
-
-@pytest.fixture
-def redis_url() -> str:
-    reason = redis_unreachable()
-    if reason is not None:
-        pytest.skip(reason)
-    return REDIS_URL
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'shared' / 'nardy.sqlite3'}"
-        return
-    reason = postgres_unreachable()
-    if reason is not None:
-        pytest.skip(reason)
-    with fresh_postgres_database() as url:
-        yield url
-
-
-@pytest.fixture
-def servers(tmp_path: Path, database_url: str, redis_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
-    """Processes A and B on one database and one Redis, started together (both migrate at once)."""
-    pair = tuple(
-        LiveServer(tmp_path / name, database_url=database_url, redis_url=redis_url, env=FAST_CLIENT_ENV)
-        for name in ("a", "b")
-    )
-    try:
-        for server in pair:
-            server.launch()
-        for server in pair:
-            server.wait_ready()
-        yield pair[0], pair[1]
-    finally:
-        for server in pair:
-            server.kill()
 
 
 def _same_time(clients: list[WsClient], messages: list[Json]) -> list[Json]:
@@ -104,8 +53,9 @@ def _answer_to(action_id: str) -> Callable[[Json], bool]:
     return lambda message: message.get("t") in ("ack", "error") and message.get("action_id") == action_id
 
 
-def test_a_match_across_two_processes(servers: tuple[LiveServer, LiveServer]) -> None:
-    a, b = servers
+@pytest.mark.slow
+def test_a_match_across_two_processes(live_servers: tuple[LiveServer, LiveServer]) -> None:
+    a, b = live_servers
     alice, bob = HttpUser(a.base_url), HttpUser(b.base_url)
     alice.signup(unique_name("alice"))
     bob.signup(unique_name("bob"))
@@ -179,10 +129,9 @@ def test_a_match_across_two_processes(servers: tuple[LiveServer, LiveServer]) ->
         client.close()
 
 
-
-def test_matchmaking_pairs_players_waiting_in_two_processes(servers: tuple[LiveServer, LiveServer]) -> None:
+def test_matchmaking_pairs_players_waiting_in_two_processes(live_servers: tuple[LiveServer, LiveServer]) -> None:
     """Alice waits through A, Bob through B: one pool, so they are paired, and either process tells them so."""
-    a, b = servers
+    a, b = live_servers
     alice, bob = HttpUser(a.base_url), HttpUser(b.base_url)
     names = unique_name("alice"), unique_name("bob")
     alice.signup(names[0])
@@ -210,10 +159,11 @@ def _seat_events(user: HttpUser, table: str) -> list[Json]:
     return [e for e in user.record(table)["events"] if e["kind"] in ("seated", "left", "client_seed_set", "forfeited")]
 
 
-def test_a_player_who_left_cannot_act_for_whoever_took_the_seat(servers: tuple[LiveServer, LiveServer]) -> None:
+@pytest.mark.slow
+def test_a_player_who_left_cannot_act_for_whoever_took_the_seat(live_servers: tuple[LiveServer, LiveServer]) -> None:
     """Process A still holds the table as it was when Alice sat in seat 0; she left through B and Bob took
     the seat. Whatever Alice sends to A is decided as Alice, on the table as it is now: she is not seated."""
-    a, b = servers
+    a, b = live_servers
     alice, bob, carol = HttpUser(b.base_url), HttpUser(b.base_url), HttpUser(b.base_url)
     for user, name in ((alice, "alice"), (bob, "bob"), (carol, "carol")):
         user.signup(unique_name(name))

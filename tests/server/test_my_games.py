@@ -23,47 +23,47 @@ def _computer_game(server: Server, player: Player, **body: Any) -> str:
     return table
 
 
-def test_my_tables_lists_what_the_player_can_resume(server: Server) -> None:
-    guest = server.guest()
-    against_computer = _computer_game(server, guest)
-    waiting = server.create(guest, "long-traditional", 1, private=True)["table"]
-    other = server.guest()
-    finished, _ = server.match("georgian", 1, players=[guest, other])
+def test_my_tables_lists_what_the_player_can_resume(game_server: Server) -> None:
+    guest = game_server.guest()
+    against_computer = _computer_game(game_server, guest)
+    waiting = game_server.create(guest, "long-traditional", 1, private=True)["table"]
+    other = game_server.guest()
+    finished, _ = game_server.match("georgian", 1, players=[guest, other])
     other.ok("leave", finished)
     mine = guest.client.get("/api/me/tables").json()["tables"]
     assert [row["table"] for row in mine] == [waiting, against_computer]
     assert [row["status"] for row in mine] == ["waiting", "playing"]
     assert mine[0]["private"] is True and mine[1]["players"][1] == "Computer (random)"
     assert other.client.get("/api/me/tables").json()["tables"] == []
-    assert server.new_client().get("/api/me/tables").status_code == 401
+    assert game_server.new_client().get("/api/me/tables").status_code == 401
 
 
-def test_the_lobby_lists_games_between_people_a_page_at_a_time(server: Server) -> None:
-    _computer_game(server, server.guest())
-    tables = [server.match("georgian", 1)[0] for _ in range(3)]
-    whole = server.client.get("/api/tables?kind=match").json()
+def test_the_lobby_lists_games_between_people_a_page_at_a_time(game_server: Server) -> None:
+    _computer_game(game_server, game_server.guest())
+    tables = [game_server.match("georgian", 1)[0] for _ in range(3)]
+    whole = game_server.client.get("/api/tables?kind=match").json()
     assert [row["table"] for row in whole["playing"]] == tables[::-1], "newest first, no computer game"
     assert whole["playing_total"] == 3
-    first = server.client.get("/api/tables?kind=match&limit=2").json()
-    second = server.client.get("/api/tables?kind=match&limit=2&offset=2").json()
+    first = game_server.client.get("/api/tables?kind=match&limit=2").json()
+    second = game_server.client.get("/api/tables?kind=match&limit=2&offset=2").json()
     assert [row["table"] for row in first["playing"] + second["playing"]] == tables[::-1]
     assert (first["playing_total"], first["offset"], first["limit"]) == (3, 0, 2)
-    assert server.client.get("/api/tables?kind=chouette").json()["playing"] == []
+    assert game_server.client.get("/api/tables?kind=chouette").json()["playing"] == []
     for query in ("limit=0", "limit=101", "offset=-1", "kind=chess"):
-        assert server.client.get(f"/api/tables?{query}").status_code == 422, query
+        assert game_server.client.get(f"/api/tables?{query}").status_code == 422, query
 
 
-def test_the_lobby_names_every_table_s_players_with_one_query(server: Server) -> None:
-    tables = [server.match("georgian", 1)[0] for _ in range(4)]
+def test_the_lobby_names_every_table_s_players_with_one_query(game_server: Server) -> None:
+    tables = [game_server.match("georgian", 1)[0] for _ in range(4)]
     statements: list[str] = []
 
     def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         statements.append(statement)
 
-    engine = server.app.state.engine
+    engine = game_server.app.state.engine
     event.listen(engine, "before_cursor_execute", note)
     try:
-        lobby = server.client.get("/api/tables?kind=match").json()
+        lobby = game_server.client.get("/api/tables?kind=match").json()
     finally:
         event.remove(engine, "before_cursor_execute", note)
     assert [row["table"] for row in lobby["playing"]] == tables[::-1]
@@ -72,32 +72,32 @@ def test_the_lobby_names_every_table_s_players_with_one_query(server: Server) ->
     assert sum("FROM users" in statement for statement in statements) == 1, statements
 
 
-def test_an_abandoned_game_against_the_computer_is_forfeited_by_its_human(server: Server) -> None:
-    service = server.app.state.tables
-    guest = server.guest()
-    table = _computer_game(server, guest)
-    timed = _computer_game(server, guest, move_seconds=60)
-    now = server.app.state.clock.now()
+def test_an_abandoned_game_against_the_computer_is_forfeited_by_its_human(game_server: Server) -> None:
+    service = game_server.app.state.tables
+    guest = game_server.guest()
+    table = _computer_game(game_server, guest)
+    timed = _computer_game(game_server, guest, move_seconds=60)
+    now = game_server.app.state.clock.now()
     almost = now + timedelta(seconds=service.computer_idle_seconds - 60)
-    assert server.client.portal.call(service.end_abandoned, almost) == []
+    assert game_server.client.portal.call(service.end_abandoned, almost) == []
 
     later = now + timedelta(seconds=service.computer_idle_seconds + 1)
-    assert server.client.portal.call(service.end_abandoned, later) == [table], "a timed game is left to its clock"
+    assert game_server.client.portal.call(service.end_abandoned, later) == [table], "a timed game is left to its clock"
     final = guest.wait(lambda s: s["status"] == "finished", table)
     assert final["match"]["winner"] == 1 and final["match"]["ended_by"] == "forfeit"
     forfeit = [e for e in guest.events[table] if e["kind"] == "forfeited"]
     assert forfeit == [{**forfeit[0], "seat": 0, "payload": {"reason": "abandoned"}}]
-    assert server.record(table)["events"][-1]["kind"] == "match_ended"
+    assert game_server.record(table)["events"][-1]["kind"] == "match_ended"
     assert [row["table"] for row in guest.client.get("/api/me/tables").json()["tables"]] == [timed]
-    assert server.client.portal.call(service.end_abandoned, later) == []
+    assert game_server.client.portal.call(service.end_abandoned, later) == []
 
 
-def test_only_one_process_claims_an_idle_table(server: Server) -> None:
+def test_only_one_process_claims_an_idle_table(game_server: Server) -> None:
     """Every process sweeps; the conditional UPDATE lets exactly one of them end a given table."""
-    guest = server.guest()
-    table = _computer_game(server, guest)
-    later = server.app.state.clock.now() + timedelta(hours=2)
-    with server.app.state.db() as db:
+    guest = game_server.guest()
+    table = _computer_game(game_server, guest)
+    later = game_server.app.state.clock.now() + timedelta(hours=2)
+    with game_server.app.state.db() as db:
         [idle] = tables_repo.idle_computer_tables(db, active_before=later - timedelta(hours=1))
         assert idle.table_id == table
         assert tables_repo.claim_idle(db, idle, now=later) is True

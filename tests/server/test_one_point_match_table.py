@@ -16,8 +16,8 @@ OPENING_MOVE = [
 """3-1 from the start: make the 5 point."""
 
 
-def test_no_double_is_offered_in_a_one_point_match(server: Any) -> None:
-    table, (alice, bob) = server.match("backgammon", 1, opening=[(3, 1)], options={"cube": True})
+def test_no_double_is_offered_in_a_one_point_match(game_server: Any) -> None:
+    table, (alice, bob) = game_server.match("backgammon", 1, opening=[(3, 1)], options={"cube": True})
     assert alice.state()["options"]["cube"] is True
     alice.ok("move", steps=OPENING_MOVE)
     bob.catch_up(alice.version())
@@ -26,11 +26,11 @@ def test_no_double_is_offered_in_a_one_point_match(server: Any) -> None:
     assert "1-point match" in legal["double_refusal"]
     refused = bob.refused("double")
     assert refused["code"] == "illegal" and "1-point match" in refused["message"]
-    assert server.view(table)["version"] == alice.version()
+    assert game_server.view(table)["version"] == alice.version()
 
 
-def test_a_three_point_match_still_offers_one(server: Any) -> None:
-    table, (alice, bob) = server.match("backgammon", 3, opening=[(3, 1)], options={"cube": True})
+def test_a_three_point_match_still_offers_one(game_server: Any) -> None:
+    table, (alice, bob) = game_server.match("backgammon", 3, opening=[(3, 1)], options={"cube": True})
     alice.ok("move", steps=OPENING_MOVE)
     bob.catch_up(alice.version())
     assert bob.state()["game"]["legal"] == {"can_double": True, "double_refusal": None}

@@ -30,8 +30,8 @@ def _roll_and_answer(server, player, dice=(6, 5), steps=RESPONSE):
     return player.ok("move", steps=steps)
 
 
-def test_double_take_redouble_drop(server):
-    table, (alice, bob) = server.match("backgammon", 5, opening=[(3, 1)], options={"cube": True})
+def test_double_take_redouble_drop(game_server):
+    table, (alice, bob) = game_server.match("backgammon", 5, opening=[(3, 1)], options={"cube": True})
     assert alice.state()["options"]["cube"] is True
     # No double while moving: the cube is offered before rolling.
     refused = alice.refused("double")
@@ -69,14 +69,14 @@ def test_double_take_redouble_drop(server):
     refused = bob.refused("double")
     assert refused["code"] == "illegal" and "owner" in refused["message"]
 
-    _roll_and_answer(server, bob)
+    _roll_and_answer(game_server, bob)
     alice.catch_up(bob.version())
     assert alice.state()["game"]["legal"] == {"can_double": True, "double_refusal": None}
     alice.ok("double")  # the owner redoubles
     bob.catch_up(alice.version())
     assert bob.state()["actor"] == 1 and bob.state()["game"]["phase"] == "doubled"
 
-    server.push((3, 1))  # the next game's opening roll
+    game_server.push((3, 1))  # the next game's opening roll
     dropped = bob.ok("drop")
     after = bob.state()
     assert after["version"] == dropped["version"]
@@ -92,8 +92,8 @@ def test_double_take_redouble_drop(server):
     assert tail == ["dropped", "game_ended", "game_started", "seed_committed", "opening_rolled"]
 
 
-def test_beaver_in_money_play(server):
-    table, (alice, bob) = server.match(
+def test_beaver_in_money_play(game_server):
+    table, (alice, bob) = game_server.match(
         "backgammon", 0, opening=[(3, 1)], options={"cube": True, "beavers": True}
     )
     assert alice.state()["match_length"] == 0
@@ -110,27 +110,27 @@ def test_beaver_in_money_play(server):
     assert alice.events[table][-1]["kind"] == "beavered"
     bob.catch_up(alice.version())
     assert bob.refused("double")["code"] == "illegal"  # alice owns the cube now
-    _roll_and_answer(server, bob)
+    _roll_and_answer(game_server, bob)
     alice.catch_up(bob.version())
     assert alice.state()["game"]["legal"]["can_double"] is True
 
 
-def test_a_table_without_the_cube_refuses_doubles(server):
-    table, (alice, bob) = server.match("backgammon", 1, opening=[(3, 1)])
+def test_a_table_without_the_cube_refuses_doubles(game_server):
+    table, (alice, bob) = game_server.match("backgammon", 1, opening=[(3, 1)])
     assert alice.state()["options"]["cube"] is False
     alice.ok("move", steps=OPENING_MOVE)
     bob.catch_up(alice.version())
     assert bob.state()["game"]["legal"]["can_double"] is False
     refused = bob.refused("double")
     assert refused["code"] == "illegal" and "without the doubling cube" in refused["message"]
-    assert server.view(table)["version"] == alice.version()
+    assert game_server.view(table)["version"] == alice.version()
 
 
-def test_dave_first_turn_cube_restrictions(server):
+def test_dave_first_turn_cube_restrictions(game_server):
     """003: "A double offer is not an option at the first turn of the game. The player who won
     the initial dice roll makes a normal move, then the opponent would have the first option
     of offering a double"; and no double beyond the value that already wins the match."""
-    table, (alice, bob) = server.match("dave", 3, opening=[(3, 1)])
+    table, (alice, bob) = game_server.match("dave", 3, opening=[(3, 1)])
     state = alice.state()
     assert state["options"]["cube"] is True  # dave is always played with the cube
     assert state["game"]["phase"] == "moving" and state["actor"] == 0
@@ -144,7 +144,7 @@ def test_dave_first_turn_cube_restrictions(server):
 
     # Game 1: bob doubles, alice drops: bob scores the value before the double, a single (oin).
     bob.ok("double")
-    server.push((1, 3))  # game 2: bob wins the opening with 3-1
+    game_server.push((1, 3))  # game 2: bob wins the opening with 3-1
     alice.catch_up(bob.version())
     alice.ok("drop")
     after = alice.state()
@@ -162,7 +162,7 @@ def test_dave_first_turn_cube_restrictions(server):
     bob.ok("take")
     assert _cube(bob) == {"value": 2, "owner": 1}
     alice.catch_up(bob.version())
-    _roll_and_answer(server, alice)
+    _roll_and_answer(game_server, alice)
     # Bob needs 2 points: the cube at 2 already wins him the match, so no redouble.
     bob.catch_up(alice.version())
     legal = bob.state()["game"]["legal"]
@@ -173,15 +173,15 @@ def test_dave_first_turn_cube_restrictions(server):
     assert refused["message"] == "the cube already wins the match for you: no further double"
 
 
-def test_crawford_game_has_no_cube(server):
+def test_crawford_game_has_no_cube(game_server):
     """Dave match to 3: two dropped doubles bring bob to 2, one away: the next game is Crawford."""
-    table, (alice, bob) = server.match("dave", 3, opening=[(3, 1)])
+    table, (alice, bob) = game_server.match("dave", 3, opening=[(3, 1)])
     for game in (1, 2):
         alice.ok("move", steps=OPENING_MOVE)
         bob.catch_up(alice.version())
         assert bob.state()["match"]["crawford"] is False
         bob.ok("double")
-        server.push((3, 1))
+        game_server.push((3, 1))
         alice.catch_up(bob.version())
         alice.ok("drop")
         assert alice.state()["match"]["score"] == [0, game]
@@ -196,29 +196,29 @@ def test_crawford_game_has_no_cube(server):
     assert "Crawford" in legal["double_refusal"]
     refused = bob.refused("double")
     assert refused["code"] == "illegal" and "Crawford" in refused["message"]
-    _roll_and_answer(server, bob)
+    _roll_and_answer(game_server, bob)
     alice.catch_up(bob.version())
     assert alice.state()["game"]["legal"]["can_double"] is False
     assert "Crawford" in alice.refused("double")["message"]
-    assert server.view(table)["version"] == alice.version()
+    assert game_server.view(table)["version"] == alice.version()
 
 
-def test_money_play_automatic_double_and_jacoby(server):
+def test_money_play_automatic_double_and_jacoby(game_server):
     """000: a double on the opening roll doubles the centred cube (at most the agreed number of
     times) and is rerolled; Jacoby: gammons count single while the cube is centred."""
-    table, (alice, bob) = server.match(
+    table, (alice, bob) = game_server.match(
         "backgammon", 0, opening=[(2, 2), (4, 4), (3, 1)],
         options={"cube": True, "jacoby": True, "automatic_doubles": 1},
     )
     state = alice.state()
     assert state["game"]["cube"] == {"value": 2, "owner": None}  # the second tie is only rerolled
     assert state["game"]["dice"] == [3, 1] and state["actor"] == 0
-    openings = [e["payload"]["dice"] for e in server.record(table)["events"] if e["kind"] == "opening_rolled"]
+    openings = [e["payload"]["dice"] for e in game_server.record(table)["events"] if e["kind"] == "opening_rolled"]
     assert openings == [[2, 2], [4, 4], [3, 1]]
 
     alice.ok("resign", kind="gammon")
     bob.catch_up(alice.version())
-    server.push((5, 2))
+    game_server.push((5, 2))
     bob.ok("accept_resignation")
     after = bob.state()
     assert after["last_result"] == {"winner": 1, "kind": "gammon", "points": 2, "reason": "resigned"}
@@ -227,8 +227,8 @@ def test_money_play_automatic_double_and_jacoby(server):
     assert after["game"]["cube"] == {"value": 1, "owner": None}
 
 
-def test_matches_refuse_money_play_options(server):
-    alice = server.guest(connect=False)
+def test_matches_refuse_money_play_options(game_server):
+    alice = game_server.guest(connect=False)
     for body in (
         {"variant": "backgammon", "match_length": 5, "options": {"cube": True, "jacoby": True}},
         {"variant": "backgammon", "match_length": 4},

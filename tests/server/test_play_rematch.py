@@ -11,20 +11,20 @@ def _finish_by_resignation(server, table, loser, winner):
     assert winner.state(table)["status"] == "finished"
 
 
-def test_both_players_ask_for_a_rematch(server):
-    alice, bob = server.player(), server.player()
-    table, _ = server.match(
+def test_both_players_ask_for_a_rematch(game_server):
+    alice, bob = game_server.player(), game_server.player()
+    table, _ = game_server.match(
         "georgian", 1, opening=[(3, 1)], players=[alice, bob], move_seconds=60, private=True,
     )
     assert alice.refused("rematch")["code"] == "illegal"  # the match is still on
-    _finish_by_resignation(server, table, alice, bob)
+    _finish_by_resignation(game_server, table, alice, bob)
     assert bob.state()["rematch"] == {"offers": [], "table": None}
 
     bob.ok("rematch")
     assert bob.state()["rematch"] == {"offers": [1], "table": None}
     assert bob.refused("rematch")["code"] == "illegal"  # offered already
 
-    server.push((4, 2))  # the new match's opening roll
+    game_server.push((4, 2))  # the new match's opening roll
     alice.catch_up(bob.version())
     alice.ok("rematch")
     done = alice.wait(lambda s: s["rematch"]["table"] is not None)
@@ -56,16 +56,16 @@ def test_both_players_ask_for_a_rematch(server):
     assert alice.state(new_table)["actor"] == 1
 
 
-def test_a_guest_asks_the_computer_for_a_rematch(server):
-    guest = server.guest()
-    server.push((3, 1))
-    server.top_up()
-    table = server.create(guest, "georgian", 1, opponent="computer")["table"]
+def test_a_guest_asks_the_computer_for_a_rematch(game_server):
+    guest = game_server.guest()
+    game_server.push((3, 1))
+    game_server.top_up()
+    table = game_server.create(guest, "georgian", 1, opponent="computer")["table"]
     guest.subscribe(table)
     guest.ok("resign")
     assert guest.state()["status"] == "finished"
     guest.ok("rematch")
     done = guest.wait(lambda s: s["rematch"]["table"] is not None, timeout=2)
-    new = server.view(done["rematch"]["table"])
+    new = game_server.view(done["rematch"]["table"])
     assert new["seats"][1]["bot"] == "random"
     assert new["status"] == "playing"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 
-def test_replay_frames_step_through_a_finished_match(server):
-    table, players = server.match("georgian", 1)
-    server.play_out(table, players, choose=server.racing)
-    replay = server.client.get(f"/api/tables/{table}/replay").json()
+def test_replay_frames_step_through_a_finished_match(game_server):
+    table, players = game_server.match("georgian", 1)
+    game_server.play_out(table, players, choose=game_server.racing)
+    replay = game_server.client.get(f"/api/tables/{table}/replay").json()
     frames = replay["frames"]
-    record = server.record(table)
+    record = game_server.record(table)
     moves = [e for e in record["events"] if e["kind"] == "moved"]
     moved_frames = [f for f in frames if f["kind"] == "moved"]
     assert len(moved_frames) == len(moves)
@@ -26,19 +26,19 @@ def test_replay_frames_step_through_a_finished_match(server):
     assert 15 in final_board["off"], "the last move's frame shows the finished position"
 
 
-def test_replay_shows_a_tied_opening_and_the_steps_of_each_move(server):
+def test_replay_shows_a_tied_opening_and_the_steps_of_each_move(game_server):
     """A tied opening roll is a frame of its own, then the roll that decided (docs/rules.md §1: «ties
     are rerolled»); a move's frame carries its steps, in the mover's numbering, for its arrows."""
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 3), (6, 1)])
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 3), (6, 1)])
     alice.ok("resign")
-    frames = server.client.get(f"/api/tables/{table}/replay").json()["frames"]
+    frames = game_server.client.get(f"/api/tables/{table}/replay").json()["frames"]
     openings = [f["dice"] for f in frames if f["kind"] == "opening_rolled"]
     assert openings == [[3, 3], [6, 1]]
 
-    table, players = server.match("georgian", 1)
-    server.play_out(table, players, choose=server.racing)
-    record = server.record(table)
+    table, players = game_server.match("georgian", 1)
+    game_server.play_out(table, players, choose=game_server.racing)
+    record = game_server.record(table)
     moves = [e["payload"]["steps"] for e in record["events"] if e["kind"] == "moved"]
-    frames = server.client.get(f"/api/tables/{table}/replay").json()["frames"]
+    frames = game_server.client.get(f"/api/tables/{table}/replay").json()["frames"]
     assert [f["steps"] for f in frames if f["kind"] == "moved"] == moves
     assert all(f["steps"] is None for f in frames if f["kind"] != "moved")

@@ -17,8 +17,8 @@ OPENING_MOVE = [
 ]
 
 
-def test_backgammon_offer_declined_then_gammon_accepted(server):
-    table, (alice, bob) = server.match("backgammon", 5, opening=[(3, 1)])
+def test_backgammon_offer_declined_then_gammon_accepted(game_server):
+    table, (alice, bob) = game_server.match("backgammon", 5, opening=[(3, 1)])
     moving = alice.state()
 
     alice.ok("resign")  # a single by default
@@ -46,7 +46,7 @@ def test_backgammon_offer_declined_then_gammon_accepted(server):
     alice.ok("resign", kind="gammon")
     assert alice.state()["game"]["resignation"] == {"seat": 0, "kind": "gammon"}
     bob.catch_up(alice.version())
-    server.push((1, 3))  # the next game's opening
+    game_server.push((1, 3))  # the next game's opening
     bob.ok("accept_resignation")
     after = bob.state()
     assert after["last_result"] == {"winner": 1, "kind": "gammon", "points": 2, "reason": "resigned"}
@@ -58,13 +58,13 @@ def test_backgammon_offer_declined_then_gammon_accepted(server):
     assert ended[-1]["payload"]["number"] == 1
 
 
-def test_backgammon_resignation_during_the_opponents_turn_and_by_backgammon(server):
-    table, (alice, bob) = server.match("backgammon", 3, opening=[(3, 1)])
+def test_backgammon_resignation_during_the_opponents_turn_and_by_backgammon(game_server):
+    table, (alice, bob) = game_server.match("backgammon", 3, opening=[(3, 1)])
     # Bob may resign while alice is to move; alice answers.
     bob.ok("resign", kind="backgammon")
     alice.catch_up(bob.version())
     assert alice.state()["actor"] == 0 and alice.state()["game"]["phase"] == "resignation"
-    server.push((3, 1))
+    game_server.push((3, 1))
     alice.ok("accept_resignation")
     final = alice.state()
     assert final["last_result"] == {"winner": 0, "kind": "backgammon", "points": 3, "reason": "resigned"}
@@ -74,13 +74,13 @@ def test_backgammon_resignation_during_the_opponents_turn_and_by_backgammon(serv
     assert alice.refused("resign")["code"] == "not_playing"
 
 
-def test_georgian_resignation_ends_the_game_at_once_scored_from_the_position(server):
-    table, (alice, bob) = server.match("georgian", 5, opening=[(3, 1)])
+def test_georgian_resignation_ends_the_game_at_once_scored_from_the_position(game_server):
+    table, (alice, bob) = game_server.match("georgian", 5, opening=[(3, 1)])
     refused = alice.refused("resign", kind="single")
     assert refused["code"] == "illegal" and "scored from the position" in refused["message"]
     assert alice.refused("resign", kind="oin")["code"] == "illegal"  # no kind is offered in Georgian
     # Nothing borne off and checkers still in the winner's home: koks, 3 points (002).
-    server.push((3, 1))
+    game_server.push((3, 1))
     alice.ok("resign")
     after = alice.state()
     assert after["last_result"] == {"winner": 1, "kind": "koks", "points": 3, "reason": "resigned"}
@@ -94,10 +94,10 @@ def test_georgian_resignation_ends_the_game_at_once_scored_from_the_position(ser
     assert bob.state() == after | {"server_time": bob.state()["server_time"]}
 
 
-def test_dave_resigns_by_an_offer_of_oin_mars_or_koks(server):
+def test_dave_resigns_by_an_offer_of_oin_mars_or_koks(game_server):
     """003 scores oin, mars and koks «multiplied by the current value of the doubling cube» and says
     nothing of resigning: dave keeps backgammon's offer, of its own kinds."""
-    table, (alice, bob) = server.match("dave", 3, opening=[(3, 1)])
+    table, (alice, bob) = game_server.match("dave", 3, opening=[(3, 1)])
     resign = alice.state()["game"]["resign"]
     assert resign == {"offers": True, "choices": [[{"kind": "oin", "points": 1}, {"kind": "mars", "points": 2},
                                                    {"kind": "koks", "points": 3}]] * 2}
@@ -106,16 +106,16 @@ def test_dave_resigns_by_an_offer_of_oin_mars_or_koks(server):
     assert alice.state()["game"]["resignation"] == {"seat": 0, "kind": "mars"}
     assert alice.state()["game"]["resign"] is None, "one offer at a time"
     bob.catch_up(alice.version())
-    server.push((1, 3))  # the next game's opening
+    game_server.push((1, 3))  # the next game's opening
     bob.ok("accept_resignation")
     assert bob.state()["last_result"] == {"winner": 1, "kind": "mars", "points": 2, "reason": "resigned"}
 
 
-def test_the_computer_accepts_a_dave_offer(server):
-    guest = server.guest()
-    server.push((3, 1))
-    server.top_up()
-    table = server.create(guest, "dave", 3, opponent="computer")["table"]
+def test_the_computer_accepts_a_dave_offer(game_server):
+    guest = game_server.guest()
+    game_server.push((3, 1))
+    game_server.top_up()
+    table = game_server.create(guest, "dave", 3, opponent="computer")["table"]
     guest.subscribe(table)
     guest.ok("resign", kind="koks")
     after = guest.wait(lambda s: s["last_result"] is not None)
@@ -133,17 +133,17 @@ def test_the_computer_accepts_a_dave_offer(server):
                          {"kind": "backgammon", "points": 3}]] * 2),
     ],
 )
-def test_the_view_says_what_resigning_costs(server, variant, choices):
+def test_the_view_says_what_resigning_costs(game_server, variant, choices):
     """The client shows the cost before the player confirms, and decides none of it."""
-    table, (alice, bob) = server.match(variant, 1, opening=[(6, 2)])
+    table, (alice, bob) = game_server.match(variant, 1, opening=[(6, 2)])
     resign = alice.state()["game"]["resign"]
     assert resign == {"offers": variant == "backgammon", "choices": choices}
     bob.catch_up(alice.version())
     assert bob.state()["game"]["resign"] == resign, "one view for both seats and watchers"
 
 
-def test_long_nardy_resignation_is_a_mars_and_the_winner_starts_the_next_game(server):
-    table, (alice, bob) = server.match("long-traditional", 3, opening=[(6, 2)])
+def test_long_nardy_resignation_is_a_mars_and_the_winner_starts_the_next_game(game_server):
+    table, (alice, bob) = game_server.match("long-traditional", 3, opening=[(6, 2)])
     state = alice.state()
     assert state["actor"] == 0 and state["game"]["phase"] == "rolling"  # white rolls both dice
     bob.ok("resign")
@@ -158,8 +158,8 @@ def test_long_nardy_resignation_is_a_mars_and_the_winner_starts_the_next_game(se
     assert [e["kind"] for e in alice.events[table]] == ["resigned", "game_ended", "game_started", "seed_committed"]
 
 
-def test_leaving_a_match_in_play_forfeits_it(server):
-    table, (alice, bob) = server.match("georgian", 3, opening=[(3, 1)])
+def test_leaving_a_match_in_play_forfeits_it(game_server):
+    table, (alice, bob) = game_server.match("georgian", 3, opening=[(3, 1)])
     bob.ok("leave")
     alice.catch_up(bob.version())
     final = alice.state()

@@ -20,9 +20,9 @@ def _step(source: int, target: int, die: int, hit: bool = False) -> dict[str, ob
     return {"source": source, "target": target, "die": die, "hit": hit}
 
 
-def test_step_undo_step_confirm(server):
+def test_step_undo_step_confirm(game_server):
     # Opening 5-3: player 0 (the 5) starts and plays 5-3.
-    table, (alice, bob) = server.match("georgian", 1, opening=[(5, 3)])
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(5, 3)])
     start = alice.state()
     assert start["actor"] == 0
     assert start["game"]["phase"] == "moving"
@@ -53,7 +53,7 @@ def test_step_undo_step_confirm(server):
     refused = alice.refused("confirm")
     assert refused["code"] == "illegal"
     assert "not complete" in refused["message"]
-    assert server.view(table)["version"] == first["version"]
+    assert game_server.view(table)["version"] == first["version"]
     # So is a step the dice do not allow.
     assert alice.refused("step", source=6, die=5)["code"] == "illegal"  # the 5 is played already
     assert alice.refused("step", source=24, die=4)["code"] == "illegal"
@@ -96,18 +96,18 @@ def test_step_undo_step_confirm(server):
     assert bob.events[table] == alice.events[table]
 
 
-def test_undo_with_nothing_pending_and_confirm_with_nothing_played_are_refused(server):
-    table, (alice, _bob) = server.match("georgian", 1, opening=[(5, 3)])
+def test_undo_with_nothing_pending_and_confirm_with_nothing_played_are_refused(game_server):
+    table, (alice, _bob) = game_server.match("georgian", 1, opening=[(5, 3)])
     version = alice.version()
     assert alice.refused("undo")["code"] == "illegal"
     assert alice.refused("confirm")["code"] == "illegal"
     assert alice.refused("roll")["code"] == "illegal"  # the opening numbers are played, not rolled
-    assert server.view(table)["version"] == version
+    assert game_server.view(table)["version"] == version
 
 
-def test_a_step_then_a_whole_move_refuses_nothing_it_should_not(server):
+def test_a_step_then_a_whole_move_refuses_nothing_it_should_not(game_server):
     """``move`` after a pending step still plays a whole legal play from the turn's start."""
-    table, (alice, _bob) = server.match("georgian", 1, opening=[(5, 3)])
+    table, (alice, _bob) = game_server.match("georgian", 1, opening=[(5, 3)])
     alice.ok("step", source=8, die=5)
     # A move that is not a legal play is refused with the pending step kept.
     assert alice.refused("move", steps=[_step(8, 3, 5), _step(3, 0, 3)])["code"] == "illegal"
@@ -130,13 +130,13 @@ def _fold_record(server, table: str) -> TableState:
     return state
 
 
-def test_a_roll_with_no_legal_play_passes(server):
+def test_a_roll_with_no_legal_play_passes(game_server):
     # Opening 6-1 for player 0, who leaves a blot on its 18 point (player 1's 7 point);
     # player 1 rolls 6-1 and hits it, closing its 7 point; player 0 rolls 6-6 on the bar
     # against player 1's closed 6 point: nothing can enter, the turn passes.
-    table, (alice, bob) = server.match("backgammon", 1, opening=[(6, 1)])
+    table, (alice, bob) = game_server.match("backgammon", 1, opening=[(6, 1)])
     alice.ok("move", steps=[_step(24, 18, 6), _step(6, 5, 1)])
-    server.push((6, 1))
+    game_server.push((6, 1))
     bob.ok("roll")
     hit = bob.ok("move", steps=[_step(13, 7, 6), _step(8, 7, 1)])
     alice.catch_up(hit["version"])
@@ -144,7 +144,7 @@ def test_a_roll_with_no_legal_play_passes(server):
     assert before["actor"] == 0 and before["game"]["phase"] == "rolling"
     assert before["game"]["boards"][0]["bar"] == [1, 0]
 
-    server.push((6, 6), (3, 2))
+    game_server.push((6, 6), (3, 2))
     rolled = alice.ok("roll")
     passed = alice.state()
     assert passed["version"] == rolled["version"] == before["version"] + 2, "the roll, then the pass"
@@ -164,13 +164,13 @@ def test_a_roll_with_no_legal_play_passes(server):
     bob.ok("roll")
 
     # In the record, the 6-6 roll is followed by its pass, then straight by the opponent's turn.
-    events = server.record(table)["events"]
+    events = game_server.record(table)["events"]
     index = next(i for i, e in enumerate(events) if e["kind"] == "rolled" and e["payload"]["dice"] == [6, 6])
     assert events[index]["seat"] == 0
     assert (events[index + 1]["kind"], events[index + 1]["seat"]) == ("passed", 0)
     assert (events[index + 2]["kind"], events[index + 2]["seat"]) == ("rolled", 1)
 
     # The rules record the pass in the game's history (003: "pass" in the record).
-    history = _fold_record(server, table).game.history
+    history = _fold_record(game_server, table).game.history
     assert Passed(0, (6, 6)) in history
     assert history[-2] == Passed(0, (6, 6))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-
 from nardy.notation import position_from_dict
 
 WAIT = 4.0
@@ -54,8 +53,8 @@ def _play_turn(server, player) -> None:
         ])
 
 
-def test_the_server_plays_for_a_player_who_lets_the_clock_run_out(server):
-    table, (alice, bob) = server.match("georgian", 3, opening=[(3, 1)], move_seconds=1)
+def test_the_server_plays_for_a_player_who_lets_the_clock_run_out(game_server):
+    table, (alice, bob) = game_server.match("georgian", 3, opening=[(3, 1)], move_seconds=1)
     start = alice.state()
     assert start["move_seconds"] == 1
     assert start["deadline"] is not None
@@ -79,7 +78,7 @@ def test_the_server_plays_for_a_player_who_lets_the_clock_run_out(server):
 
     # Timeout 2, at the start of a turn: the server rolls and plays.
     bob.catch_up(first["version"])
-    _play_turn(server, bob)
+    _play_turn(game_server, bob)
     alice.catch_up(bob.version())
     deadline = alice.state()["deadline"]
     before = alice.version()
@@ -94,7 +93,7 @@ def test_the_server_plays_for_a_player_who_lets_the_clock_run_out(server):
 
     # Timeout 3 loses the match (004), whatever the score.
     bob.catch_up(second["version"])
-    _play_turn(server, bob)
+    _play_turn(game_server, bob)
     alice.catch_up(bob.version())
     before = alice.version()
     third = alice.wait(lambda s: s["status"] == "finished", timeout=WAIT)
@@ -110,8 +109,8 @@ def test_the_server_plays_for_a_player_who_lets_the_clock_run_out(server):
     assert bob.state()["status"] == "finished"
 
 
-def test_a_pending_double_times_out_as_a_pass_and_an_offer_as_declined(server):
-    table, (alice, bob) = server.match(
+def test_a_pending_double_times_out_as_a_pass_and_an_offer_as_declined(game_server):
+    table, (alice, bob) = game_server.match(
         "backgammon", 3, opening=[(3, 1), (4, 1)], options={"cube": True}, move_seconds=1,
     )
     alice.ok("move", steps=OPENING_MOVE)
@@ -145,28 +144,28 @@ def test_a_pending_double_times_out_as_a_pass_and_an_offer_as_declined(server):
     assert final["match"]["timeouts"] == [3, 0]
 
 
-def test_an_untimed_table_has_no_deadline(server):
-    table, (alice, _bob) = server.match("georgian", 1, opening=[(3, 1)])
+def test_an_untimed_table_has_no_deadline(game_server):
+    table, (alice, _bob) = game_server.match("georgian", 1, opening=[(3, 1)])
     assert alice.state()["move_seconds"] is None
     assert alice.state()["deadline"] is None
 
 
-def test_move_seconds_outside_testing_must_be_a_listed_choice(make_server):
-    server = make_server(environment="development")
+def test_move_seconds_outside_testing_must_be_a_listed_choice(make_game_server):
+    server = make_game_server(environment="development")
     alice = server.guest(connect=False)
     response = alice.post("/api/tables", {"variant": "georgian", "match_length": 1, "move_seconds": 1})
     assert response.status_code == 422
     assert alice.post("/api/tables", {"variant": "georgian", "move_seconds": 30}).status_code == 201
 
 
-def test_a_deadline_survives_a_restart(make_server):
+def test_a_deadline_survives_a_restart(make_game_server):
     """The clock's docstring: "a restarted process re-arms them and a deadline that passed while
     the server was down fires at once"; and clocks of new tables keep working after a restart."""
-    first = make_server()
+    first = make_game_server()
     table, _ = first.match("georgian", 1, opening=[(3, 1)], move_seconds=1)
     first.stop()
 
-    second = make_server(data_dir=first.data_dir)
+    second = make_game_server(data_dir=first.data_dir)
     second.top_up()
     try:
         watcher = second.player(sign_up=False)

@@ -1,7 +1,7 @@
 """Whole matches through the real app: every variant between two WebSocket clients, a guest
 against the computer, and the provably fair dice of a finished match checked from its record.
 
-The driver (``server.play_out``, in ``conftest.py``) reads only what a client
+The driver (``GameServer.play_out``, in ``game_server.py``) reads only what a client
 sees: ``state.actor``, the phase, the dice and ``state.game.boards[actor]``,
 from which it rebuilds the position to pick a legal play.
 """
@@ -75,20 +75,20 @@ def _check_same_log(players, table: str, record: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("variant", list(MATCHES))
-def test_two_clients_play_a_whole_match(server, variant):
-    server.seed(variant)
+def test_two_clients_play_a_whole_match(game_server, variant):
+    game_server.seed(variant)
     length = MATCHES[variant]
-    table, players = server.match(variant, length)
-    final = server.play_out(table, players, choose=server.racing)
+    table, players = game_server.match(variant, length)
+    final = game_server.play_out(table, players, choose=game_server.racing)
 
     assert players[0].state(table) == players[1].state(table) | {
         "server_time": players[0].state(table)["server_time"]
     }
     assert players[0].version(table) == players[1].version(table) == final["version"]
-    record = server.record(table)
+    record = game_server.record(table)
     _check_finished_match(final, record["events"], length)
     _check_same_log(players, table, record)
-    assert server.view(table)["match"] == final["match"]
+    assert game_server.view(table)["match"] == final["match"]
 
     kinds = {e["kind"] for e in record["events"]}
     assert {"seated", "match_started", "game_started", "opening_rolled", "moved", "game_ended"} <= kinds
@@ -98,12 +98,12 @@ def test_two_clients_play_a_whole_match(server, variant):
         assert [e["kind"] for e in first_moves] == ["rolled", "moved"]
 
 
-def test_a_game_with_random_plays(server):
+def test_a_game_with_random_plays(game_server):
     """Random (not racing) plays: hits, entering from the bar and passes come up on the way."""
-    server.seed("georgian-random")
-    table, players = server.match("georgian", 1)
-    final = server.play_out(table, players, choose=server.random_chooser("georgian-random"))
-    record = server.record(table)
+    game_server.seed("georgian-random")
+    table, players = game_server.match("georgian", 1)
+    final = game_server.play_out(table, players, choose=game_server.random_chooser("georgian-random"))
+    record = game_server.record(table)
     _check_finished_match(final, record["events"], 1)
     hits = [s for e in record["events"] if e["kind"] == "moved" for s in e["payload"]["steps"] if s["hit"]]
     assert hits, "no checker was hit in a whole game of random plays"
@@ -113,20 +113,20 @@ def test_a_game_with_random_plays(server):
     assert len(numbers) == len(_results(record["events"]))
 
 
-def test_a_guest_plays_a_whole_match_against_the_computer(server):
-    server.seed("computer")
-    guest = server.guest()
-    server.top_up()  # against the computer the match, and its opening roll, start at once
-    created = server.create(guest, "georgian", 1, opponent="computer")
+def test_a_guest_plays_a_whole_match_against_the_computer(game_server):
+    game_server.seed("computer")
+    guest = game_server.guest()
+    game_server.top_up()  # against the computer the match, and its opening roll, start at once
+    created = game_server.create(guest, "georgian", 1, opponent="computer")
     table = created["table"]
     assert created["seats"][1]["bot"] == "random"
     assert created["seats"][1]["user_id"] is None
     assert created["status"] == "playing"
     assert guest.subscribe(table)["t"] == "sync"
 
-    final = server.play_out(table, [guest, None], choose=server.racing)
+    final = game_server.play_out(table, [guest, None], choose=game_server.racing)
 
-    record = server.record(table)
+    record = game_server.record(table)
     _check_finished_match(final, record["events"], 1)
     _check_same_log([guest], table, record)
     bot_events = [e for e in guest.events[table] if e["seat"] == 1]
@@ -135,8 +135,8 @@ def test_a_guest_plays_a_whole_match_against_the_computer(server):
     assert final["rated"] is False
 
 
-def test_provably_fair_dice_verify_after_a_match_against_the_computer(make_server):
-    server = make_server(dice="fair")
+def test_provably_fair_dice_verify_after_a_match_against_the_computer(make_game_server):
+    server = make_game_server(dice="fair")
     guest = server.guest()
     table = server.create(guest, "backgammon", 1, opponent="computer", client_seed="my own seed")["table"]
     guest.subscribe(table)
@@ -174,7 +174,7 @@ def test_provably_fair_dice_verify_after_a_match_against_the_computer(make_serve
     assert started["version"] < first_roll["version"]
 
 
-def test_the_computer_is_made_for_the_tables_variant(server, monkeypatch):
+def test_the_computer_is_made_for_the_tables_variant(game_server, monkeypatch):
     """The bot is built for the table's variant (its weights checked when the table opens), and again per turn."""
     made = []
 
@@ -182,11 +182,11 @@ def test_the_computer_is_made_for_the_tables_variant(server, monkeypatch):
         made.append((level, variant))
         return make_bot(level, variant=variant)
 
-    monkeypatch.setattr(server.app.state.tables, "_bot_factory", factory)
-    guest = server.guest()
-    server.top_up()
-    created = server.create(guest, "long-tournament", 1, opponent="computer", bot_level="beginner")
+    monkeypatch.setattr(game_server.app.state.tables, "_bot_factory", factory)
+    guest = game_server.guest()
+    game_server.top_up()
+    created = game_server.create(guest, "long-tournament", 1, opponent="computer", bot_level="beginner")
     assert made[0] == ("beginner", "long-tournament")
     guest.subscribe(created["table"])
-    server.play_out(created["table"], [guest, None], choose=server.racing)
+    game_server.play_out(created["table"], [guest, None], choose=game_server.racing)
     assert len(made) > 2 and set(made) == {("beginner", "long-tournament")}

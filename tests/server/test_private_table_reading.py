@@ -48,16 +48,16 @@ def _round_trip(player: Any) -> None:
         pass
 
 
-def test_a_private_match_is_shown_to_its_players_and_invite_holders_only(server: Any) -> None:
-    alice, bob, carol = server.player(), server.player(), server.player()
-    table, _ = server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
-    invite = server.invites[table]
+def test_a_private_match_is_shown_to_its_players_and_invite_holders_only(game_server: Any) -> None:
+    alice, bob, carol = game_server.player(), game_server.player(), game_server.player()
+    table, _ = game_server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
+    invite = game_server.invites[table]
     alice.ok("say", text="our secret plan")
 
     refused = carol.subscribe(table)
     assert (refused["t"], refused["code"]) == ("error", "private_table"), refused
     assert _subscribe_with(carol, table, "not-the-token")["code"] == "private_table"
-    visitor = server.guest()
+    visitor = game_server.guest()
     assert visitor.subscribe(table)["code"] == "private_table", "a visitor's id alone shows nothing"
     alice.ok("say", text="nobody else hears this")
     _receive_chat(bob, table, "nobody else hears this")
@@ -65,7 +65,7 @@ def test_a_private_match_is_shown_to_its_players_and_invite_holders_only(server:
     _round_trip(visitor)
     assert _chat_lines(carol, table) == _chat_lines(visitor, table) == [], "the chat leaked live"
 
-    anonymous = server.new_client()
+    anonymous = game_server.new_client()
     for reader in (anonymous, carol.client):
         assert set(_reads(reader, table).values()) == {403}, _reads(reader, table)
         assert set(_reads(reader, table, "not-the-token").values()) == {403}
@@ -78,26 +78,26 @@ def test_a_private_match_is_shown_to_its_players_and_invite_holders_only(server:
     assert _chat_lines(carol, table) == ["our secret plan", "nobody else hears this"]
 
 
-def test_a_private_match_s_analysis_is_its_players_own(server: Any) -> None:
-    alice, bob = server.player(), server.player()
-    table, _ = server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
+def test_a_private_match_s_analysis_is_its_players_own(game_server: Any) -> None:
+    alice, bob = game_server.player(), game_server.player()
+    table, _ = game_server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
     alice.ok("resign", table)
     bob.wait(lambda s: s["status"] == "finished", table)
     assert alice.post(f"/api/tables/{table}/analysis", {"level": "advanced"}).status_code == 202
-    anonymous = server.new_client()
+    anonymous = game_server.new_client()
     assert anonymous.get(f"/api/tables/{table}/analysis").status_code == 403
-    assert server.player().client.get(f"/api/tables/{table}/analysis").status_code == 403
+    assert game_server.player().client.get(f"/api/tables/{table}/analysis").status_code == 403
     assert bob.client.get(f"/api/tables/{table}/analysis").status_code == 200
-    assert anonymous.get(f"/api/tables/{table}/analysis", params={"invite": server.invites[table]}).status_code == 200
+    assert anonymous.get(f"/api/tables/{table}/analysis", params={"invite": game_server.invites[table]}).status_code == 200
 
 
-def test_a_private_chouette_is_shown_to_those_who_sat_at_it_and_invite_holders_only(server: Any) -> None:
-    alice, bob, carol = server.player(), server.player(), server.player()
+def test_a_private_chouette_is_shown_to_those_who_sat_at_it_and_invite_holders_only(game_server: Any) -> None:
+    alice, bob, carol = game_server.player(), game_server.player(), game_server.player()
     created = alice.post("/api/chouettes", {"private": True}).json()
     table, invite = created["table"], created["invite"]
     assert bob.post(f"/api/chouettes/{table}/join", {"invite": invite}).status_code == 200
     reads = ("", "/replay")
-    anonymous = server.new_client()
+    anonymous = game_server.new_client()
     for reader in (anonymous, carol.client):
         assert set(_reads(reader, table, paths=reads, prefix="/api/chouettes/").values()) == {403}
     for reader in (alice.client, bob.client):
@@ -108,8 +108,8 @@ def test_a_private_chouette_is_shown_to_those_who_sat_at_it_and_invite_holders_o
     assert _subscribe_with(carol, table, invite)["t"] == "sync"
 
 
-def test_a_public_table_is_shown_to_anyone(server: Any) -> None:
-    table, _ = server.match("georgian", 1, opening=[(3, 1)])
-    assert set(_reads(server.new_client(), table).values()) == {200}
-    assert server.guest().subscribe(table)["t"] == "sync"
-    assert server.new_client().get("/api/tables/nosuchtable/record").status_code == 404, "a missing table is named so"
+def test_a_public_table_is_shown_to_anyone(game_server: Any) -> None:
+    table, _ = game_server.match("georgian", 1, opening=[(3, 1)])
+    assert set(_reads(game_server.new_client(), table).values()) == {200}
+    assert game_server.guest().subscribe(table)["t"] == "sync"
+    assert game_server.new_client().get("/api/tables/nosuchtable/record").status_code == 404, "a missing table is named so"

@@ -19,9 +19,9 @@ def _private_table(server: Any, owner: Any) -> tuple[str, str]:
     return body["table"]["table"], body["invite"]
 
 
-def test_a_private_table_is_joined_with_its_invite_only(server: Any) -> None:
-    alice, bob = server.player(), server.player()
-    table, invite = _private_table(server, alice)
+def test_a_private_table_is_joined_with_its_invite_only(game_server: Any) -> None:
+    alice, bob = game_server.player(), game_server.player()
+    table, invite = _private_table(game_server, alice)
     record = f"/api/tables/{table}/record"  # a private table's record is its players' (and invite holders')
     before = alice.client.get(record).json()["events"]
     for body in ({}, {"invite": "not-the-token"}, {"invite": invite[:-1]}):
@@ -31,25 +31,25 @@ def test_a_private_table_is_joined_with_its_invite_only(server: Any) -> None:
     assert alice.client.get(record).json()["events"] == before, "a refused join changed the table"
     assert alice.client.get(f"/api/tables/{table}").json()["seats"][1] is None
 
-    assert server.client.get(f"/api/invites/{invite}").json() == {"table": table, "kind": "match"}
-    server.push((3, 1))
+    assert game_server.client.get(f"/api/invites/{invite}").json() == {"table": table, "kind": "match"}
+    game_server.push((3, 1))
     joined = bob.post(f"/api/tables/{table}/join", {"invite": invite})
     assert joined.status_code == 200, joined.text
     assert joined.json()["status"] == "playing"
 
 
-def test_a_public_table_needs_no_invite(server: Any) -> None:
-    alice, bob = server.player(), server.player()
-    table = server.create(alice, "georgian")["table"]
-    server.push((3, 1))
+def test_a_public_table_needs_no_invite(game_server: Any) -> None:
+    alice, bob = game_server.player(), game_server.player()
+    table = game_server.create(alice, "georgian")["table"]
+    game_server.push((3, 1))
     assert bob.post(f"/api/tables/{table}/join").status_code == 200
 
 
-def test_finished_private_tables_stay_out_of_public_history(server: Any) -> None:
-    alice, bob, carol = server.player(), server.player(), server.player()
-    private, _ = server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
+def test_finished_private_tables_stay_out_of_public_history(game_server: Any) -> None:
+    alice, bob, carol = game_server.player(), game_server.player(), game_server.player()
+    private, _ = game_server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
     alice.ok("resign", private)
-    public, _ = server.match("georgian", 1, opening=[(4, 2)], players=[alice, bob])
+    public, _ = game_server.match("georgian", 1, opening=[(4, 2)], players=[alice, bob])
     alice.ok("resign", public)
 
     def history(viewer: Any) -> set[str]:
@@ -59,14 +59,14 @@ def test_finished_private_tables_stay_out_of_public_history(server: Any) -> None
 
     assert history(carol) == {public}
     assert history(bob) == {public}
-    assert server.client.get(f"/api/users/{alice.name}/games").json()["tables"][0]["table"] == public
+    assert game_server.client.get(f"/api/users/{alice.name}/games").json()["tables"][0]["table"] == public
     assert history(alice) == {public, private}, "a player sees their own private games"
-    lobby = server.client.get("/api/lobby").json()
+    lobby = game_server.client.get("/api/lobby").json()
     assert private not in {row["table"] for key in ("waiting", "playing") for row in lobby[key]}
 
 
-def test_a_private_chouette_is_joined_with_its_invite_only(server: Any) -> None:
-    alice, bob = server.player(), server.player()
+def test_a_private_chouette_is_joined_with_its_invite_only(game_server: Any) -> None:
+    alice, bob = game_server.player(), game_server.player()
     created = alice.post("/api/chouettes", {"private": True})
     assert created.status_code == 201, created.text
     table, invite = created.json()["table"], created.json()["invite"]
@@ -74,7 +74,7 @@ def test_a_private_chouette_is_joined_with_its_invite_only(server: Any) -> None:
     refused = bob.post(f"/api/chouettes/{table}/join")
     assert refused.status_code == 403, refused.text
     assert len(alice.client.get(f"/api/chouettes/{table}").json()["players"]) == 1
-    assert server.client.get(f"/api/invites/{invite}").json() == {"table": table, "kind": "chouette"}
+    assert game_server.client.get(f"/api/invites/{invite}").json() == {"table": table, "kind": "chouette"}
     joined = bob.post(f"/api/chouettes/{table}/join", {"invite": invite})
     assert joined.status_code == 200, joined.text
     assert len(joined.json()["players"]) == 2
@@ -82,8 +82,8 @@ def test_a_private_chouette_is_joined_with_its_invite_only(server: Any) -> None:
     assert public.json()["invite"] is None
 
 
-def test_one_player_cannot_fill_the_lobby(make_server: Any) -> None:
-    server = make_server(max_waiting_tables=2)
+def test_one_player_cannot_fill_the_lobby(make_game_server: Any) -> None:
+    server = make_game_server(max_waiting_tables=2)
     alice, bob = server.player(), server.player()
     first = server.create(alice, "georgian")["table"]
     server.create(alice, "backgammon")

@@ -17,8 +17,6 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
-from tcp_proxy import TcpProxy
-
 from nardy.server.pubsub import (
     REDIS_PREFIX,
     InProcessPubSub,
@@ -28,6 +26,7 @@ from nardy.server.pubsub import (
     SubscriptionOverflow,
     make_pubsub,
 )
+from tests.server.tcp_proxy import TcpProxy
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TIMEOUT = 5.0
@@ -193,7 +192,10 @@ def test_closing_while_a_subscription_opens(make: Factory, channel: Callable[[st
         subscription = pubsub.subscribe(channel("game"))
         opening = asyncio.create_task(subscription.open())
         await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         await pubsub.aclose()
+        assert loop.time() - started < TIMEOUT, "closing waited for the reading task to notice"
         try:
             await asyncio.wait_for(opening, TIMEOUT)
         except RuntimeError as error:

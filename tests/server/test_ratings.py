@@ -199,97 +199,97 @@ def _play_rated(server: Server, players: list[Player], length: int = 1) -> dict[
     return final
 
 
-def test_two_accounts_on_one_address_are_rated(server: Server) -> None:
+def test_two_accounts_on_one_address_are_rated(game_server: Server) -> None:
     """A family, a club or a campus shares one address: their matches count like anyone's (the old rule that
     left a 3-point match between two such accounts at 1500 and no matches is gone)."""
-    players = [_player_at(server, "10.0.0.7"), _player_at(server, "10.0.0.7")]
-    final = _play_rated(server, players, length=3)
+    players = [_player_at(game_server, "10.0.0.7"), _player_at(game_server, "10.0.0.7")]
+    final = _play_rated(game_server, players, length=3)
     winner, loser = players[final["match"]["winner"]], players[1 - final["match"]["winner"]]
-    won, lost = _ratings(server, winner)["georgian"], _ratings(server, loser)["georgian"]
+    won, lost = _ratings(game_server, winner)["georgian"], _ratings(game_server, loser)["georgian"]
     assert won["rating"] > 1500 > lost["rating"]
     assert won["matches"] == lost["matches"] == 1 and won["experience"] == 3
     ended = [e for e in winner.events[final["table"]] if e["kind"] == "match_ended"]
     assert ended[0]["payload"]["rated"] is True
 
 
-def test_a_rated_table_needs_a_bank_clock(server: Server) -> None:
+def test_a_rated_table_needs_a_bank_clock(game_server: Server) -> None:
     """Rated play is always timed: without a clock, or with a per-move limit, the API refuses with a clear 422
     and opens nothing; the per-move limits stay for unrated tables."""
-    host = _player_at(server, "10.0.0.8")
+    host = _player_at(game_server, "10.0.0.8")
     for body in ({}, {"move_seconds": 60}, {"correspondence_days": 1}, {"delay_seconds": 12}):
         refused = host.post("/api/tables", {"variant": "georgian", "rated": True, **body})
         assert refused.status_code == 422, refused.text
         assert "bank" in refused.json()["detail"], refused.text
     assert host.client.get("/api/me/tables").json()["tables"] == []
-    timed = server.create(host, "georgian", 1, move_seconds=60)
+    timed = game_server.create(host, "georgian", 1, move_seconds=60)
     assert (timed["move_seconds"], timed["delay_seconds"], timed["rated"]) == (60, None, False)
     assert timed["unrated_reason"] == "not_rated"
-    rated = server.create(host, "georgian", 3, rated=True, **CLOCK)
+    rated = game_server.create(host, "georgian", 3, rated=True, **CLOCK)
     assert (rated["delay_seconds"], rated["bank_seconds_per_point"], rated["rated"]) == (12, 60, True)
     assert rated["unrated_reason"] is None and rated["banks"] is None
 
 
-def test_unrated_table_and_computer_games_change_nothing(server: Server) -> None:
-    players = [_player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")]
-    table, seated = server.match("georgian", 1, players=players)  # not rated
-    server.play_out(table, seated, choose=server.racing)
-    lone = _player_at(server, "10.0.0.3")
-    view = server.create(lone, "georgian", 1, opponent="computer", rated=True)
+def test_unrated_table_and_computer_games_change_nothing(game_server: Server) -> None:
+    players = [_player_at(game_server, "10.0.0.1"), _player_at(game_server, "10.0.0.2")]
+    table, seated = game_server.match("georgian", 1, players=players)  # not rated
+    game_server.play_out(table, seated, choose=game_server.racing)
+    lone = _player_at(game_server, "10.0.0.3")
+    view = game_server.create(lone, "georgian", 1, opponent="computer", rated=True)
     assert view["rated"] is False
     lone.subscribe(view["table"])
-    server.play_out(view["table"], [lone, None], choose=server.racing)
+    game_server.play_out(view["table"], [lone, None], choose=game_server.racing)
     for player in (*players, lone):
-        assert _ratings(server, player)["georgian"]["matches"] == 0
+        assert _ratings(game_server, player)["georgian"]["matches"] == 0
 
 
-def test_rated_tables_are_for_account_holders(server: Server) -> None:
+def test_rated_tables_are_for_account_holders(game_server: Server) -> None:
     """A guest can neither open nor join a rated table (403, nothing created); unrated tables stay open to guests."""
-    guest = server.guest()
+    guest = game_server.guest()
     refused = guest.post("/api/tables", {"variant": "georgian", "rated": True, **CLOCK})
     assert refused.status_code == 403 and "account" in refused.json()["detail"]
-    assert server.create(guest, "georgian", 1)["rated"] is False
-    host = _player_at(server, "10.0.0.4")
-    table = server.create(host, "georgian", 1, rated=True, **CLOCK)["table"]
-    other = server.guest()
+    assert game_server.create(guest, "georgian", 1)["rated"] is False
+    host = _player_at(game_server, "10.0.0.4")
+    table = game_server.create(host, "georgian", 1, rated=True, **CLOCK)["table"]
+    other = game_server.guest()
     refused = other.post(f"/api/tables/{table}/join")
     assert refused.status_code == 403 and "account" in refused.json()["detail"]
-    view = server.client.get(f"/api/tables/{table}").json()
+    view = game_server.client.get(f"/api/tables/{table}").json()
     assert view["status"] == "waiting" and view["seats"][1] is None
-    server.top_up()
-    assert server.join(_player_at(server, "10.0.0.5"), table)["status"] == "playing"
+    game_server.top_up()
+    assert game_server.join(_player_at(game_server, "10.0.0.5"), table)["status"] == "playing"
 
 
-def test_rated_table_between_two_addresses(server: Server) -> None:
-    players = [_player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")]
-    final = _play_rated(server, players)
+def test_rated_table_between_two_addresses(game_server: Server) -> None:
+    players = [_player_at(game_server, "10.0.0.1"), _player_at(game_server, "10.0.0.2")]
+    final = _play_rated(game_server, players)
     winner = players[final["match"]["winner"]]
     loser = players[1 - final["match"]["winner"]]
-    assert _ratings(server, winner)["georgian"]["rating"] == 1510
-    assert _ratings(server, loser)["georgian"]["rating"] == 1490
+    assert _ratings(game_server, winner)["georgian"]["rating"] == 1510
+    assert _ratings(game_server, loser)["georgian"]["rating"] == 1490
 
 
-def test_leaving_a_rated_match_loses_it_rated(server: Server) -> None:
+def test_leaving_a_rated_match_loses_it_rated(game_server: Server) -> None:
     """A forfeit (leaving, or three timeouts) ends the match as a loss, and it is rated as one."""
-    alice, bob = _player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")
-    table, _ = server.match("georgian", 3, players=[alice, bob], rated=True, opening=[(3, 1)], **CLOCK)
+    alice, bob = _player_at(game_server, "10.0.0.1"), _player_at(game_server, "10.0.0.2")
+    table, _ = game_server.match("georgian", 3, players=[alice, bob], rated=True, opening=[(3, 1)], **CLOCK)
     bob.ok("leave")
     final = alice.catch_up(bob.version())
     assert final["match"]["ended_by"] == "forfeit" and final["match"]["winner"] == 0
     # n = 3, equal new players: 4 · 5 · √3 · ½ = 10√3 = 17.3205.
-    assert _ratings(server, alice)["georgian"]["rating"] == pytest.approx(1500 + 10 * math.sqrt(3), abs=0.01)
-    assert _ratings(server, bob)["georgian"]["rating"] == pytest.approx(1500 - 10 * math.sqrt(3), abs=0.01)
-    assert _ratings(server, bob)["georgian"]["experience"] == 3
+    assert _ratings(game_server, alice)["georgian"]["rating"] == pytest.approx(1500 + 10 * math.sqrt(3), abs=0.01)
+    assert _ratings(game_server, bob)["georgian"]["rating"] == pytest.approx(1500 - 10 * math.sqrt(3), abs=0.01)
+    assert _ratings(game_server, bob)["georgian"]["experience"] == 3
 
 
-def test_matchmaking_pairs_two_players_who_then_play_a_rated_match(server: Server) -> None:
-    ann, bob = _player_at(server, "192.0.2.1"), _player_at(server, "192.0.2.2")
+def test_matchmaking_pairs_two_players_who_then_play_a_rated_match(game_server: Server) -> None:
+    ann, bob = _player_at(game_server, "192.0.2.1"), _player_at(game_server, "192.0.2.2")
     for player in (ann, bob):
         response = player.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
         assert response.status_code == 200, response.text
         assert response.json()["status"] == "waiting"
         assert response.json()["rating"] == 1500
-    server.top_up()
-    server.client.portal.call(server.app.state.matchmaking.wave)
+    game_server.top_up()
+    game_server.client.portal.call(game_server.app.state.matchmaking.wave)
     statuses = [player.client.get("/api/matchmaking/status").json() for player in (ann, bob)]
     assert statuses[0]["status"] == statuses[1]["status"] == "matched", statuses
     table = statuses[0]["table"]
@@ -302,33 +302,33 @@ def test_matchmaking_pairs_two_players_who_then_play_a_rated_match(server: Serve
     by_seat: list[Player] = [None, None]
     for player in (ann, bob):
         by_seat[seats[player.name]] = player
-    final = server.play_out(table, by_seat, choose=server.racing)
+    final = game_server.play_out(table, by_seat, choose=game_server.racing)
     winner, loser = by_seat[final["match"]["winner"]], by_seat[1 - final["match"]["winner"]]
     # Two new players, 1 point: ±4 · 5 · √1 · ½ = ±10 (see test_two_new_players_one_point).
-    won, lost = _ratings(server, winner)["georgian"], _ratings(server, loser)["georgian"]
+    won, lost = _ratings(game_server, winner)["georgian"], _ratings(game_server, loser)["georgian"]
     assert won["rating"] == 1510 and lost["rating"] == 1490
     assert won["provisional"] and won["matches"] == 1 and won["experience"] == 1
     assert won["history"] == [{"table": table, "before": 1500, "after": 1510, "at": won["history"][0]["at"]}]
-    board = server.client.get("/api/ratings/georgian").json()["players"]
+    board = game_server.client.get("/api/ratings/georgian").json()["players"]
     assert [(row["username"], row["rating"]) for row in board] == [(winner.name, 1510), (loser.name, 1490)]
     assert board[0]["provisional"] is True
-    svg = server.client.get(f"/api/users/{winner.name}/ratings/georgian.svg")
+    svg = game_server.client.get(f"/api/users/{winner.name}/ratings/georgian.svg")
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
     ET.fromstring(svg.text)
-    assert server.client.get("/api/ratings/chess").status_code == 404
+    assert game_server.client.get("/api/ratings/chess").status_code == 404
 
 
-def test_a_finished_matchmaking_match_is_never_offered_as_the_current_one(server: Server) -> None:
+def test_a_finished_matchmaking_match_is_never_offered_as_the_current_one(game_server: Server) -> None:
     """The status answers ``matched`` only while the pairing's match is being played: once it is over (here
     a player leaves it), both players are idle at once, not sent back to the finished table for 10 minutes.
     The pairing's table is rated and has the standard bank clock."""
-    ann, bob = _player_at(server, "192.0.2.1"), _player_at(server, "192.0.2.2")
+    ann, bob = _player_at(game_server, "192.0.2.1"), _player_at(game_server, "192.0.2.2")
     for player in (ann, bob):
         assert player.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 3}).status_code == 200
     waiting = ann.client.get("/api/matchmaking/status").json()
     assert (waiting["delay_seconds"], waiting["bank_seconds_per_point"]) == (12, 60)
-    server.top_up()
-    server.client.portal.call(server.app.state.matchmaking.wave)
+    game_server.top_up()
+    game_server.client.portal.call(game_server.app.state.matchmaking.wave)
     matched = ann.client.get("/api/matchmaking/status").json()
     assert matched["status"] == "matched"
     table = matched["table"]
@@ -345,15 +345,15 @@ def test_a_finished_matchmaking_match_is_never_offered_as_the_current_one(server
     assert ann.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 3}).json()["status"] == "waiting"
 
 
-def test_matchmaking_offer_across_400_points_over_http(server: Server) -> None:
-    ann, bob = _player_at(server, "192.0.2.1"), _player_at(server, "192.0.2.2")
-    service = server.app.state.matchmaking
+def test_matchmaking_offer_across_400_points_over_http(game_server: Server) -> None:
+    ann, bob = _player_at(game_server, "192.0.2.1"), _player_at(game_server, "192.0.2.2")
+    service = game_server.app.state.matchmaking
     key = ("georgian", 1, 12, 60)
-    now = server.app.state.clock.now()
+    now = game_server.app.state.clock.now()
     before = now - timedelta(minutes=5)
-    server.client.portal.call(service.update, lambda pool: pool.join(ann.user["id"], 1500, key=key, now=before))
-    server.client.portal.call(service.update, lambda pool: pool.join(bob.user["id"], 2000, key=key, now=before))
-    server.client.portal.call(service.wave)
+    game_server.client.portal.call(service.update, lambda pool: pool.join(ann.user["id"], 1500, key=key, now=before))
+    game_server.client.portal.call(service.update, lambda pool: pool.join(bob.user["id"], 2000, key=key, now=before))
+    game_server.client.portal.call(service.wave)
     offer = ann.client.get("/api/matchmaking/status").json()
     assert offer["status"] == "offer" and offer["offer"]["gap"] == 500
     assert offer["offer"]["opponent"] == bob.name
@@ -362,16 +362,16 @@ def test_matchmaking_offer_across_400_points_over_http(server: Server) -> None:
     assert bob.post(f"/api/matchmaking/offers/{offer_id}/decline").json()["status"] == "idle"
     assert ann.client.get("/api/matchmaking/status").json()["status"] == "waiting"
     assert ann.post("/api/matchmaking/leave").json()["status"] == "idle"
-    guest = server.guest()
+    guest = game_server.guest()
     assert guest.post("/api/matchmaking/join", {"variant": "georgian"}).status_code == 403
 
 
-def test_a_matchmaking_change_is_retried_when_another_process_wrote_first(server: Server) -> None:
+def test_a_matchmaking_change_is_retried_when_another_process_wrote_first(game_server: Server) -> None:
     """Between reading the shared pool and writing it back, another process writes: the change is redone
     on what that process wrote, so neither change is lost."""
-    service = server.app.state.matchmaking
-    sessions = server.app.state.db
-    now = server.app.state.clock.now()
+    service = game_server.app.state.matchmaking
+    sessions = game_server.app.state.db
+    now = game_server.app.state.clock.now()
     key = ("georgian", 1, 12, 60)
     attempts = []
 
@@ -389,22 +389,22 @@ def test_a_matchmaking_change_is_retried_when_another_process_wrote_first(server
             other_process_writes()
         pool.join(901, 1500, key=key, now=now)
 
-    server.client.portal.call(service.update, lambda pool: pool.join(900, 1700, key=key, now=now))
-    server.client.portal.call(service.update, join_901)
+    game_server.client.portal.call(service.update, lambda pool: pool.join(900, 1700, key=key, now=now))
+    game_server.client.portal.call(service.update, join_901)
     assert attempts == [False, True]
-    assert [server.client.portal.call(service.status, user)["status"] for user in (900, 901, 902)] == ["waiting"] * 3
+    assert [game_server.client.portal.call(service.status, user)["status"] for user in (900, 901, 902)] == ["waiting"] * 3
 
 
-def test_a_wave_that_pairs_nobody_writes_nothing(server: Server) -> None:
+def test_a_wave_that_pairs_nobody_writes_nothing(game_server: Server) -> None:
     """Every process runs a wave every 2 s: an idle wave must not rewrite the shared pool (or bump its version)."""
-    service = server.app.state.matchmaking
-    now = server.app.state.clock.now()
-    server.client.portal.call(service.update, lambda pool: pool.join(903, 1500, key=("georgian", 1, 12, 60), now=now))
+    service = game_server.app.state.matchmaking
+    now = game_server.app.state.clock.now()
+    game_server.client.portal.call(service.update, lambda pool: pool.join(903, 1500, key=("georgian", 1, 12, 60), now=now))
 
     def version() -> int:
-        with server.app.state.db() as db:
+        with game_server.app.state.db() as db:
             return int(db.execute(select(MatchmakingRow.version)).scalar_one())
 
     before = version()
-    assert server.client.portal.call(service.wave) == []
+    assert game_server.client.portal.call(service.wave) == []
     assert version() == before

@@ -20,7 +20,8 @@ from typing import Any
 
 import httpx
 import pytest
-from live_server import (
+
+from tests.server.live_server import (
     FAST_CLIENT_ENV,
     REDIS_URL,
     HttpUser,
@@ -31,7 +32,8 @@ from live_server import (
     redis_unreachable,
     unique_name,
 )
-from tcp_proxy import TcpProxy
+from tests.server.tcp_proxy import TcpProxy
+
 
 Json = dict[str, Any]
 REDIS_DB = REDIS_URL.rsplit("/", 1)[1]
@@ -86,6 +88,7 @@ def test_health_says_which_part_answers(tmp_path: Path, link: TcpProxy) -> None:
         _wait(lambda: _health(server).status_code == 200, 10, "health again")
 
 
+@pytest.mark.slow
 def test_without_its_redis_a_process_saves_acks_and_later_publishes_every_action(tmp_path: Path, link: TcpProxy) -> None:
     database = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     a = LiveServer(tmp_path / "a", database_url=database, redis_url=f"redis://{link.url_host}/{REDIS_DB}",

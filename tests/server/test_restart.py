@@ -1,6 +1,6 @@
 """A real server process killed with SIGKILL mid-match and started again on the same data.
 
-Each test runs ``python -m nardy.server`` (see :mod:`live_server`) with real,
+Each test runs ``python -m nardy.server`` (see :mod:`tests.server.live_server`) with real,
 provably fair dice, two signed-up players and their WebSocket clients. After
 a kill, a new process on the same database must come back exactly where the
 old one stopped: the same version and state, every acknowledged action in the
@@ -23,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_server import (
+
+from nardy import cli
+from nardy.notation.dice_record import verify_record
+from tests.server.live_server import (
     FAST_CLIENT_ENV,
     HttpUser,
     LiveServer,
@@ -36,9 +39,6 @@ from live_server import (
     postgres_unreachable,
     unique_name,
 )
-
-from nardy import cli
-from nardy.notation.dice_record import verify_record
 
 Json = dict[str, Any]
 
@@ -64,7 +64,7 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
 
 
 @pytest.fixture
-def server(tmp_path: Path, database: str | None) -> Iterator[LiveServer]:
+def live_server(tmp_path: Path, database: str | None) -> Iterator[LiveServer]:
     live = LiveServer(tmp_path / "data", database_url=database, env=FAST_CLIENT_ENV)
     live.start()
     try:
@@ -185,27 +185,28 @@ class _Players:
         return state
 
 
-def test_sigkill_and_restart_lose_nothing(server: LiveServer, tmp_path: Path) -> None:
-    table, alice, bob = _table_with_two_players(server, move_seconds=30)
+@pytest.mark.slow
+def test_sigkill_and_restart_lose_nothing(live_server: LiveServer, tmp_path: Path) -> None:
+    table, alice, bob = _table_with_two_players(live_server, move_seconds=30)
     users = (alice, bob)
-    players = _Players(table, _connect_both(server, table, users))
+    players = _Players(table, _connect_both(live_server, table, users))
     start = players.clients[0].state(table)["version"]
 
     # Some turns, then a crash between turns.
     state = players.play(24)
     assert state["status"] == "playing" and state["deadline"] is not None
     before = alice.table(table)
-    server.kill()
+    live_server.kill()
     for client in players.clients:
         _assert_closed(client)
-    server.start()
+    live_server.start()
 
     after = alice.table(table)
     _assert_same_table(after, before, what="GET /api/tables/{id} after the restart")
 
     # The actor reconnects first and plays on while the other player is away.
     actor = after["actor"]
-    mover, reply = _reconnect(server, table, users[actor], since=before["version"])
+    mover, reply = _reconnect(live_server, table, users[actor], since=before["version"])
     assert reply["t"] == "sync" and reply["version"] == before["version"]
     _assert_same_table(reply["state"], before, what="sync after the restart")
     away_version = before["version"]
@@ -220,7 +221,7 @@ def test_sigkill_and_restart_lose_nothing(server: LiveServer, tmp_path: Path) ->
     assert missed_to > away_version
 
     # The other one comes back with since = the last version it saw: exactly the missed events.
-    other, reply = _reconnect(server, table, users[1 - actor], since=away_version)
+    other, reply = _reconnect(live_server, table, users[1 - actor], since=away_version)
     assert reply["t"] == "events", reply
     assert (reply["from_version"], reply["version"]) == (away_version + 1, missed_to)
     record = alice.record(table)
@@ -235,13 +236,13 @@ def test_sigkill_and_restart_lose_nothing(server: LiveServer, tmp_path: Path) ->
     players.act(seat, first_step(players.clients[0].state(table)))
     before = alice.table(table)
     assert len(before["game"]["pending"]) == 1 and before["game"]["legal"]["can_undo"]
-    server.kill()
-    server.start()
+    live_server.kill()
+    live_server.start()
     after = alice.table(table)
     _assert_same_table(after, before, what="after a kill in the middle of a turn")
     reconnected = []
     for user in users:
-        client, reply = _reconnect(server, table, user, since=before["version"])
+        client, reply = _reconnect(live_server, table, user, since=before["version"])
         assert reply["t"] == "sync"
         _assert_same_table(reply["state"], before, what="sync after a kill in the middle of a turn")
         reconnected.append(client)
@@ -263,10 +264,11 @@ def test_sigkill_and_restart_lose_nothing(server: LiveServer, tmp_path: Path) ->
     assert cli.main(["verify-dice", str(path)]) == 0
 
 
-def test_deadline_that_passed_while_down_fires_after_restart(server: LiveServer) -> None:
-    table, alice, _bob = _table_with_two_players(server, move_seconds=3, length=1)
+@pytest.mark.slow
+def test_deadline_that_passed_while_down_fires_after_restart(live_server: LiveServer) -> None:
+    table, alice, _bob = _table_with_two_players(live_server, move_seconds=3, length=1)
     before = alice.table(table)
-    server.kill()
+    live_server.kill()
     deadline = _instant(before["deadline"])
     assert deadline is not None
     actor = before["actor"]
@@ -274,9 +276,9 @@ def test_deadline_that_passed_while_down_fires_after_restart(server: LiveServer)
     assert wait > 0.5, "the clock ran out before the server could be killed"
     time.sleep(wait)
 
-    server.start()
+    live_server.start()
     restarted = datetime.now(UTC)
-    client, reply = _reconnect(server, table, alice, since=before["version"])
+    client, reply = _reconnect(live_server, table, alice, since=before["version"])
     feed = client.feeds[table]
 
     def timed_out() -> list[Json]:
@@ -289,7 +291,7 @@ def test_deadline_that_passed_while_down_fires_after_restart(server: LiveServer)
         except TimeoutError:
             break
     events = timed_out()
-    assert events, f"no timed_out event within {FIRE_WITHIN} s of the restart; server log:\n{server.log_tail(20)}"
+    assert events, f"no timed_out event within {FIRE_WITHIN} s of the restart; server log:\n{live_server.log_tail(20)}"
     first = events[0]
     assert first["seat"] == actor and first["version"] == before["version"] + 1
     fired = _instant(first["at"])

@@ -31,8 +31,8 @@ def sign_up(client: TestClient, username: str, password: str = PASSWORD) -> Any:
                        headers={"X-CSRF-Token": token} if token else {})
 
 
-def test_refused_sign_ups_do_not_use_up_the_address(make_server: Callable[..., Any]) -> None:
-    server = make_server(rate_limits=True, signups_per_address="3 per hour")
+def test_refused_sign_ups_do_not_use_up_the_address(make_game_server: Callable[..., Any]) -> None:
+    server = make_game_server(rate_limits=True, signups_per_address="3 per hour")
     first = browser(server)
     assert sign_up(first, "mother").status_code == 201
     family = browser(server)
@@ -51,8 +51,8 @@ def test_refused_sign_ups_do_not_use_up_the_address(make_server: Callable[..., A
     assert sign_up(browser(server, ("203.0.113.9", 5000)), "son").status_code == 201, "another address: its own count"
 
 
-def test_a_guest_refused_an_account_keeps_the_address_room(make_server: Callable[..., Any]) -> None:
-    server = make_server(rate_limits=True, signups_per_address="1 per hour")
+def test_a_guest_refused_an_account_keeps_the_address_room(make_game_server: Callable[..., Any]) -> None:
+    server = make_game_server(rate_limits=True, signups_per_address="1 per hour")
     guest = browser(server)
     assert guest.post("/api/guest").status_code == 201
     assert [sign_up(guest, "cousin", "password").status_code for _ in range(3)] == [422, 422, 422]
@@ -64,8 +64,8 @@ def test_a_guest_refused_an_account_keeps_the_address_room(make_server: Callable
     assert sign_up(other, "uncle").status_code == 429, "the one account of the hour is made"
 
 
-def test_refused_sign_ups_for_a_name_do_not_use_up_the_name(make_server: Callable[..., Any]) -> None:
-    server = make_server(rate_limits=True, signups_per_account="2 per hour")
+def test_refused_sign_ups_for_a_name_do_not_use_up_the_name(make_game_server: Callable[..., Any]) -> None:
+    server = make_game_server(rate_limits=True, signups_per_account="2 per hour")
     for n in range(4):
         assert sign_up(browser(server, (f"203.0.113.{n}", 5000)), "Grandma", "grandma").status_code == 422
     assert sign_up(browser(server), "grandma").status_code == 201

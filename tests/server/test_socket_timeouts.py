@@ -20,7 +20,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from live_server import LiveServer, WsClient
+
+from tests.server.live_server import LiveServer, WsClient
+
 
 HEADER_TIMEOUT = 1.0
 KEEP_ALIVE = 1
@@ -31,7 +33,7 @@ SLACK = 2.0
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     env = {
         "NARDY_REQUEST_HEADER_TIMEOUT": str(HEADER_TIMEOUT),
         "NARDY_KEEP_ALIVE_TIMEOUT": str(KEEP_ALIVE),
@@ -95,8 +97,8 @@ def frames(data: bytes) -> list[tuple[int, bytes]]:
     pytest.param(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n", id="half-a-request"),
     pytest.param(b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n", id="half-a-handshake"),
 ])
-def test_a_connection_without_a_whole_request_is_closed(server: LiveServer, first: bytes) -> None:
-    sock = open_socket(server, first)
+def test_a_connection_without_a_whole_request_is_closed(live_server: LiveServer, first: bytes) -> None:
+    sock = open_socket(live_server, first)
     try:
         closed, _ = read_until_closed(sock, time.monotonic() + HEADER_TIMEOUT + SLACK)
         assert closed, "the server still holds a connection that never finished its request"
@@ -104,8 +106,8 @@ def test_a_connection_without_a_whole_request_is_closed(server: LiveServer, firs
         sock.close()
 
 
-def test_a_request_trickled_a_byte_at_a_time_is_closed(server: LiveServer) -> None:
-    sock = open_socket(server)
+def test_a_request_trickled_a_byte_at_a_time_is_closed(live_server: LiveServer) -> None:
+    sock = open_socket(live_server)
     request = b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 100
     deadline = time.monotonic() + HEADER_TIMEOUT + SLACK
     closed = False
@@ -124,8 +126,8 @@ def test_a_request_trickled_a_byte_at_a_time_is_closed(server: LiveServer) -> No
         sock.close()
 
 
-def test_an_idle_keep_alive_connection_is_closed(server: LiveServer) -> None:
-    sock = open_socket(server, b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+def test_an_idle_keep_alive_connection_is_closed(live_server: LiveServer) -> None:
+    sock = open_socket(live_server, b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     try:
         closed, received = read_until_closed(sock, time.monotonic() + KEEP_ALIVE + SLACK)
         assert received.startswith(b"HTTP/1.1 200"), received[:100]
@@ -134,8 +136,8 @@ def test_an_idle_keep_alive_connection_is_closed(server: LiveServer) -> None:
         sock.close()
 
 
-def test_half_a_second_request_on_a_kept_connection_is_closed(server: LiveServer) -> None:
-    sock = open_socket(server, b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+def test_half_a_second_request_on_a_kept_connection_is_closed(live_server: LiveServer) -> None:
+    sock = open_socket(live_server, b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     try:
         sock.settimeout(5)
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")
@@ -147,8 +149,8 @@ def test_half_a_second_request_on_a_kept_connection_is_closed(server: LiveServer
         sock.close()
 
 
-def test_a_websocket_whose_peer_answers_no_ping_is_closed(server: LiveServer) -> None:
-    sock = open_socket(server, handshake(server))
+def test_a_websocket_whose_peer_answers_no_ping_is_closed(live_server: LiveServer) -> None:
+    sock = open_socket(live_server, handshake(live_server))
     try:
         closed, received = read_until_closed(sock, time.monotonic() + PING_INTERVAL + PING_TIMEOUT + SLACK)
         assert received.startswith(b"HTTP/1.1 101"), received[:100]
@@ -162,8 +164,8 @@ def test_a_websocket_whose_peer_answers_no_ping_is_closed(server: LiveServer) ->
         sock.close()
 
 
-def test_a_websocket_that_answers_its_pings_stays_open(server: LiveServer) -> None:
-    ws = WsClient(server.ws_url)  # the websockets client answers pings by itself
+def test_a_websocket_that_answers_its_pings_stays_open(live_server: LiveServer) -> None:
+    ws = WsClient(live_server.ws_url)  # the websockets client answers pings by itself
     try:
         time.sleep(HEADER_TIMEOUT + PING_INTERVAL + PING_TIMEOUT + 1)
         ws.send({"t": "ping"})

@@ -18,17 +18,17 @@ def _colours(viewer: Any, name: str) -> dict[str, Any]:
     return variants
 
 
-def test_wins_by_colour_are_the_player_s_own(server: Any) -> None:
-    alice, bob, carol = server.player(), server.player(), server.player()
-    table, _ = server.match("georgian", 1, players=[alice, bob])
-    final = server.play_out(table, [alice, bob])
+def test_wins_by_colour_are_the_player_s_own(game_server: Any) -> None:
+    alice, bob, carol = game_server.player(), game_server.player(), game_server.player()
+    table, _ = game_server.match("georgian", 1, players=[alice, bob])
+    final = game_server.play_out(table, [alice, bob])
     white = alice if final["seats"][0]["user_id"] == alice.user["id"] else bob
     white_won = final["match"]["winner"] == 0
-    private, _ = server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
+    private, _ = game_server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob], private=True)
     alice.ok("resign", private)
     bob.wait(lambda s: s["status"] == "finished", private)
 
-    anyone = server.new_client()
+    anyone = game_server.new_client()
     assert _colours(anyone, carol.name) == {}, "a new account has no games by colour"
     site = anyone.get("/api/stats/colours").json()["variants"]
     assert sum(site["georgian"].values()) == 2, "the site counts every finished game"
@@ -43,12 +43,12 @@ def test_wins_by_colour_are_the_player_s_own(server: Any) -> None:
     assert anyone.get("/api/users/nobody-here/colours").status_code == 404
 
 
-def test_the_site_s_dice_are_every_player_s_rolls(server: Any) -> None:
-    anyone = server.new_client()
+def test_the_site_s_dice_are_every_player_s_rolls(game_server: Any) -> None:
+    anyone = game_server.new_client()
     assert anyone.get("/api/stats/dice").json()["statistics"]["rolls"] == 0
-    alice, bob = server.player(), server.player()
-    table, _ = server.match("georgian", 1, players=[alice, bob])
-    server.play_out(table, [alice, bob])
+    alice, bob = game_server.player(), game_server.player()
+    table, _ = game_server.match("georgian", 1, players=[alice, bob])
+    game_server.play_out(table, [alice, bob])
     site = anyone.get("/api/stats/dice").json()["statistics"]
     each = [anyone.get(f"/api/users/{p.name}/dice").json()["statistics"] for p in (alice, bob)]
     assert site["rolls"] == each[0]["rolls"] + each[1]["rolls"] > 0

@@ -62,61 +62,61 @@ def _same_view(first: dict[str, Any], second: dict[str, Any]) -> None:
     assert {**first, "server_time": None} == {**second, "server_time": None}
 
 
-def test_a_finished_match_leaves_memory_and_still_reads_subscribes_and_replays(server) -> None:
-    service = _tables(server)
-    table, players = server.match("backgammon", 1)
-    server.play_out(table, players, choose=server.racing)
+def test_a_finished_match_leaves_memory_and_still_reads_subscribes_and_replays(game_server) -> None:
+    service = _tables(game_server)
+    table, players = game_server.match("backgammon", 1)
+    game_server.play_out(table, players, choose=game_server.racing)
     assert service.is_loaded(table)
-    before = server.view(table)
-    record = server.record(table)
-    replay = server.client.get(f"/api/tables/{table}/replay").json()
+    before = game_server.view(table)
+    record = game_server.record(table)
+    replay = game_server.client.get(f"/api/tables/{table}/replay").json()
 
-    assert _evict(server, service, idle=3600) == []  # used just now: within the finished grace
-    assert table in _evict(server, service, idle=3600, finished=0)
+    assert _evict(game_server, service, idle=3600) == []  # used just now: within the finished grace
+    assert table in _evict(game_server, service, idle=3600, finished=0)
     assert not service.is_loaded(table)
-    directory = server.app.state.directory  # nor does the routing of tables keep anything of it
+    directory = game_server.app.state.directory  # nor does the routing of tables keep anything of it
     assert [name for name, kept in vars(directory).items() if isinstance(kept, dict | set) and table in kept] == []
 
-    after = server.view(table)
+    after = game_server.view(table)
     _same_view(before, after)
-    assert server.record(table) == record
-    assert server.client.get(f"/api/tables/{table}/replay").json() == replay
-    watcher = server.guest()
+    assert game_server.record(table) == record
+    assert game_server.client.get(f"/api/tables/{table}/replay").json() == replay
+    watcher = game_server.guest()
     sync = watcher.subscribe(table)
     assert sync["t"] == "sync" and sync["version"] == before["version"]
     _same_view(before, sync["state"])
     assert watcher.subscribe(table, since=0)["t"] in ("sync", "events")
 
 
-def test_a_rematch_offer_reloads_an_evicted_finished_table(server) -> None:
-    service = _tables(server)
-    table, (alice, bob) = server.match("georgian", 1)
-    server.play_out(table, [alice, bob], choose=server.racing)
-    assert table in _evict(server, service, finished=0)
+def test_a_rematch_offer_reloads_an_evicted_finished_table(game_server) -> None:
+    service = _tables(game_server)
+    table, (alice, bob) = game_server.match("georgian", 1)
+    game_server.play_out(table, [alice, bob], choose=game_server.racing)
+    assert table in _evict(game_server, service, finished=0)
     alice.ok("rematch", table)
     bob.ok("rematch", table)
     state = alice.wait(lambda s: s["rematch"]["table"] is not None, table)
     assert state["rematch"]["offers"] == [0, 1]
 
 
-def test_an_idle_table_is_evicted_and_reloads_identically_then_plays_on(server) -> None:
-    service = _tables(server)
-    table, players = server.match("long-traditional", 1)
+def test_an_idle_table_is_evicted_and_reloads_identically_then_plays_on(game_server) -> None:
+    service = _tables(game_server)
+    table, players = game_server.match("long-traditional", 1)
     for _ in range(6):  # a few turns in: the fold has something to rebuild
-        _play_turn(server, table, players)
-    before = server.view(table)
-    assert _evict(server, service) == []  # in play and recently used: stays
-    assert table in _evict(server, service, idle=0)
+        _play_turn(game_server, table, players)
+    before = game_server.view(table)
+    assert _evict(game_server, service) == []  # in play and recently used: stays
+    assert table in _evict(game_server, service, idle=0)
     assert not service.is_loaded(table)
-    _same_view(before, server.view(table))
+    _same_view(before, game_server.view(table))
     assert service.is_loaded(table)
-    final = server.play_out(table, players)
+    final = game_server.play_out(table, players)
     assert final["status"] == "finished"
 
 
-def test_a_held_table_is_not_evicted(server) -> None:
-    service = _tables(server)
-    table, _ = server.match("backgammon", 1)
+def test_a_held_table_is_not_evicted(game_server) -> None:
+    service = _tables(game_server)
+    table, _ = game_server.match("backgammon", 1)
 
     async def while_a_message_runs() -> list[str]:
         async def evict(owner: Any) -> list[str]:
@@ -133,18 +133,18 @@ def test_a_held_table_is_not_evicted(server) -> None:
 
     service.live.idle_seconds, saved = 0, service.live.idle_seconds
     try:
-        assert table not in server.client.portal.call(while_a_message_runs)
-        assert table not in server.client.portal.call(held)
+        assert table not in game_server.client.portal.call(while_a_message_runs)
+        assert table not in game_server.client.portal.call(held)
     finally:
         service.live.idle_seconds = saved
-    assert table in _evict(server, service, idle=0)
+    assert table in _evict(game_server, service, idle=0)
 
 
-def test_the_move_clock_of_an_evicted_table_still_runs_out(server) -> None:
-    service = _tables(server)
-    table, (alice, _) = server.match("georgian", 3, opening=[(3, 1)], move_seconds=1)
+def test_the_move_clock_of_an_evicted_table_still_runs_out(game_server) -> None:
+    service = _tables(game_server)
+    table, (alice, _) = game_server.match("georgian", 3, opening=[(3, 1)], move_seconds=1)
     deadline = time.monotonic() + WAIT
-    while table not in _evict(server, service, idle=0):  # the join's follow-ups may still hold it a moment
+    while table not in _evict(game_server, service, idle=0):  # the join's follow-ups may still hold it a moment
         assert time.monotonic() < deadline, "the table stayed held"
         time.sleep(0.02)
     state = alice.wait(lambda s: s["match"]["timeouts"][0] >= 1, timeout=WAIT)
@@ -152,18 +152,18 @@ def test_the_move_clock_of_an_evicted_table_still_runs_out(server) -> None:
     assert service.is_loaded(table)
 
 
-def test_an_idle_chouette_is_evicted_and_reloads(server) -> None:
-    service = server.app.state.chouettes
-    ann, bob = server.guest(), server.guest()
+def test_an_idle_chouette_is_evicted_and_reloads(game_server) -> None:
+    service = game_server.app.state.chouettes
+    ann, bob = game_server.guest(), game_server.guest()
     table = ann.post("/api/chouettes", {"max_players": 4}).json()["table"]
     assert bob.post(f"/api/chouettes/{table}/join").status_code == 200
-    before = server.client.get(f"/api/chouettes/{table}").json()
-    assert table in _evict(server, service, idle=0)
+    before = game_server.client.get(f"/api/chouettes/{table}").json()
+    assert table in _evict(game_server, service, idle=0)
     assert not service.is_loaded(table)
-    _same_view(before, server.client.get(f"/api/chouettes/{table}").json())
+    _same_view(before, game_server.client.get(f"/api/chouettes/{table}").json())
     ann.subscribe(table)
     ann.ok("leave", table)
     bob.subscribe(table)
     bob.ok("leave", table)
     assert bob.state(table)["status"] == "closed"
-    assert table in _evict(server, service, finished=0)
+    assert table in _evict(game_server, service, finished=0)

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from live_server import (
+
+from tests.server.live_server import (
     FAST_CLIENT_ENV,
     REDIS_URL,
     HttpUser,
@@ -26,6 +27,7 @@ from live_server import (
     redis_unreachable,
     unique_name,
 )
+
 
 Json = dict[str, Any]
 TAKEOVER_ENV = {**FAST_CLIENT_ENV, "NARDY_HEARTBEAT_SECONDS": "0.5", "NARDY_PEER_TIMEOUT_SECONDS": "2",
@@ -69,6 +71,7 @@ def _wait(predicate: Any, timeout: float, what: str) -> Any:
     raise AssertionError(f"{what} did not happen within {timeout} s")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("clock", "seconds"), [
     ({"move_seconds": 3}, 3.0),
     ({"delay_seconds": 1, "bank_seconds_per_point": 1}, 4.0),  # a bank clock: 1 s delay + a 3 s bank (3 points)
@@ -117,6 +120,7 @@ def test_the_survivor_times_out_a_table_whose_process_was_killed(
         b.kill()
 
 
+@pytest.mark.slow
 def test_the_survivor_plays_the_computer_whose_process_was_killed(tmp_path: Path, database_url: str) -> None:
     a, b = _pair(tmp_path, database_url, {"NARDY_BOT_DELAY_SECONDS": "1.5"})
     try:

@@ -11,8 +11,8 @@ from nardy.server.settings import BANK_CLOCK_CHOICES, CORRESPONDENCE_DAYS_CHOICE
 Server = Any
 
 
-def test_every_variant_in_order_with_what_the_rules_say(server: Server) -> None:
-    answer = server.new_client().get("/api/variants")
+def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> None:
+    answer = game_server.new_client().get("/api/variants")
     assert answer.status_code == 200
     listed = answer.json()["variants"]
     assert [entry["id"] for entry in listed] == list(VARIANTS)
@@ -36,16 +36,16 @@ def test_every_variant_in_order_with_what_the_rules_say(server: Server) -> None:
     assert "world-class" in backgammon["levels"] and "world-class" not in traditional["levels"]
 
 
-def test_the_clocks_are_those_a_table_takes(server: Server) -> None:
-    clocks = server.new_client().get("/api/variants").json()["clocks"]
+def test_the_clocks_are_those_a_table_takes(game_server: Server) -> None:
+    clocks = game_server.new_client().get("/api/variants").json()["clocks"]
     assert clocks["move_seconds"] == list(MOVE_SECONDS_CHOICES)
     assert clocks["correspondence_days"] == list(CORRESPONDENCE_DAYS_CHOICES)
     assert [(c["delay_seconds"], c["bank_seconds_per_point"]) for c in clocks["bank"]] == list(BANK_CLOCK_CHOICES)
     assert clocks["default_bank"] == {"delay_seconds": 12, "bank_seconds_per_point": 60}
 
 
-def test_cacheable_with_an_etag(server: Server) -> None:
-    client = server.new_client()
+def test_cacheable_with_an_etag(game_server: Server) -> None:
+    client = game_server.new_client()
     first = client.get("/api/variants")
     etag = first.headers["etag"]
     assert "max-age" in first.headers["cache-control"]
@@ -55,11 +55,11 @@ def test_cacheable_with_an_etag(server: Server) -> None:
     assert other.status_code == 200 and other.content == first.content
 
 
-def test_lobby_entries_name_the_computer_by_level(server: Server) -> None:
+def test_lobby_entries_name_the_computer_by_level(game_server: Server) -> None:
     """The lobby's players carry the computer's level as data (``bots``), beside its English name."""
-    guest = server.guest()
-    server.top_up()
-    table = server.create(guest, "georgian", 3, opponent="computer", bot_level="random")["table"]
+    guest = game_server.guest()
+    game_server.top_up()
+    table = game_server.create(guest, "georgian", 3, opponent="computer", bot_level="random")["table"]
     mine = guest.client.get("/api/me/tables").json()["tables"]
     entry = next(row for row in mine if row["table"] == table)
     assert entry["bots"] == [None, "random"] and entry["players"][1] == "Computer (random)"

@@ -37,9 +37,9 @@ ACTIONS = [
 
 
 @pytest.fixture
-def seated(server):
+def seated(game_server):
     """Alice (to move, 3-1) and Bob, guests, playing Georgian; returns (table, alice, bob)."""
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
     return table, alice, bob
 
 
@@ -51,9 +51,9 @@ def _nothing_happened(server, table, version, *watchers):
         assert watcher.version(table) == version
 
 
-def test_a_spectator_watches_but_cannot_act(server, seated):
+def test_a_spectator_watches_but_cannot_act(game_server, seated):
     table, alice, bob = seated
-    carol = server.player("carol")
+    carol = game_server.player("carol")
     sync = carol.subscribe(table)
     assert sync["t"] == "sync" and sync["state"] == alice.state() | {"server_time": sync["state"]["server_time"]}
     version = alice.version()
@@ -61,7 +61,7 @@ def test_a_spectator_watches_but_cannot_act(server, seated):
         refused = carol.refused(t, table, **fields)
         assert refused["code"] == "not_seated", (t, refused)
         assert refused["table"] == table
-    _nothing_happened(server, table, version, alice, bob, carol)
+    _nothing_happened(game_server, table, version, alice, bob, carol)
 
     # The spectator does see the players' moves.
     moved = alice.ok("move", steps=OPENING_MOVE)
@@ -69,51 +69,51 @@ def test_a_spectator_watches_but_cannot_act(server, seated):
     assert carol.events[table][-1]["kind"] == "moved"
 
 
-def test_the_player_not_on_turn_is_refused(server, seated):
+def test_the_player_not_on_turn_is_refused(game_server, seated):
     table, alice, bob = seated
     version = alice.version()
     for t, fields in ACTIONS[:7]:
         refused = bob.refused(t, **fields)
         assert refused["code"] == "not_your_turn", (t, refused)
     assert bob.refused("rematch")["code"] == "illegal"  # the match is on
-    _nothing_happened(server, table, version, alice, bob)
+    _nothing_happened(game_server, table, version, alice, bob)
     alice.ok("move", steps=OPENING_MOVE)
     # Now the roles are reversed.
     assert alice.refused("roll")["code"] == "not_your_turn"
 
 
-def test_a_visitor_who_is_not_signed_in_may_watch_but_not_act(server, seated):
+def test_a_visitor_who_is_not_signed_in_may_watch_but_not_act(game_server, seated):
     table, alice, bob = seated
-    stranger = server.player(sign_up=False)
+    stranger = game_server.player(sign_up=False)
     assert stranger.hello["user"] is None
     assert stranger.subscribe(table)["t"] == "sync"
     version = alice.version()
     for t, fields in ACTIONS:
         refused = stranger.refused(t, table, **fields)
         assert refused["code"] == "not_signed_in", (t, refused)
-    _nothing_happened(server, table, version, alice, bob, stranger)
+    _nothing_happened(game_server, table, version, alice, bob, stranger)
 
 
-def test_a_forged_session_cookie_signs_nobody_in(server, seated):
+def test_a_forged_session_cookie_signs_nobody_in(game_server, seated):
     table, alice, bob = seated
     for cookie in ("nardy_session=forged-token", f"nardy_session={'A' * 43}", "nardy_session="):
-        forger = server.player(sign_up=False, connect=False)
+        forger = game_server.player(sign_up=False, connect=False)
         hello = forger.connect(headers={"cookie": cookie})
         assert hello["user"] is None, cookie
         forger.subscribe(table)
         assert forger.refused("move", table, steps=OPENING_MOVE)["code"] == "not_signed_in"
         assert forger.refused("resign", table)["code"] == "not_signed_in"
-    _nothing_happened(server, table, alice.version(), alice, bob)
+    _nothing_happened(game_server, table, alice.version(), alice, bob)
 
 
-def test_a_logged_out_session_cookie_is_refused_when_replayed(server):
-    alice, bob = server.player("alice"), server.player("bob")  # accounts, signed up
-    table, _ = server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob])
+def test_a_logged_out_session_cookie_is_refused_when_replayed(game_server):
+    alice, bob = game_server.player("alice"), game_server.player("bob")  # accounts, signed up
+    table, _ = game_server.match("georgian", 1, opening=[(3, 1)], players=[alice, bob])
     old_cookie = f"nardy_session={alice.client.cookies['nardy_session']}"
     assert alice.post("/api/logout").status_code == 204
     assert alice.client.get("/api/me").status_code == 401
 
-    replay = server.player(sign_up=False, connect=False)
+    replay = game_server.player(sign_up=False, connect=False)
     assert replay.client.get("/api/me", headers={"cookie": old_cookie}).status_code == 401
     hello = replay.connect(headers={"cookie": old_cookie})
     assert hello["user"] is None
@@ -121,21 +121,21 @@ def test_a_logged_out_session_cookie_is_refused_when_replayed(server):
     version = replay.version()
     for t, fields in ACTIONS:
         assert replay.refused(t, table, **fields)["code"] == "not_signed_in", t
-    _nothing_happened(server, table, version, bob, replay)
+    _nothing_happened(game_server, table, version, bob, replay)
 
 
-def test_a_session_of_the_other_player_acts_only_as_that_player(server, seated):
+def test_a_session_of_the_other_player_acts_only_as_that_player(game_server, seated):
     """Bob's cookie on another browser is Bob: it cannot play Alice's turn."""
     table, alice, bob = seated
-    twin = server.player(sign_up=False, connect=False)
+    twin = game_server.player(sign_up=False, connect=False)
     hello = twin.connect(headers={"cookie": f"nardy_session={bob.client.cookies['nardy_session']}"})
     assert hello["user"] == {"id": bob.user["id"], "username": bob.user["username"]}
     twin.subscribe(table)
     assert twin.refused("move", steps=OPENING_MOVE)["code"] == "not_your_turn"
-    _nothing_happened(server, table, alice.version(), alice, bob)
+    _nothing_happened(game_server, table, alice.version(), alice, bob)
 
 
-def test_unknown_tables_and_malformed_actions(server, seated):
+def test_unknown_tables_and_malformed_actions(game_server, seated):
     table, alice, bob = seated
     assert alice.refused("roll", "no-such-table")["code"] == "no_such_table"
     reply = alice.subscribe("no-such-table")
@@ -146,23 +146,23 @@ def test_unknown_tables_and_malformed_actions(server, seated):
     assert alice.recv()["code"] == "bad_message"
     alice.send({"t": "roll", "table": table, "action_id": "z", "extra": 1})
     assert alice.recv()["code"] == "bad_message"
-    _nothing_happened(server, table, alice.version(), alice, bob)
+    _nothing_happened(game_server, table, alice.version(), alice, bob)
 
 
-def test_a_cross_site_websocket_is_closed(server, seated):
-    client = server.new_client()
+def test_a_cross_site_websocket_is_closed(game_server, seated):
+    client = game_server.new_client()
     with pytest.raises(WebSocketDisconnect) as closed:
         with client.websocket_connect("/ws", headers={"origin": "https://evil.example"}):
             pass
     assert closed.value.code == 1008
 
 
-def test_a_session_that_expires_stops_acting_at_its_next_action(server, seated):
+def test_a_session_that_expires_stops_acting_at_its_next_action(game_server, seated):
     """The socket knows when its session expires: past that moment its next action looks the session up,
     finds it gone, and is refused; nothing changes."""
     table, alice, bob = seated
     version = alice.version()
-    with server.client.app.state.db() as db:
+    with game_server.client.app.state.db() as db:
         db.execute(update(LoginSession).where(LoginSession.user_id == alice.user["id"])
                    .values(expires_at=datetime.now(UTC) + timedelta(seconds=1)))
         db.commit()
@@ -172,4 +172,4 @@ def test_a_session_that_expires_stops_acting_at_its_next_action(server, seated):
     time.sleep(1.2)
     refused = alice.act("move", table, steps=OPENING_MOVE)
     assert refused["t"] == "error" and refused["code"] == "not_signed_in", refused
-    _nothing_happened(server, table, version, bob)
+    _nothing_happened(game_server, table, version, bob)

@@ -8,7 +8,8 @@ import socket
 from pathlib import Path
 
 import pytest
-from live_server import LiveServer
+
+from tests.server.live_server import LiveServer
 
 
 def upgrade_reply(server: LiveServer) -> str:

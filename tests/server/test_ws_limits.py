@@ -30,7 +30,6 @@ from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
-from live_server import FAST_CLIENT_ENV, HttpUser, LiveServer, WsClient, inprocess_signup, inprocess_ws, unique_name
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -39,6 +38,7 @@ from nardy.server.app import create_app
 from nardy.server.settings import Settings
 from nardy.server.ws import endpoint
 from nardy.server.ws.limits import AddressSlots
+from tests.server.live_server import FAST_CLIENT_ENV, HttpUser, LiveServer, WsClient, inprocess_signup, inprocess_ws, unique_name
 
 Json = dict[str, Any]
 T = TypeVar("T")

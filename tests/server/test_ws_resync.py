@@ -30,13 +30,13 @@ def _untimed(events):
     return [{k: v for k, v in e.items() if k != "at"} for e in events]
 
 
-def test_resubscribing_with_since_gets_exactly_the_missed_events(server):
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
-    carol = server.player(sign_up=False)
+def test_resubscribing_with_since_gets_exactly_the_missed_events(game_server):
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
+    carol = game_server.player(sign_up=False)
     seen = carol.subscribe(table)["version"]
     carol.close()
 
-    _play_a_little(server, alice, bob)
+    _play_a_little(game_server, alice, bob)
     now = alice.version()
     assert now > seen + 4
 
@@ -47,7 +47,7 @@ def test_resubscribing_with_since_gets_exactly_the_missed_events(server):
     assert reply["version"] == now
     versions = [e["version"] for e in reply["events"]]
     assert versions == list(range(seen + 1, now + 1))
-    record = server.record(table)["events"]
+    record = game_server.record(table)["events"]
     assert reply["events"] == record[seen:]
     assert reply["state"] == alice.state() | {"server_time": reply["state"]["server_time"]}
     # What the players saw live is the same, less the time's spelling (see below).
@@ -61,11 +61,11 @@ def test_resubscribing_with_since_gets_exactly_the_missed_events(server):
     assert carol.events[table][-1]["version"] == carol_after + 1
 
 
-def test_resubscribing_at_the_current_version_gets_a_sync(server):
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
-    _play_a_little(server, alice, bob)
+def test_resubscribing_at_the_current_version_gets_a_sync(game_server):
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
+    _play_a_little(game_server, alice, bob)
     current = alice.version()
-    watcher = server.player(sign_up=False)
+    watcher = game_server.player(sign_up=False)
     for since in (current, current + 5):
         reply = watcher.subscribe(table, since=since)
         assert reply["t"] == "sync", since
@@ -73,21 +73,21 @@ def test_resubscribing_at_the_current_version_gets_a_sync(server):
         assert reply["state"]["version"] == current
 
 
-def test_since_zero_replays_the_whole_log(server):
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
-    _play_a_little(server, alice, bob)
-    watcher = server.player(sign_up=False)
+def test_since_zero_replays_the_whole_log(game_server):
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
+    _play_a_little(game_server, alice, bob)
+    watcher = game_server.player(sign_up=False)
     reply = watcher.subscribe(table, since=0)
     assert reply["t"] == "events" and reply["from_version"] == 1
-    assert reply["events"] == server.record(table)["events"]
+    assert reply["events"] == game_server.record(table)["events"]
     kinds = [e["kind"] for e in reply["events"]][:7]
     assert kinds == [
         "seated", "seed_committed", "seated", "match_started", "game_started", "seed_committed", "opening_rolled",
     ]
 
 
-def test_too_far_behind_gets_a_sync_instead(make_server):
-    server = make_server(resync_event_limit=3)
+def test_too_far_behind_gets_a_sync_instead(make_game_server):
+    server = make_game_server(resync_event_limit=3)
     table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
     _play_a_little(server, alice, bob)
     current = alice.version()
@@ -97,10 +97,10 @@ def test_too_far_behind_gets_a_sync_instead(make_server):
     assert reply["t"] == "events" and len(reply["events"]) == 3
 
 
-def test_a_client_watching_two_tables_keeps_them_apart(server):
-    first, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
-    second, (carol, dave) = server.match("backgammon", 1, opening=[(1, 3)])
-    watcher = server.player(sign_up=False)
+def test_a_client_watching_two_tables_keeps_them_apart(game_server):
+    first, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
+    second, (carol, dave) = game_server.match("backgammon", 1, opening=[(1, 3)])
+    watcher = game_server.player(sign_up=False)
     watcher.subscribe(first)
     watcher.subscribe(second)
     alice.ok("move", steps=MOVE_31)
@@ -116,30 +116,30 @@ def test_a_client_watching_two_tables_keeps_them_apart(server):
     while watcher.recv()["t"] != "pong":
         pass
     bob.catch_up(alice.version())
-    server.push((2, 1))
+    game_server.push((2, 1))
     bob.ok("roll", first)
     assert [m for m in watcher.drain() if m.get("table") == first] == []
 
 
-def test_an_event_has_the_same_time_live_and_in_the_record(server):
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
+def test_an_event_has_the_same_time_live_and_in_the_record(game_server):
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
     alice.ok("move", steps=MOVE_31)
     live = alice.events[table][-1]
-    stored = server.record(table)["events"][live["version"] - 1]
+    stored = game_server.record(table)["events"][live["version"] - 1]
     assert stored["version"] == live["version"]
     assert stored["at"] == live["at"]
 
 
-def test_what_is_published_while_a_subscription_is_answered_follows_the_reply(server, monkeypatch):
+def test_what_is_published_while_a_subscription_is_answered_follows_the_reply(game_server, monkeypatch):
     """A batch committed between watching a table and reading its state comes after the sync, and only once.
 
     The hub forwards a table's messages from the moment the connection watches
     it; the sync is read just after. What was published in between is either
     already in the sync (dropped) or newer (sent after it), never before it.
     """
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
-    service = server.app.state.tables
-    pubsub = server.app.state.pubsub
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
+    service = game_server.app.state.tables
+    pubsub = game_server.app.state.pubsub
     snapshot = service.snapshot
 
     async def snapshot_while_others_publish(table_id):
@@ -153,25 +153,25 @@ def test_what_is_published_while_a_subscription_is_answered_follows_the_reply(se
         return version, state
 
     monkeypatch.setattr(service, "snapshot", snapshot_while_others_publish)
-    watcher = server.player(sign_up=False)
+    watcher = game_server.player(sign_up=False)
     reply = watcher.subscribe(table)
     assert reply["t"] == "sync"
     following = [(m["t"], m.get("version")) for m in watcher.drain() if m.get("table") == table]
     assert following == [("chat", None), ("events", reply["version"] + 1)]
 
 
-def test_a_chat_message_written_while_a_subscription_is_answered_comes_once(server, monkeypatch) -> None:
+def test_a_chat_message_written_while_a_subscription_is_answered_comes_once(game_server, monkeypatch) -> None:
     """Live chat published while the subscriber's chat history is read is held back and not sent again."""
-    table, (alice, bob) = server.match("georgian", 1, opening=[(3, 1)])
-    directory = server.app.state.directory
+    table, (alice, bob) = game_server.match("georgian", 1, opening=[(3, 1)])
+    directory = game_server.app.state.directory
     history = directory.chat_history
     said = []
 
-    carol = server.player()  # signed in: a spectator the players' chat reaches, live and in the history
+    carol = game_server.player()  # signed in: a spectator the players' chat reaches, live and in the history
 
     async def history_after_a_message(table_id, user_id):
         if user_id == carol.user["id"] and not said:  # alice writes while carol's subscription is answered
-            said.append(await server.app.state.chat.say(
+            said.append(await game_server.app.state.chat.say(
                 table, user_id=alice.user["id"], action={"t": "say", "text": "hi"}, action_id="while",
             ))
         return await history(table_id, user_id)

@@ -16,7 +16,7 @@ from nardy.store.driver_sql import one_transaction, own_connection
 from nardy.store.migrate import upgrade
 from nardy.store.models import GameTable, TableEvent
 from nardy.store.tables_repo import StoredEvent, VersionConflict
-from server.live_server import fresh_postgres_database, postgres_unreachable
+from tests.server.live_server import fresh_postgres_database, postgres_unreachable
 
 NOW = datetime(2026, 12, 4, 15, 30, 12, 345678, tzinfo=UTC)
 EVENTS = [

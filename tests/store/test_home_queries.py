@@ -9,7 +9,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
@@ -17,6 +16,7 @@ from nardy.store import ratings_repo, tables_repo
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 from nardy.store.models import GameTable, Rating, User
+from tests.databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 

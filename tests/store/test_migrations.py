@@ -15,13 +15,13 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 from sqlalchemy import Engine, event, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from nardy.store.db import make_engine
 from nardy.store.migrate import alembic_config, current_revision, head_revision, upgrade
 from nardy.store.models import Base
+from tests.databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 
 # SQLite's reflection cannot read the expression index on lower(username): comparing and inspecting skip it,
 # saying so (the index itself is tested below).

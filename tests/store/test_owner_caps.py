@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from functools import partial
 
 import pytest
-from databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -18,6 +17,7 @@ from nardy.store import imports_repo, owner_caps, tables_repo, tournaments_repo
 from nardy.store.db import make_engine
 from nardy.store.migrate import upgrade
 from nardy.store.models import GameTable, ImportedMatch, Tournament, User
+from tests.databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 
 RACERS = 6
 

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
@@ -15,6 +14,7 @@ from nardy.store import users_repo
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
 from nardy.store.models import LoginSession, User
+from tests.databases import database_url, postgresql_url, sqlite_url  # noqa: F401  (fixtures)
 
 NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 

@@ -1,7 +1,5 @@
 """A person in the browser for the browser tests: one Playwright context and page, with helpers to read
 the game page's state and to click through turns.
-
-Kept out of ``conftest.py`` so the tests can import it by a name no other test folder uses.
 """
 
 from __future__ import annotations
@@ -10,7 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from web_driver import REPO_ROOT, Driver, WebServer
+from tests.web.web_driver import REPO_ROOT, Driver, WebServer
+
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

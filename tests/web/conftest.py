@@ -3,7 +3,7 @@
 * ``browser``: one chromium per test process (``/usr/bin/chromium``; never a
   downloaded browser). The tests are skipped when it is missing; ``make test``
   installs it.
-* ``server``: a fresh ``python -m nardy.server`` in testing mode with scripted
+* ``web_server``: a fresh ``python -m nardy.server`` in testing mode with scripted
   dice (``NARDY_SCRIPTED_DICE=1``), so each test owns its dice queue; the next
   test's server starts in the background meanwhile.
 * ``client``: opens a browser context and page (a separate person, with its own
@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_client import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Client
-from web_driver import WebServer
+
+from tests.web.browser_client import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Client
+from tests.web.web_driver import WebServer
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +38,7 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def spare_servers() -> Iterator[list[WebServer]]:
+def spare_web_servers() -> Iterator[list[WebServer]]:
     """Servers already starting for the next tests (a start takes seconds; a test should not wait for it)."""
     spares: list[WebServer] = []
     yield spares
@@ -46,17 +47,17 @@ def spare_servers() -> Iterator[list[WebServer]]:
 
 
 @pytest.fixture
-def server(spare_servers: list[WebServer], tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+def web_server(spare_web_servers: list[WebServer], tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     """A fresh server for this test (its own dice queue), while the next one starts in the background."""
-    running = spare_servers.pop() if spare_servers else WebServer(tmp_path_factory.mktemp("server")).launch()
+    running = spare_web_servers.pop() if spare_web_servers else WebServer(tmp_path_factory.mktemp("server")).launch()
     running.wait_ready()
-    spare_servers.append(WebServer(tmp_path_factory.mktemp("server")).launch())
+    spare_web_servers.append(WebServer(tmp_path_factory.mktemp("server")).launch())
     yield running
     running.stop()
 
 
 @pytest.fixture
-def client(browser: Any, server: WebServer) -> Iterator[Callable[..., Client]]:
+def client(browser: Any, web_server: WebServer) -> Iterator[Callable[..., Client]]:
     made: list[Client] = []
 
     def make(*, viewport: dict[str, int] | None = None, locale: str = "en-US",
@@ -66,7 +67,7 @@ def client(browser: Any, server: WebServer) -> Iterator[Callable[..., Client]]:
         context.add_init_script(
             "if (!localStorage.getItem('nardy.settings'))"
             f" localStorage.setItem('nardy.settings', {json.dumps(json.dumps(initial))});")
-        person = Client(context, server)
+        person = Client(context, web_server)
         made.append(person)
         return person
 

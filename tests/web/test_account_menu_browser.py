@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from test_lobby_browser import sign_up
-from web_driver import WebServer
+from tests.web.browser_client import Client
+from tests.web.test_lobby_browser import sign_up
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 
 
-def test_the_account_menu_logs_out_from_any_page(client: MakeClient, server: WebServer) -> None:
+def test_the_account_menu_logs_out_from_any_page(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     sign_up(person, "menu_user")
     person.goto("#/ratings")

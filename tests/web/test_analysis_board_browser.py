@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser_client import Client
-from web_driver import WebServer
+from tests.web.browser_client import Client
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 XGID_ROLLED_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
@@ -28,7 +29,7 @@ def drag(person: Client, source: int, target: int) -> None:
     person.page.mouse.up()
 
 
-def test_a_pasted_xgid_brings_its_roll_and_the_best_play_is_drawn(client: MakeClient, server: WebServer) -> None:
+def test_a_pasted_xgid_brings_its_roll_and_the_best_play_is_drawn(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     person.goto("#/analysis")
     person.page.wait_for_selector(".board-plays li, .board-results .error, .board-results .hint")
@@ -53,7 +54,7 @@ def test_a_pasted_xgid_brings_its_roll_and_the_best_play_is_drawn(client: MakeCl
     person.page.wait_for_selector(".board-plays li:first-child button:has-text('13/7 8/7')")
 
 
-def test_a_position_is_set_up_by_dragging_checkers(client: MakeClient, server: WebServer) -> None:
+def test_a_position_is_set_up_by_dragging_checkers(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     person.goto("#/analysis")
     person.page.wait_for_selector(".board-plays li, .board-results .error, .board-results .hint")

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from browser_client import Client
-from test_browser import winning_dice
-from web_driver import WebServer
+
+from tests.web.browser_client import Client
+from tests.web.test_browser import winning_dice
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 ANALYSIS_SECONDS = 180_000
@@ -31,10 +33,11 @@ def finish_against_the_computer(person: Client, server: WebServer, variant: str)
     person.page.wait_for_selector('.overlay[data-end="match"]')
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["backgammon", "long-traditional"])
-def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeClient, server: WebServer) -> None:
+def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeClient, web_server: WebServer) -> None:
     person = client()
-    finish_against_the_computer(person, server, variant)
+    finish_against_the_computer(person, web_server, variant)
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
     person.page.select_option("select[name=analysis-level]", "advanced")
@@ -81,9 +84,9 @@ def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeC
     person.page.wait_for_selector(".analysis-panel[data-status=done]")
 
 
-def test_a_hint_in_a_game_against_the_computer(client: MakeClient, server: WebServer) -> None:
+def test_a_hint_in_a_game_against_the_computer(client: MakeClient, web_server: WebServer) -> None:
     person = client()
-    server.dice(*winning_dice("backgammon", 20))
+    web_server.dice(*winning_dice("backgammon", 20))
     person.goto("#/")
     person.page.select_option("select[name=quick-variant]", "backgammon")
     person.page.click("[data-action=quick-play]")
@@ -95,7 +98,7 @@ def test_a_hint_in_a_game_against_the_computer(client: MakeClient, server: WebSe
     assert person.page.locator(".board-wrap path.arrow.pending").count() == 2, "the best play, 13/7 8/7, is drawn"
 
 
-def test_the_analysis_board(client: MakeClient, server: WebServer) -> None:
+def test_the_analysis_board(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     person.goto("#/analysis")
     person.page.wait_for_selector(".board-plays li, .board-results .error")

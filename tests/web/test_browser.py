@@ -13,8 +13,10 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_client import PHONE_LANDSCAPE, Client
-from web_driver import Driver, Http, WebServer
+
+from tests.web.browser_client import PHONE_LANDSCAPE, Client
+from tests.web.web_driver import Driver, Http, WebServer
+
 
 SHORT = ("backgammon", "dave", "georgian")
 LONG = ("long-traditional", "long-tournament", "long-bolshie")
@@ -76,9 +78,9 @@ def play_to_the_end_screen(person: Client, driver: Driver) -> None:
 
 
 @pytest.mark.parametrize("variant", SHORT + LONG)
-def test_guest_plays_the_computer_to_the_end_screen(variant: str, client: MakeClient, server: WebServer) -> None:
+def test_guest_plays_the_computer_to_the_end_screen(variant: str, client: MakeClient, web_server: WebServer) -> None:
     person = client(settings={"autoSwap": variant == "georgian"})
-    server.dice(*winning_dice(variant))
+    web_server.dice(*winning_dice(variant))
     quick_play(person, variant)
     person.screenshot_board(f"{variant}-start")
     assert person.page.locator("[data-user]").inner_text().endswith("(guest)")
@@ -106,9 +108,9 @@ def test_guest_plays_the_computer_to_the_end_screen(variant: str, client: MakeCl
 # ----- two people: create a private table, join by the invite link, undo and confirm
 
 
-def test_two_players_by_invite_link_with_undo_and_confirm(client: MakeClient, server: WebServer) -> None:
+def test_two_players_by_invite_link_with_undo_and_confirm(client: MakeClient, web_server: WebServer) -> None:
     alice, bob = client(), client()
-    server.dice((3, 1))
+    web_server.dice((3, 1))
     alice.goto("#/")
     form = alice.page.locator("form.create")
     form.locator("select[name=variant]").select_option("georgian")
@@ -179,7 +181,7 @@ def test_two_players_by_invite_link_with_undo_and_confirm(client: MakeClient, se
 
     # a rematch: Alice offers, Bob accepts, both go to the new table
     first_table = alice.table_id()
-    server.dice((2, 5))
+    web_server.dice((2, 5))
     alice.page.click("[data-action=rematch]")
     bob.page.wait_for_selector("[data-action=rematch]:has-text('Accept the rematch')")
     bob.page.click("[data-action=rematch]")
@@ -194,9 +196,9 @@ def test_two_players_by_invite_link_with_undo_and_confirm(client: MakeClient, se
 # ----- the cube: a double and a take between two people who met in the lobby
 
 
-def test_backgammon_double_and_take(client: MakeClient, server: WebServer) -> None:
+def test_backgammon_double_and_take(client: MakeClient, web_server: WebServer) -> None:
     alice, bob = client(), client()
-    server.dice((6, 1), (5, 2))
+    web_server.dice((6, 1), (5, 2))
     alice.goto("#/")
     form = alice.page.locator("form.create")
     form.locator("select[name=variant]").select_option("backgammon")
@@ -274,9 +276,10 @@ def quarter(person: Client, p: int) -> tuple[bool, bool]:
     return bool(right), bool(bottom)
 
 
-def test_orientation_and_language_change_the_page(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_orientation_and_language_change_the_page(client: MakeClient, web_server: WebServer) -> None:
     person = client()
-    server.dice(*winning_dice("backgammon", 20))
+    web_server.dice(*winning_dice("backgammon", 20))
     quick_play(person, "backgammon")
     assert person.page.get_attribute("svg.board", "data-home") == "bottom-right"
     assert quarter(person, 1) == (True, True), "point 1 is in the bottom right quarter by default"
@@ -317,9 +320,9 @@ def test_orientation_and_language_change_the_page(client: MakeClient, server: We
     assert georgian.page.locator("[data-action=quick-play]").inner_text() == "ახლავე თამაში"
 
 
-def test_phone_landscape_shows_the_board_full_screen(client: MakeClient, server: WebServer) -> None:
+def test_phone_landscape_shows_the_board_full_screen(client: MakeClient, web_server: WebServer) -> None:
     person = client(viewport=PHONE_LANDSCAPE)
-    server.dice(*winning_dice("long-traditional", 20))
+    web_server.dice(*winning_dice("long-traditional", 20))
     quick_play(person, "long-traditional")
     person.page.wait_for_selector("[data-action=roll]")
     assert not person.page.locator(".topbar").is_visible()
@@ -336,9 +339,10 @@ def test_phone_landscape_shows_the_board_full_screen(client: MakeClient, server:
 # ----- replay of a finished game
 
 
-def test_replay_steps_through_a_finished_game(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_replay_steps_through_a_finished_game(client: MakeClient, web_server: WebServer) -> None:
     person = client()
-    server.dice(*winning_dice("georgian"))
+    web_server.dice(*winning_dice("georgian"))
     quick_play(person, "georgian")
     driver = person.driver()
     try:
@@ -377,9 +381,9 @@ def test_replay_steps_through_a_finished_game(client: MakeClient, server: WebSer
 # ----- a reload mid-game keeps the dice and the steps played so far
 
 
-def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, server: WebServer) -> None:
+def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, web_server: WebServer) -> None:
     person = client()
-    server.dice(*winning_dice("backgammon", 20))
+    web_server.dice(*winning_dice("backgammon", 20))
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
     assert person.dice() == "6-1"
@@ -454,9 +458,10 @@ def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, server:
     person.page.wait_for_selector('svg.board[data-dice="6-6-6-6"]')
 
 
-def test_auto_confirm_waits_then_confirms(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_auto_confirm_waits_then_confirms(client: MakeClient, web_server: WebServer) -> None:
     person = client(settings={"autoConfirm": True})
-    server.dice(*winning_dice("backgammon", 20))
+    web_server.dice(*winning_dice("backgammon", 20))
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
 
@@ -493,11 +498,11 @@ def test_auto_confirm_waits_then_confirms(client: MakeClient, server: WebServer)
     assert waited >= 2000, f"confirmed after {waited} ms, not after the 2.5 s pause"
 
 
-def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(client: MakeClient, server: WebServer) -> None:
+def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(client: MakeClient, web_server: WebServer) -> None:
     """When the rematch is refused, "play again" opens a new table like the last one: its clock too, a bank included."""
     person = client()
     person.goto("#/")
-    server.dice((3, 1), (3, 1))  # each table's opening roll, the person's to play
+    web_server.dice((3, 1), (3, 1))  # each table's opening roll, the person's to play
     first, again = person.page.evaluate("""async () => {
         const { ensureUser } = await import("./js/session.js");
         const { post } = await import("./js/api.js");
@@ -521,9 +526,10 @@ def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(client: 
 # ----- accounts and the profile page
 
 
-def test_guest_signs_up_and_keeps_the_game_on_the_profile(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_guest_signs_up_and_keeps_the_game_on_the_profile(client: MakeClient, web_server: WebServer) -> None:
     person = client()
-    server.dice(*winning_dice("long-bolshie"))
+    web_server.dice(*winning_dice("long-bolshie"))
     quick_play(person, "long-bolshie")
     driver = person.driver()
     try:
@@ -573,7 +579,7 @@ def test_guest_signs_up_and_keeps_the_game_on_the_profile(client: MakeClient, se
     person.page.wait_for_selector('[data-user="web_tester"]')
 
 
-def test_find_an_opponent_then_the_leaderboards(client: MakeClient, server: WebServer) -> None:
+def test_find_an_opponent_then_the_leaderboards(client: MakeClient, web_server: WebServer) -> None:
     """Issue 6 in the browser: a signed-up player queues for a rated match, is paired with a player
     queuing over the API, lands on the rated table; the Ratings page lists the leaderboards."""
     person = client()
@@ -589,8 +595,8 @@ def test_find_an_opponent_then_the_leaderboards(client: MakeClient, server: WebS
     person.page.click("[data-action=find-opponent]")
     person.page.wait_for_selector("[data-action=leave-pool]")
 
-    server.dice((3, 1))  # the paired table's opening roll
-    other = Http(server)
+    web_server.dice((3, 1))  # the paired table's opening roll
+    other = Http(web_server)
     other.post("/api/signup", {"username": "other_queuer", "password": "correct horse battery"})
     other.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
     person.page.wait_for_function("() => location.hash.startsWith('#/table/')", timeout=20_000)
@@ -603,7 +609,7 @@ def test_find_an_opponent_then_the_leaderboards(client: MakeClient, server: WebS
     assert person.page.locator("[data-family=georgian]").count() == 1
 
 
-def test_play_now_offers_the_level_and_remembers_it(client: MakeClient, server: WebServer) -> None:
+def test_play_now_offers_the_level_and_remembers_it(client: MakeClient, web_server: WebServer) -> None:
     """Quick play starts at intermediate, not random moves; the level chosen is this browser's next default."""
     person = client()
     person.goto("#/")
@@ -621,7 +627,7 @@ def test_play_now_offers_the_level_and_remembers_it(client: MakeClient, server: 
     person.page.reload()
     person.page.wait_for_selector("[data-action=quick-play]")
     assert level.input_value() == "expert"
-    server.dice(*winning_dice("backgammon", 20))
+    web_server.dice(*winning_dice("backgammon", 20))
     person.page.select_option("select[name=quick-variant]", "backgammon")
     assert level.input_value() == "expert"
     person.page.click("[data-action=quick-play]")

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from web_driver import WebServer
+import pytest
+
+from tests.web.browser_client import Client
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 MARKUP = '<img src=x onerror="document.body.dataset.xss = \'1\'"><b>bold?</b>'
@@ -30,9 +33,10 @@ def wait_lines(person: Client, count: int) -> list[str]:
     return lines(person)
 
 
-def test_two_players_chat_with_phrases_mute_and_escaping(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_two_players_chat_with_phrases_mute_and_escaping(client: MakeClient, web_server: WebServer) -> None:
     alice, bob = client(), client(locale="ru-RU")
-    server.dice((3, 1))
+    web_server.dice((3, 1))
     alice.goto("#/")
     form = alice.page.locator("form.create")
     form.locator("select[name=variant]").select_option("georgian")

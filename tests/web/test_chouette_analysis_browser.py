@@ -14,11 +14,13 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
-from browser_client import Client
-from test_analysis_browser import ANALYSIS_SECONDS
-from test_lobby_browser import sign_up
-from web_driver import Http, WebServer
 from websockets.sync.client import connect
+
+from tests.web.browser_client import Client
+from tests.web.test_analysis_browser import ANALYSIS_SECONDS
+from tests.web.test_lobby_browser import sign_up
+from tests.web.web_driver import Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -84,8 +86,8 @@ def _closed_chouette_of_two_games(server: WebServer) -> tuple[str, int]:
     return table, games[0]["number"]
 
 
-def test_a_chouette_game_is_analysed_member_by_member(client: MakeClient, server: WebServer) -> None:
-    table, number = _closed_chouette_of_two_games(server)
+def test_a_chouette_game_is_analysed_member_by_member(client: MakeClient, web_server: WebServer) -> None:
+    table, number = _closed_chouette_of_two_games(web_server)
     person = client()
     sign_up(person, "chouette_analyst")
     person.goto(f"#/chouette-replay/{table}/{number}")

@@ -22,8 +22,10 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_client import Client
-from web_driver import Http, WebServer
+
+from tests.web.browser_client import Client
+from tests.web.web_driver import Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -115,7 +117,8 @@ def join_by_address(person: Client, table: str) -> None:
     wait_page(person, status="waiting", role="seated")
 
 
-def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_four_players_play_a_chouette_game(client: MakeClient, web_server: WebServer) -> None:
     alice, bob, carol, dave = client(), client(), client(), client()
     everyone = (alice, bob, carol, dave)
 
@@ -139,7 +142,7 @@ def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer
     assert all(ids.values())
 
     # ----- Dave presses Start: the rolls decide the places
-    server.dice(*FORMATION_ROLLS, OPENING, BOX_ROLL, TEAM_ROLL, NEXT_OPENING)
+    web_server.dice(*FORMATION_ROLLS, OPENING, BOX_ROLL, TEAM_ROLL, NEXT_OPENING)
     dave.page.click("[data-action=start]")
     for person, role in ((alice, "box"), (bob, "captain"), (carol, "member"), (dave, "member")):
         wait_page(person, status="playing", role=role)
@@ -238,7 +241,7 @@ def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer
     alice.screenshot_page("chouette-after-game")
 
     # ----- the finished game replays move by move from the results table's link
-    frames = Http(server).get(f"/api/chouettes/{table}/replay")["games"][0]["frames"]
+    frames = Http(web_server).get(f"/api/chouettes/{table}/replay")["games"][0]["frames"]
     total = len(frames)
     assert [f["kind"] for f in frames][:2] == ["game_started", "opening_rolled"] and frames[-1]["kind"] == "resigned"
     dave.page.click(".chouette-results a[data-replay]")
@@ -257,8 +260,9 @@ def test_four_players_play_a_chouette_game(client: MakeClient, server: WebServer
     dave.screenshot_page("chouette-replay-last")
 
 
+@pytest.mark.slow
 def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_games(
-    client: MakeClient, server: WebServer,
+    client: MakeClient, web_server: WebServer,
 ) -> None:
     """Dave leaves before the table forms (at once); Alice sets her client seed, which the first rolls use;
     Carol leaves during the game, plays it out marked as leaving, and is gone when it ends."""
@@ -287,11 +291,11 @@ def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_gam
     click(alice, "[data-action=set-seed]")
     alice.page.wait_for_selector('.seed-box .my-seed[data-client-seed="alice-picked-this"]')
     assert seeds.locator("input[name=client_seed]").input_value() == ""
-    view = Http(server).get(f"/api/chouettes/{table}")
+    view = Http(web_server).get(f"/api/chouettes/{table}")
     assert {p["user_id"]: p["client_seed"] for p in view["players"]}[ids[alice]] == "alice-picked-this"
 
     # ----- the rolls for places and the game use it (Alice sat first, and is the box)
-    server.dice(*FORMATION_ROLLS, OPENING)
+    web_server.dice(*FORMATION_ROLLS, OPENING)
     bob.page.click("[data-action=start]")
     for person, role in ((alice, "box"), (bob, "captain"), (carol, "member")):
         wait_page(person, status="playing", role=role)
@@ -299,10 +303,10 @@ def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_gam
     current.get_by_text("alice-picked-this", exact=False).wait_for()
     assert seeds.get_attribute("open") is not None, "the seed box stays open while the table moves on"
     alice.screenshot_page("chouette-fair-dice")
-    view = Http(server).get(f"/api/chouettes/{table}")
+    view = Http(web_server).get(f"/api/chouettes/{table}")
     assert view["client_seeds"][0] == "alice-picked-this"
     assert current.locator("code").get_attribute("data-commitment") == view["commitment"]
-    formation, first_game = Http(server).get(f"/api/tables/{table}/record")["games"][:2]
+    formation, first_game = Http(web_server).get(f"/api/tables/{table}/record")["games"][:2]
     assert formation["seed_hash"] == committed, "the places were rolled with the seed whose hash the page showed"
     assert formation["client_seeds"][0] == first_game["client_seeds"][0] == "alice-picked-this"
 
@@ -332,7 +336,7 @@ def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_gam
     carol.goto(f"#/profile/{names[carol]}")
     row = carol.page.locator(f'#profile-games tr[data-kind="chouette"][data-table="{table}"]')
     row.wait_for()
-    [entry] = Http(server).get(f"/api/users/{names[carol]}/games")["tables"]
+    [entry] = Http(web_server).get(f"/api/users/{names[carol]}/games")["tables"]
     assert entry["points"] > 0, "the box resigned to every member"
     assert f"+{entry['points']}" in row.inner_text() and "won" in row.inner_text()
     assert row.locator("a").get_attribute("href") == f"#/chouette/{table}"

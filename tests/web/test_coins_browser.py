@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from test_lobby_browser import account, sign_up
-from web_driver import Driver, WebServer
+import pytest
+
+from tests.web.browser_client import Client
+from tests.web.test_lobby_browser import account, sign_up
+from tests.web.web_driver import Driver, WebServer
+
 
 MakeClient = Callable[..., Client]
 NOTE = "Coins have no money value and cannot be bought or sold."
 
 
-def test_a_coin_match_from_the_form_to_the_profile(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_a_coin_match_from_the_form_to_the_profile(client: MakeClient, web_server: WebServer) -> None:
     """A guest cannot stake coins; an account holder opens a 3-point Georgian match for 20 coins a point,
     wins it when the opponent resigns (koks, 3 points, docs/rules.md §4), and finds 3 × 20 more coins on the
     profile, in its history and on the coins leaderboard."""
@@ -41,12 +45,12 @@ def test_a_coin_match_from_the_form_to_the_profile(client: MakeClient, server: W
     alice.page.wait_for_selector(".game-page[data-status=waiting]")
     assert alice.page.locator('.match-info [data-stake="20"]').inner_text() == "20 coins per point · 60 at stake"
 
-    server.dice((3, 1))
-    bob = account(server, "coin_bob")
+    web_server.dice((3, 1))
+    bob = account(web_server, "coin_bob")
     table = alice.table_id()
     bob.post(f"/api/tables/{table}/join")
     alice.page.wait_for_selector(".game-page[data-status=playing]")
-    driver = Driver(server, bob.cookie_header(), table)
+    driver = Driver(web_server, bob.cookie_header(), table)
     try:
         driver.act("resign")
     finally:

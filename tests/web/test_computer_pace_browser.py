@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_client import DESKTOP, Client
-from server_process import start_server
-from web_driver import REPO_ROOT, WebServer
+
+from tests.server_process import start_server
+from tests.web.browser_client import DESKTOP, Client
+from tests.web.web_driver import REPO_ROOT, WebServer
+
 
 PAUSE = 0.5
 """The paced server's pause before each computer action, in seconds."""

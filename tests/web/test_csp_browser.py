@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser_client import Client
-from web_driver import WebServer
+from tests.web.browser_client import Client
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -32,15 +33,15 @@ def violations(person: Client) -> list[str]:
     return found
 
 
-def test_the_client_runs_under_its_policy_without_a_violation(client: MakeClient, server: WebServer) -> None:
+def test_the_client_runs_under_its_policy_without_a_violation(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     person.page.add_init_script(RECORD_VIOLATIONS)
-    response: Any = person.page.goto(f"{server.url}/#/")
+    response: Any = person.page.goto(f"{web_server.url}/#/")
     assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
     person.page.wait_for_selector("[data-action=quick-play]")
     assert violations(person) == []
 
-    server.dice((6, 1), *[(2, 1), (6, 5)] * 20)
+    web_server.dice((6, 1), *[(2, 1), (6, 5)] * 20)
     person.page.select_option("select[name=quick-variant]", "backgammon")
     person.page.click("[data-action=quick-play]")
     person.page.wait_for_selector(".game-page[data-status=playing]")

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser_client import Client
-from web_driver import WebServer
+from tests.web.browser_client import Client
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -26,7 +27,7 @@ def console_problems(person: Client) -> list[str]:
     return problems
 
 
-def test_a_first_visit_logs_no_error(client: MakeClient, server: WebServer) -> None:
+def test_a_first_visit_logs_no_error(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     problems = console_problems(person)
     person.goto("#/")

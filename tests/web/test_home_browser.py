@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser_client import Client
-from test_lobby_browser import sign_up
-from web_driver import Http, WebServer
+from tests.web.browser_client import Client
+from tests.web.test_lobby_browser import sign_up
+from tests.web.web_driver import Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 PHONE = {"width": 360, "height": 740}
@@ -24,10 +25,10 @@ def pool_key(pool: dict[str, Any]) -> str:
 
 
 def test_one_tap_on_a_tile_pairs_two_players_and_the_home_page_features_their_match(
-        client: MakeClient, server: WebServer) -> None:
+        client: MakeClient, web_server: WebServer) -> None:
     visitor = client()
     visitor.goto("#/")
-    pools = Http(server).get("/api/matchmaking/pools")["pools"]
+    pools = Http(web_server).get("/api/matchmaking/pools")["pools"]
     tiles = visitor.page.locator(".pool-tile")
     tiles.first.wait_for()
     shown = [tiles.nth(i).get_attribute("data-pool") for i in range(tiles.count())]
@@ -50,8 +51,8 @@ def test_one_tap_on_a_tile_pairs_two_players_and_the_home_page_features_their_ma
     visitor.page.wait_for_selector(f'{tile}[data-waiting="1"]')
 
     # the second player in the same pool: both are paired and land on the rated table
-    server.dice((3, 1))
-    bob = Http(server)
+    web_server.dice((3, 1))
+    bob = Http(web_server)
     bob.post("/api/signup", {"username": "bob_home", "password": PASSWORD})
     bob.post("/api/matchmaking/join", {field: georgian[field] for field in POOL_FIELDS})
     alice.page.wait_for_function("() => location.hash.startsWith('#/table/')", timeout=20_000)
@@ -67,8 +68,8 @@ def test_one_tap_on_a_tile_pairs_two_players_and_the_home_page_features_their_ma
     visitor.page.wait_for_selector(".game-page[data-status=playing]")
 
 
-def test_the_next_tournaments_are_listed(client: MakeClient, server: WebServer) -> None:
-    organiser = Http(server)
+def test_the_next_tournaments_are_listed(client: MakeClient, web_server: WebServer) -> None:
+    organiser = Http(web_server)
     organiser.post("/api/signup", {"username": "organiser", "password": PASSWORD})
     created = organiser.post("/api/tournaments", {"name": "Sunday cup", "format": "knockout", "variant": "georgian", "max_players": 8})
     person = client()

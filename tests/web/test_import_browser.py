@@ -10,12 +10,13 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from browser_client import Client
-from web_driver import WebServer
+import pytest
 
 from nardy.notation import transcript_to_mat
 from nardy.notation.transcript import Action, GameTranscript, Transcript
 from nardy.rules import GameOptions, Match, Phase
+from tests.web.browser_client import Client
+from tests.web.web_driver import WebServer
 
 MakeClient = Callable[..., Client]
 ANALYSIS_SECONDS = 180_000
@@ -58,8 +59,9 @@ def _upload(person: Client, path: Path) -> None:
     person.page.click("[data-action=upload]")
 
 
+@pytest.mark.slow
 def test_a_match_file_is_analysed_replayed_listed_and_deleted(
-    client: MakeClient, server: WebServer, tmp_path: Path,
+    client: MakeClient, web_server: WebServer, tmp_path: Path,
 ) -> None:
     person = client()
     person.goto("#/analysis")
@@ -122,8 +124,9 @@ def test_a_match_file_is_analysed_replayed_listed_and_deleted(
     assert person.page.locator("[data-import]").count() == 0
 
 
+@pytest.mark.slow
 def test_a_failed_analysis_is_asked_for_again_from_the_panel(
-    client: MakeClient, server: WebServer, tmp_path: Path,
+    client: MakeClient, web_server: WebServer, tmp_path: Path,
 ) -> None:
     """The panel of a failed analysis gives its reason, and the level and the button to try again."""
     person = client()
@@ -135,7 +138,7 @@ def test_a_failed_analysis_is_asked_for_again_from_the_panel(
     person.page.select_option("select[name=import-level]", "advanced")
     _upload(person, path)
     person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
-    with sqlite3.connect(server.data_dir / "nardy.sqlite3") as database:  # as a worker that died would leave it
+    with sqlite3.connect(web_server.data_dir / "nardy.sqlite3") as database:  # as a worker that died would leave it
         database.execute("UPDATE imported_matches SET status = 'failed', error = 'RuntimeError: worker lost'")
     person.page.reload()
     person.page.wait_for_selector(".analysis-panel .error:has-text('worker lost')")
@@ -144,7 +147,7 @@ def test_a_failed_analysis_is_asked_for_again_from_the_panel(
     person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
 
 
-def test_a_file_that_is_not_a_match_file_is_refused(client: MakeClient, server: WebServer, tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_match_file_is_refused(client: MakeClient, web_server: WebServer, tmp_path: Path) -> None:
     person = client()
     _continue_as_guest(person)
     person.goto("#/imports")
@@ -160,7 +163,7 @@ def test_a_file_that_is_not_a_match_file_is_refused(client: MakeClient, server: 
 
     # the page shows the server's own reason
     csrf = next(c["value"] for c in person.context.cookies() if c["name"] == "nardy_csrf")
-    reply = person.page.request.post(f"{server.url}/api/imports", headers={"X-CSRF-Token": csrf},
+    reply = person.page.request.post(f"{web_server.url}/api/imports", headers={"X-CSRF-Token": csrf},
                                      data={"name": path.name, "text": path.read_text(encoding="utf-8")})
     assert reply.status == 422
     assert error.inner_text() == reply.json()["detail"]

@@ -8,9 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from browser_client import Client
-from test_csp_browser import RECORD_VIOLATIONS, violations
-from web_driver import WebServer
+
+from tests.web.browser_client import Client
+from tests.web.test_csp_browser import RECORD_VIOLATIONS, violations
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -22,24 +24,24 @@ OFFER_INSTALL = """() => {
 }"""
 
 
-def test_a_manifest_icons_and_a_service_worker_caching_the_client(client: MakeClient, server: WebServer) -> None:
+def test_a_manifest_icons_and_a_service_worker_caching_the_client(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     person.page.add_init_script(RECORD_VIOLATIONS)
-    response: Any = person.page.goto(f"{server.url}/#/")
+    response: Any = person.page.goto(f"{web_server.url}/#/")
     policy = response.headers["content-security-policy"]
     assert "manifest-src 'self'" in policy and "worker-src 'self'" in policy
     person.page.wait_for_selector("[data-action=quick-play]")
 
     manifest_href = person.page.get_attribute("link[rel=manifest]", "href")
-    manifest = httpx.get(f"{server.url}/{manifest_href}").json()
+    manifest = httpx.get(f"{web_server.url}/{manifest_href}").json()
     assert manifest["display"] == "standalone" and manifest["start_url"]
     sizes = {icon["sizes"] for icon in manifest["icons"]}
     assert {"192x192", "512x512"} <= sizes and any(icon.get("purpose") == "maskable" for icon in manifest["icons"])
     for icon in manifest["icons"]:
-        answer = httpx.get(f"{server.url}/{icon['src']}")
+        answer = httpx.get(f"{web_server.url}/{icon['src']}")
         assert answer.status_code == 200 and answer.headers["content-type"] == icon["type"], icon
 
-    worker = httpx.get(f"{server.url}/sw.js")
+    worker = httpx.get(f"{web_server.url}/sw.js")
     assert worker.status_code == 200 and "javascript" in worker.headers["content-type"]
     assert worker.headers["cache-control"] == "no-cache"
     version = worker.text.split('const VERSION = "', 1)[1].split('"', 1)[0]

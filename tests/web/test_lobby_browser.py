@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from browser_client import Client
-from test_analysis_browser import ANALYSIS_SECONDS, finish_against_the_computer
-from test_browser import quick_play, winning_dice
-from test_chouette_browser import create_from_lobby
-from web_driver import Driver, Http, WebServer
+import pytest
+
+from tests.web.browser_client import Client
+from tests.web.test_analysis_browser import ANALYSIS_SECONDS, finish_against_the_computer
+from tests.web.test_browser import quick_play, winning_dice
+from tests.web.test_chouette_browser import create_from_lobby
+from tests.web.web_driver import Driver, Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 PASSWORD = "correct horse battery"
@@ -37,7 +40,8 @@ def account(server: WebServer, name: str) -> Http:
     return other
 
 
-def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: MakeClient, web_server: WebServer) -> None:
     """Issue item 1: after a match found by matchmaking ends, "Back to the lobby" stays in the lobby (the
     status is idle at once), and a new search works."""
     person = client()
@@ -47,13 +51,13 @@ def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: Make
     assert person.page.locator("select[name=mm-clock]").input_value() == "b12-60"
     person.page.click("[data-action=find-opponent]")
     person.page.wait_for_selector("[data-action=leave-pool]")
-    server.dice((3, 1))
-    other = account(server, "mm_opponent")
+    web_server.dice((3, 1))
+    other = account(web_server, "mm_opponent")
     other.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
     person.page.wait_for_function("() => location.hash.startsWith('#/table/')", timeout=20_000)
     person.page.wait_for_selector(".game-page[data-status=playing]")
 
-    driver = Driver(server, other.cookie_header(), person.table_id())
+    driver = Driver(web_server, other.cookie_header(), person.table_id())
     try:
         driver.act("leave")
     finally:
@@ -70,7 +74,7 @@ def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: Make
     person.page.wait_for_selector("[data-action=leave-pool]")
 
 
-def test_a_rated_table_has_a_bank_clock_beside_each_player(client: MakeClient, server: WebServer) -> None:
+def test_a_rated_table_has_a_bank_clock_beside_each_player(client: MakeClient, web_server: WebServer) -> None:
     """Issue item 2: checking "Rated" switches the form to a bank clock (per-move limits stay for unrated
     tables); the game page names the clock and shows each player's bank, the mover's delay first."""
     alice = client()
@@ -91,8 +95,8 @@ def test_a_rated_table_has_a_bank_clock_beside_each_player(client: MakeClient, s
     info = alice.page.locator(".match-info")
     assert "12 s + 1 min per point" in info.locator("[data-time-control]").inner_text()
 
-    server.dice((3, 1))
-    bob = account(server, "clock_bob")
+    web_server.dice((3, 1))
+    bob = account(web_server, "clock_bob")
     bob.post(f"/api/tables/{alice.table_id()}/join")
     alice.page.wait_for_selector(".game-page[data-status=playing][data-my-turn=true]")
     mine = alice.page.locator(".player.bottom [data-clock]")
@@ -104,7 +108,7 @@ def test_a_rated_table_has_a_bank_clock_beside_each_player(client: MakeClient, s
     alice.screenshot_page("bank-clock")
 
 
-def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient, server: WebServer) -> None:
+def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient, web_server: WebServer) -> None:
     """Issue item 3: two accounts on one address (both here are 127.0.0.1) play a rated match; the page
     says "Rated" before it starts and in the result, and both ratings move."""
     alice = client()
@@ -117,12 +121,12 @@ def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient
     alice.page.wait_for_selector(".game-page[data-status=waiting]")
     assert alice.page.locator('.match-info [data-rated="true"]').inner_text() == "Rated"
 
-    server.dice((3, 1))
-    bob = account(server, "home_bob")
+    web_server.dice((3, 1))
+    bob = account(web_server, "home_bob")
     table = alice.table_id()
     bob.post(f"/api/tables/{table}/join")
     alice.page.wait_for_selector(".game-page[data-status=playing]")
-    driver = Driver(server, bob.cookie_header(), table)
+    driver = Driver(web_server, bob.cookie_header(), table)
     try:
         driver.act("resign")  # Georgian: the game ends at once, scored from the position
     finally:
@@ -140,17 +144,17 @@ def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient
     assert bob.get("/api/users/home_bob/ratings")["ratings"]["georgian"]["rating"] == 1490
 
 
-def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, server: WebServer) -> None:
+def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, web_server: WebServer) -> None:
     """Issue item 4: a game against the computer is in its player's "My games" with a link back, never in
     "Games being played", which lists games between people ten at a time."""
     person = client()
-    server.dice(*winning_dice("georgian", 20))
+    web_server.dice(*winning_dice("georgian", 20))
     quick_play(person, "georgian")
     mine = person.table_id()
 
-    server.dice(*[(3, 1)] * 11)
+    web_server.dice(*[(3, 1)] * 11)
     for _ in range(11):
-        host, guest = Http(server), Http(server)
+        host, guest = Http(web_server), Http(web_server)
         host.post("/api/guest")
         guest.post("/api/guest")
         table = host.post("/api/tables", {"variant": "georgian"})["table"]["table"]
@@ -179,7 +183,7 @@ def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, s
     person.page.wait_for_url(re.compile(f"#/chouette/{chouette}$"))
 
 
-def test_the_create_form_offers_final_moves_with_the_variants_default(client: MakeClient, server: WebServer) -> None:
+def test_the_create_form_offers_final_moves_with_the_variants_default(client: MakeClient, web_server: WebServer) -> None:
     """004's platform: «Ходы окончательны» for long nardy; the form checks it for the variants whose
     rules default to it, any table may choose otherwise, and the table keeps the choice."""
     alice = client()
@@ -195,7 +199,7 @@ def test_the_create_form_offers_final_moves_with_the_variants_default(client: Ma
     final.check()
     form.locator("[data-action=create]").click()
     alice.page.wait_for_selector(".game-page[data-status=waiting]")
-    assert Http(server).get(f"/api/tables/{alice.table_id()}")["options"]["moves_final"] is True
+    assert Http(web_server).get(f"/api/tables/{alice.table_id()}")["options"]["moves_final"] is True
 
 
 PHONE_UPRIGHT = {"width": 360, "height": 780}
@@ -228,6 +232,7 @@ BROKEN_WORDS = """(selector) => {
 """The words of the cells ``selector`` finds that are split over two lines."""
 
 
+@pytest.mark.slow
 def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
     """The mission's mobile layout: nothing is wider than a 360-pixel screen, whatever the language. The
     Russian and Georgian names of the long-nardy regulations, the longest options of the lobby's and the
@@ -242,12 +247,13 @@ def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
             assert person.page.evaluate(WIDE_CONTENT) == [], f"{locale} {page} is wider than the screen"
 
 
-def test_a_players_pages_fit_a_small_phone(client: MakeClient, server: WebServer) -> None:
+@pytest.mark.slow
+def test_a_players_pages_fit_a_small_phone(client: MakeClient, web_server: WebServer) -> None:
     """After a finished match, its replay with its analysis and the player's profile, whose tables of matches are
     wider than a phone, scroll inside their cards: the page itself never scrolls sideways. The analysis's figures
     once split Georgian and Russian words over two lines ("გათვალისწინებით", "Начинающий")."""
     person = client(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
-    finish_against_the_computer(person, server, "backgammon")
+    finish_against_the_computer(person, web_server, "backgammon")
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
     assert person.page.evaluate(WIDE_CONTENT) == [], "the replay is wider than the screen"

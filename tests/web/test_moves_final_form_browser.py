@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from web_driver import Http, WebServer
+from tests.web.browser_client import Client
+from tests.web.web_driver import Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 
 
 def test_the_box_is_off_against_the_computer_and_locked_on_at_rated_tables(
-    client: MakeClient, server: WebServer,
+    client: MakeClient, web_server: WebServer,
 ) -> None:
     person = client()
     person.goto("#/login")
@@ -48,7 +49,7 @@ def test_the_box_is_off_against_the_computer_and_locked_on_at_rated_tables(
     assert final.is_checked(), "between people the variant's default comes back"
 
     opponent.select_option("computer")
-    server.dice(*[(6, 2)] * 2, *[(5, 3)] * 40)
+    web_server.dice(*[(6, 2)] * 2, *[(5, 3)] * 40)
     form.locator("[data-action=create]").click()
     person.page.wait_for_selector(".game-page[data-status=playing]")
-    assert Http(server).get(f"/api/tables/{person.table_id()}")["options"]["moves_final"] is False
+    assert Http(web_server).get(f"/api/tables/{person.table_id()}")["options"]["moves_final"] is False

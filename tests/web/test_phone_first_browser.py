@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from browser_client import Client
-from test_browser import quick_play, winning_dice
-from test_game_page_browser import box, overlap
-from web_driver import WebServer
+
+from tests.web.browser_client import Client
+from tests.web.test_browser import quick_play, winning_dice
+from tests.web.test_game_page_browser import box, overlap
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -49,9 +51,9 @@ def start_moving(person: Client, server: WebServer) -> None:
 
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360x740", "390x844"])
 def test_an_upright_phone_gets_the_board_on_top_and_the_controls_in_reach(
-        viewport: dict[str, int], client: MakeClient, server: WebServer) -> None:
+        viewport: dict[str, int], client: MakeClient, web_server: WebServer) -> None:
     person = client(viewport=viewport, has_touch=True, is_mobile=True)
-    start_moving(person, server)
+    start_moving(person, web_server)
     width, height = viewport["width"], viewport["height"]
 
     header = box(person, ".topbar")
@@ -89,9 +91,9 @@ def test_an_upright_phone_gets_the_board_on_top_and_the_controls_in_reach(
     person.screenshot_page(f"phone-first-{width}x{height}-menu")
 
 
-def test_the_moves_and_the_chat_are_tabs_below_the_controls(client: MakeClient, server: WebServer) -> None:
+def test_the_moves_and_the_chat_are_tabs_below_the_controls(client: MakeClient, web_server: WebServer) -> None:
     alice, bob = client(viewport=SMALL_PHONE, has_touch=True, is_mobile=True), client()
-    server.dice((3, 1))
+    web_server.dice((3, 1))
     alice.goto("#/")
     alice.page.click("details.create-table > summary")  # on a phone the form waits behind its summary
     form = alice.page.locator("form.create")
@@ -118,10 +120,10 @@ def test_the_moves_and_the_chat_are_tabs_below_the_controls(client: MakeClient, 
     assert bob.page.locator(".side-tabs").is_hidden()
 
 
-def test_the_roll_and_the_cube_are_in_reach_when_my_turn_starts(client: MakeClient, server: WebServer) -> None:
+def test_the_roll_and_the_cube_are_in_reach_when_my_turn_starts(client: MakeClient, web_server: WebServer) -> None:
     """At the start of my next turn the Roll button and the cube (drawn on the board) show without scrolling."""
     person = client(viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
-    start_moving(person, server)
+    start_moving(person, web_server)
     version = person.version()
     person.click_point(8)  # the opening 6-1 makes the 7 point: 13/7 8/7
     person.click_point(7)
@@ -134,18 +136,18 @@ def test_the_roll_and_the_cube_are_in_reach_when_my_turn_starts(client: MakeClie
     assert box(person, "[data-action=roll]")["height"] >= TAP_MIN
 
 
-def test_sideways_the_board_still_fills_the_height(client: MakeClient, server: WebServer) -> None:
+def test_sideways_the_board_still_fills_the_height(client: MakeClient, web_server: WebServer) -> None:
     person = client(viewport=LANDSCAPE, has_touch=True, is_mobile=True)
-    start_moving(person, server)
+    start_moving(person, web_server)
     board = box(person, "svg.board")
     assert board["height"] >= LANDSCAPE["height"] * 0.95
     assert person.page.locator(".side-tabs").is_hidden(), "sideways, the side column shows the moves as before"
     assert person.page.locator(".move-list").is_visible()
 
 
-def test_a_desktop_keeps_its_side_column(client: MakeClient, server: WebServer) -> None:
+def test_a_desktop_keeps_its_side_column(client: MakeClient, web_server: WebServer) -> None:
     person = client()
-    start_moving(person, server)
+    start_moving(person, web_server)
     board, side = box(person, "svg.board"), box(person, ".game-side")
     assert side["x"] >= board["x"] + board["width"], "the side column stands beside the board"
     assert person.page.locator(".topbar nav").is_visible(), "the menu shows in the header"

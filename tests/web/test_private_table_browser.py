@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from web_driver import Http, WebServer
+from tests.web.browser_client import Client
+from tests.web.web_driver import Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 
 
-def test_the_invite_link_shows_a_private_match_and_its_id_alone_does_not(client: MakeClient, server: WebServer) -> None:
-    alice, bob = Http(server), Http(server)
+def test_the_invite_link_shows_a_private_match_and_its_id_alone_does_not(client: MakeClient, web_server: WebServer) -> None:
+    alice, bob = Http(web_server), Http(web_server)
     alice.post("/api/guest")
     bob.post("/api/guest")
     created = alice.post("/api/tables", {"variant": "georgian", "match_length": 1, "private": True})
     table, invite = created["table"]["table"], created["invite"]
-    server.dice((3, 1))
+    web_server.dice((3, 1))
     bob.post(f"/api/tables/{table}/join", {"invite": invite})
 
     stranger = client()

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser_client import TIMEOUT_MS, Client
-from web_driver import WebServer
+from tests.web.browser_client import TIMEOUT_MS, Client
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -28,7 +29,7 @@ SOCKET_STATE = "({opened: window.__socketsOpened, connected: window.nardy.socket
                " user: window.nardy.socket.user})"
 
 
-def test_a_logout_in_one_tab_signs_the_other_tab_out(client: MakeClient, server: WebServer) -> None:
+def test_a_logout_in_one_tab_signs_the_other_tab_out(client: MakeClient, web_server: WebServer) -> None:
     person = client()
     person.goto("#/login")
     form = person.page.locator('form[data-form="signup"]')
@@ -42,7 +43,7 @@ def test_a_logout_in_one_tab_signs_the_other_tab_out(client: MakeClient, server:
     other.set_default_timeout(TIMEOUT_MS)
     other.on("pageerror", lambda error: errors.append(str(error)))
     other.add_init_script(COUNT_SOCKETS)
-    other.goto(f"{server.url}/#/")
+    other.goto(f"{web_server.url}/#/")
     other.wait_for_selector('[data-user="two_tabs"]')
     other.wait_for_function("() => window.nardy && window.nardy.socket.connected && window.nardy.socket.user")
     assert other.evaluate(SOCKET_STATE)["opened"] == 1

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from test_lobby_browser import sign_up
-from web_driver import Driver, Http, WebServer
+from tests.web.browser_client import Client
+from tests.web.test_lobby_browser import sign_up
+from tests.web.web_driver import Driver, Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -42,10 +43,10 @@ def _finished_game_with_a_roll(server: WebServer) -> None:
 
 
 def test_a_new_profile_shows_its_own_colours_and_the_menu_leads_to_the_site_s(
-    client: MakeClient, server: WebServer,
+    client: MakeClient, web_server: WebServer,
 ) -> None:
-    _finished_game_with_a_roll(server)
-    site_dice = Http(server).get("/api/stats/dice")["statistics"]
+    _finished_game_with_a_roll(web_server)
+    site_dice = Http(web_server).get("/api/stats/dice")["statistics"]
     assert site_dice["rolls"] == 1
 
     person = client()

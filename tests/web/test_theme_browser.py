@@ -12,8 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_client import Client
-from web_driver import WebServer
+
+from tests.web.browser_client import Client
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 TEXT_CONTRAST = 4.5
@@ -106,17 +108,17 @@ def check_pages(person: Client, server: WebServer) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_page_follows_the_device_and_stays_readable(client: MakeClient, server: WebServer, scheme: str) -> None:
+def test_the_page_follows_the_device_and_stays_readable(client: MakeClient, web_server: WebServer, scheme: str) -> None:
     person = client(color_scheme=scheme)
     person.goto("#/")
     person.page.wait_for_selector("[data-action=quick-play]")
     assert page_is_dark(person) is (scheme == "dark")
     assert person.page.evaluate("document.documentElement.dataset.theme") is None, "nobody chose: the device decides"
-    check_pages(person, server)
+    check_pages(person, web_server)
     assert page_is_dark(person) is (scheme == "dark")
 
 
-def test_the_settings_switch_overrides_the_device(client: MakeClient, server: WebServer) -> None:
+def test_the_settings_switch_overrides_the_device(client: MakeClient, web_server: WebServer) -> None:
     person = client(color_scheme="light")
     person.goto("#/settings")
     theme = person.page.locator("select[name=theme]")
@@ -142,7 +144,7 @@ def test_the_settings_switch_overrides_the_device(client: MakeClient, server: We
     assert not page_is_dark(person), "and follows it as it changes"
 
 
-def test_the_theme_switch_is_translated(client: MakeClient, server: WebServer) -> None:
+def test_the_theme_switch_is_translated(client: MakeClient, web_server: WebServer) -> None:
     person = client(locale="ru-RU")
     person.goto("#/settings")
     person.page.wait_for_selector("select[name=theme]")

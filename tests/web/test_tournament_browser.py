@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from test_lobby_browser import account, sign_up
-from web_driver import Driver, WebServer
+import pytest
+
+from tests.web.browser_client import Client
+from tests.web.test_lobby_browser import account, sign_up
+from tests.web.web_driver import Driver, WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -30,8 +33,9 @@ def organiser_on_its_page(client: MakeClient, username: str, settings: dict[str,
     return person, tournament
 
 
-def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server: WebServer) -> None:
-    organiser = account(server, "cup_organiser")
+@pytest.mark.slow
+def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, web_server: WebServer) -> None:
+    organiser = account(web_server, "cup_organiser")
     tournament = organiser.post("/api/tournaments", {
         "name": "Friday cup", "season": "2027", "format": "knockout", "variant": "long-bolshie", "max_players": 2,
     })["id"]
@@ -47,14 +51,14 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server:
     person.page.wait_for_selector("[data-action=withdraw]")
     assert "cup_alice" in person.page.locator(".tournament-entries").inner_text()
 
-    server.dice((5, 3), (4, 2), (6, 1), (3, 3))
-    opponent = account(server, "cup_bob")
+    web_server.dice((5, 3), (4, 2), (6, 1), (3, 3))
+    opponent = account(web_server, "cup_bob")
     opponent.post(f"/api/tournaments/{tournament}/register")
     person.page.wait_for_selector(".tournament[data-status=running] .bracket-match a[data-table]", timeout=20_000)
     table = person.page.get_attribute(".bracket-match a[data-table]", "data-table")
     assert table
 
-    driver = Driver(server, opponent.cookie_header(), table)
+    driver = Driver(web_server, opponent.cookie_header(), table)
     try:
         driver.act("leave")
     finally:
@@ -71,7 +75,7 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, server:
     assert "Friday cup" in sheet and "2027" in sheet and "cup_alice" in sheet and "cup_bob" in sheet
 
 
-def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, server: WebServer) -> None:
+def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, web_server: WebServer) -> None:
     person, _ = organiser_on_its_page(client, "cup_host", {"name": "Saturday cup", "format": "knockout",
                                                            "variant": "georgian", "max_players": 4})
     person.page.wait_for_selector("[data-action=cancel-tournament]")
@@ -81,14 +85,14 @@ def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, serv
     assert person.page.locator("[data-action=cancel-tournament]").count() == 0
     assert person.page.locator("[data-action=register]").count() == 0
 
-    other = account(server, "cup_guest_of_honour")
+    other = account(web_server, "cup_guest_of_honour")
     other_tournament = other.post("/api/tournaments", {"name": "Sunday cup", "format": "knockout", "variant": "georgian"})["id"]
     person.goto(f"#/tournament/{other_tournament}")
     person.page.wait_for_selector(".tournament[data-status=registering] [data-action=register]")
     assert person.page.locator("[data-action=cancel-tournament]").count() == 0  # only the organiser may
 
 
-def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(client: MakeClient, server: WebServer) -> None:
+def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(client: MakeClient, web_server: WebServer) -> None:
     person, tournament = organiser_on_its_page(client, "cup_editor", {"name": "Monday cup", "format": "knockout",
                                                                       "variant": "georgian", "max_players": 8})
     person.page.click("[data-edit] summary")
@@ -102,7 +106,7 @@ def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(clie
     form.locator("button[type=submit]").click()
     person.page.wait_for_function("() => document.querySelector('.tournament h1').textContent === 'Tuesday cup'")
     assert person.page.locator("[data-edit]").get_attribute("open") is None
-    other = account(server, "cup_owner")
+    other = account(web_server, "cup_owner")
     shown = other.get(f"/api/tournaments/{tournament}")
     assert (shown["name"], shown["max_players"]) == ("Tuesday cup", 4)
     assert "4" in person.page.locator(".tournament-status").inner_text()

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from test_lobby_browser import account, sign_up
-from web_driver import Driver, WebServer
+from tests.web.browser_client import Client
+from tests.web.test_lobby_browser import account, sign_up
+from tests.web.web_driver import Driver, WebServer
+
 
 MakeClient = Callable[..., Client]
 
 
-def test_the_end_of_a_tournament_match_offers_the_way_back(client: MakeClient, server: WebServer) -> None:
-    organiser = account(server, "end_organiser")
+def test_the_end_of_a_tournament_match_offers_the_way_back(client: MakeClient, web_server: WebServer) -> None:
+    organiser = account(web_server, "end_organiser")
     tournament = organiser.post("/api/tournaments", {
         "name": "Evening cup", "format": "knockout", "variant": "georgian", "max_players": 2,
     })["id"]
@@ -26,8 +27,8 @@ def test_the_end_of_a_tournament_match_offers_the_way_back(client: MakeClient, s
     person.page.click("[data-action=register]")
     person.page.wait_for_selector("[data-action=withdraw]")
 
-    server.dice((5, 3), (4, 2), (6, 1), (3, 3))
-    opponent = account(server, "end_bob")
+    web_server.dice((5, 3), (4, 2), (6, 1), (3, 3))
+    opponent = account(web_server, "end_bob")
     opponent.post(f"/api/tournaments/{tournament}/register")
     person.page.wait_for_selector(".tournament[data-status=running] .bracket-match a[data-table]", timeout=20_000)
     table = person.page.get_attribute(".bracket-match a[data-table]", "data-table")
@@ -35,7 +36,7 @@ def test_the_end_of_a_tournament_match_offers_the_way_back(client: MakeClient, s
     person.goto(f"#/table/{table}")
     person.page.wait_for_selector(".game-page[data-status=playing]")
 
-    driver = Driver(server, opponent.cookie_header(), table)
+    driver = Driver(web_server, opponent.cookie_header(), table)
     try:
         driver.act("leave")
     finally:

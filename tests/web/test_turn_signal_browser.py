@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from browser_client import Client
-from test_lobby_browser import account, sign_up
-from web_driver import WebServer
+from tests.web.browser_client import Client
+from tests.web.test_lobby_browser import account, sign_up
+from tests.web.web_driver import WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -50,10 +51,10 @@ def play_my_turn(person: Client) -> None:
         pass
 
 
-def test_your_turn_while_the_page_is_hidden(client: MakeClient, server: WebServer) -> None:
+def test_your_turn_while_the_page_is_hidden(client: MakeClient, web_server: WebServer) -> None:
     alice, bob = client(), client()
     alice.page.add_init_script(HIDDEN_AND_NOTIFIED)
-    server.dice((3, 1), (6, 5), (2, 1), (4, 3), (5, 2))
+    web_server.dice((3, 1), (6, 5), (2, 1), (4, 3), (5, 2))
     switch_notifications_on(alice)
     alice.goto("#/")
     form = alice.page.locator("form.create")
@@ -90,8 +91,8 @@ def test_your_turn_while_the_page_is_hidden(client: MakeClient, server: WebServe
     assert alice.page.title().startswith("● ")
 
 
-def test_a_tournament_round_starting_is_signalled(client: MakeClient, server: WebServer) -> None:
-    organiser = account(server, "signal_host")
+def test_a_tournament_round_starting_is_signalled(client: MakeClient, web_server: WebServer) -> None:
+    organiser = account(web_server, "signal_host")
     tournament = organiser.post("/api/tournaments", {
         "name": "Evening cup", "format": "knockout", "variant": "georgian", "max_players": 2,
     })["id"]
@@ -106,8 +107,8 @@ def test_a_tournament_round_starting_is_signalled(client: MakeClient, server: We
     alice.page.wait_for_function("() => window.nardy.turns !== undefined")
 
     set_hidden(alice, True)
-    server.dice((5, 3), (4, 2), (6, 1), (3, 3))
-    account(server, "signal_bob").post(f"/api/tournaments/{tournament}/register")
+    web_server.dice((5, 3), (4, 2), (6, 1), (3, 3))
+    account(web_server, "signal_bob").post(f"/api/tournaments/{tournament}/register")
     alice.page.wait_for_function("""() => {
         window.nardy.turns.refresh();
         return window.__notes.some((note) => note.title === "A game is waiting for you");

@@ -13,8 +13,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from browser_client import Client
-from web_driver import Http, WebServer
+from tests.web.browser_client import Client
+from tests.web.web_driver import Http, WebServer
+
 
 MakeClient = Callable[..., Client]
 
@@ -24,8 +25,8 @@ def _values(select: Any) -> list[str]:
     return values
 
 
-def test_the_create_form_offers_what_the_server_says(client: MakeClient, server: WebServer) -> None:
-    described = Http(server).get("/api/variants")
+def test_the_create_form_offers_what_the_server_says(client: MakeClient, web_server: WebServer) -> None:
+    described = Http(web_server).get("/api/variants")
     person = client()
     person.goto("#/")
     form = person.page.locator("form.create")
@@ -55,10 +56,10 @@ def test_the_create_form_offers_what_the_server_says(client: MakeClient, server:
     assert _values(form.locator("select[name=time]")) == expected
 
 
-def test_the_lobby_follows_a_changed_list_of_variants(client: MakeClient, server: WebServer) -> None:
+def test_the_lobby_follows_a_changed_list_of_variants(client: MakeClient, web_server: WebServer) -> None:
     """A variant the client has never heard of is offered with its own lengths, levels and defaults;
     a variant left out is no longer offered; the clocks are the answer's."""
-    described = Http(server).get("/api/variants")
+    described = Http(web_server).get("/api/variants")
     changed = copy.deepcopy(described)
     georgian = next(entry for entry in changed["variants"] if entry["id"] == "georgian")
     invented = {

@@ -1,6 +1,6 @@
 """Helpers for the browser tests: a real server process with scripted dice, and a WebSocket driver.
 
-:class:`WebServer` runs ``python -m nardy.server`` (:mod:`server_process`) in testing mode with
+:class:`WebServer` runs ``python -m nardy.server`` (:mod:`tests.server_process`) in testing mode with
 ``NARDY_SCRIPTED_DICE=1`` on a free port and a temporary data folder, so the
 tests can queue dice with ``POST /api/testing/dice``.
 
@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_process import ServerProcess, start_server
 from websockets.sync.client import ClientConnection, connect
 
 from nardy.notation import position_from_dict
 from nardy.server.ws.view_changes import apply_changes
+from tests.server_process import ServerProcess, start_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 Json = dict[str, Any]

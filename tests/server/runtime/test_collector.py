@@ -123,7 +123,9 @@ def test_the_young_generations_are_collected_by_the_clock_not_only_by_allocation
         try:
             survivor = Node()
             assert _in_generation(survivor, 0, 1)
-            await asyncio.sleep(YOUNG_SECONDS * 3)
+            deadline = asyncio.get_running_loop().time() + YOUNG_SECONDS * 3
+            while not _in_generation(survivor, 2) and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(YOUNG_SECONDS / 10)
             assert _in_generation(survivor, 2)
         finally:
             await collector.stop()

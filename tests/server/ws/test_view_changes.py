@@ -95,11 +95,11 @@ def test_applying_changes_leaves_the_old_view_as_it_was() -> None:
 
 # ----- on the wire
 
-def test_a_watcher_follows_the_changes_to_the_view_a_newcomer_gets(server) -> None:
-    table, (alice, bob) = server.match("backgammon", 3, opening=[(3, 1)])
-    carol = server.player(sign_up=False)
+def test_a_watcher_follows_the_changes_to_the_view_a_newcomer_gets(game_server) -> None:
+    table, (alice, bob) = game_server.match("backgammon", 3, opening=[(3, 1)])
+    carol = game_server.player(sign_up=False)
     carol.subscribe(table)
-    server.push((6, 5), (2, 1))
+    game_server.push((6, 5), (2, 1))
 
     alice.ok("move", steps=MOVE_31)
     bob.catch_up(alice.version())
@@ -118,7 +118,7 @@ def test_a_watcher_follows_the_changes_to_the_view_a_newcomer_gets(server) -> No
     assert live and all("changes" in m and "state" not in m for m in live), [sorted(m) for m in live]
     assert carol.gaps == []
 
-    newcomer = server.player(sign_up=False)
+    newcomer = game_server.player(sign_up=False)
     sync = newcomer.subscribe(table)
     assert sync["version"] == final
     for player in (alice, bob, carol):
@@ -126,9 +126,9 @@ def test_a_watcher_follows_the_changes_to_the_view_a_newcomer_gets(server) -> No
         assert _without_time(player.state(table)) == _without_time(sync["state"]), player.name
 
 
-def test_changes_are_a_fraction_of_the_view(server) -> None:
-    table, (alice, bob) = server.match("backgammon", 1, opening=[(3, 1)])
-    carol = server.player(sign_up=False)
+def test_changes_are_a_fraction_of_the_view(game_server) -> None:
+    table, (alice, bob) = game_server.match("backgammon", 1, opening=[(3, 1)])
+    carol = game_server.player(sign_up=False)
     state = carol.subscribe(table)["state"]
     whole = len(orjson.dumps(state))
     mover = (alice, bob)[state["actor"]]
@@ -141,14 +141,14 @@ def test_changes_are_a_fraction_of_the_view(server) -> None:
     assert len(orjson.dumps(message["changes"])) < whole / 2
 
 
-def test_the_game_that_begins_comes_as_changes(server) -> None:
-    alice, bob = server.guest(), server.guest()
-    table = server.create(alice, "backgammon", 1)["table"]
-    carol = server.player(sign_up=False)
+def test_the_game_that_begins_comes_as_changes(game_server) -> None:
+    alice, bob = game_server.guest(), game_server.guest()
+    table = game_server.create(alice, "backgammon", 1)["table"]
+    carol = game_server.player(sign_up=False)
     assert carol.subscribe(table)["state"]["game"] is None
-    server.push((3, 1))
-    server.join(bob, table)
+    game_server.push((3, 1))
+    game_server.join(bob, table)
     started = carol.catch_up(carol.version() + 1)
     assert started["game"] is not None
     assert carol.gaps == []
-    assert _without_time(started) == _without_time(server.view(table))
+    assert _without_time(started) == _without_time(game_server.view(table))

@@ -1,9 +1,8 @@
-"""Shared helpers for the rule tests.
+"""Positions built by hand and read back as text, for the rule tests.
 
 Points are numbered from the side to move (docs/rules.md §2): it travels 24 → 1,
 bears off past point 1, and its bar is "point 25". The helpers are plain
-functions, importable as ``from conftest import ...`` (pytest puts this
-directory on ``sys.path``).
+functions (``from tests.rules.positions import make, outcomes``).
 
 * :func:`make` builds a position from ``{point: count}`` dicts; checkers not
   placed are borne off (a harmless place for them).

@@ -1,0 +1,1 @@
+"""Tests of ``benchmarks``: the measuring code itself, on small inputs."""

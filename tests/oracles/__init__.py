@@ -1,0 +1,1 @@
+"""Differential tests against GNU Backgammon, run as an outside program."""

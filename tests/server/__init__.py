@@ -1,0 +1,1 @@
+"""Tests of ``nardy.server``: in-process through ``TestClient`` and as live processes."""

@@ -1,0 +1,1 @@
+"""Tests of the browser client ``nardy/web`` through chromium, against live servers."""
