@@ -539,8 +539,11 @@ class RedisPubSub(_FanOut):
                 return
             try:
                 await self._redis_pubsub.unsubscribe(REDIS_PREFIX + subscription.channel)
-            except (RedisError, OSError) as error:
+            except (RedisError, OSError, RuntimeError) as error:
                 # Redis will re-subscribe the channel on reconnecting; the reading task then unsubscribes it.
+                # RuntimeError: the connection broke between the check above and the write, and redis-py's retry
+                # reconnected from this task while the reading task waits on the socket (asyncio refuses a second
+                # reader); the reading task notices the break and reconnects itself.
                 self._left_subscribed = True
                 _log.warning("could not unsubscribe from %s: %s", subscription.channel, error)
 
