@@ -33,6 +33,8 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
     assert backgammon["scoring"]["backgammon_values"] == [3, 2] and dave["scoring"]["backgammon_values"] == []
     assert georgian["match_files"] == ["mat", "sgf"] and traditional["match_files"] == ["mat"]
     assert traditional["match_lengths"] is None and traditional["longest_match"] == 99
+    # matchmaking pairs for the quick lengths a variant is played to: dave, played from 3 points, not for 1
+    assert backgammon["pairing_lengths"] == [1, 3, 5, 7] and dave["pairing_lengths"] == [3, 5, 7]
     assert "world-class" in backgammon["levels"] and "world-class" not in traditional["levels"]
 
 

@@ -23,6 +23,7 @@ from nardy.bots import levels_for
 from nardy.notation import sgf
 from nardy.rules import VARIANTS, Variant
 from nardy.server.api.bounds import LONGEST_MATCH
+from nardy.server.services.matchmaking import pairing_lengths
 from nardy.server.settings import (
     BANK_CLOCK_CHOICES,
     CORRESPONDENCE_DAYS_CHOICES,
@@ -46,6 +47,7 @@ def variant_json(variant: Variant) -> dict[str, Any]:
         "topology": variant.board,
         "opponent_points": list(variant.topology.opponent_numbers()),
         "match_lengths": list(variant.match_lengths) if variant.match_lengths is not None else None,
+        "pairing_lengths": pairing_lengths(variant.name),
         "longest_match": LONGEST_MATCH,
         "money_play": variant.money_play,
         "cube": {

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, Literal, TypeVar
 
-from nardy.rules import VARIANTS
+from nardy.rules import VARIANTS, find_variant
 from nardy.server.runtime.periodic import Periodic
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
@@ -70,6 +70,17 @@ QUICK_PAIRING_LENGTHS = (1, 3, 5, 7)
 """The match lengths the quick-pairing grid offers, where a variant is played to them."""
 
 
+def pairing_lengths(variant: str) -> list[int]:
+    """The match lengths players of ``variant`` are paired for: the quick lengths it is played to, else its
+    shortest.
+
+    >>> pairing_lengths("backgammon"), pairing_lengths("dave")
+    ([1, 3, 5, 7], [3, 5, 7])
+    """
+    allowed = find_variant(variant).match_lengths
+    return [n for n in QUICK_PAIRING_LENGTHS if allowed is None or n in allowed] or [min(allowed or (1,))]
+
+
 def quick_pairing_grid() -> list[PoolKey]:
     """The pools the home page offers as one-tap tiles: for each variant, its shortest quick length on the fast
     bank clock and its next one on the standard clock (a variant with one such length gets both on that length).
@@ -80,8 +91,7 @@ def quick_pairing_grid() -> list[PoolKey]:
     fast = BANK_CLOCK_CHOICES[0]
     grid: list[PoolKey] = []
     for variant in VARIANTS.values():
-        allowed = variant.match_lengths
-        lengths = [n for n in QUICK_PAIRING_LENGTHS if allowed is None or n in allowed] or [min(allowed or (1,))]
+        lengths = pairing_lengths(variant.name)
         grid.append((variant.name, lengths[0], *fast))
         grid.append((variant.name, lengths[1] if len(lengths) > 1 else lengths[0], *DEFAULT_BANK_CLOCK))
     return grid

@@ -10,7 +10,6 @@ import { variantName, bankClockName } from "./names.js";
 import { variants, variantRules, clocks, bankClockValue } from "./variants.js";
 
 const POLL_MS = 2000;
-const POOL_LENGTHS = [1, 3, 5, 7]; // the match lengths players are paired for
 
 export function findOpponentCard({ toast, navigate }) {
   let timer = null;
@@ -19,11 +18,10 @@ export function findOpponentCard({ toast, navigate }) {
     variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
   const length = h("select", { name: "mm-length", "aria-label": t("matchmaking.length") });
   const offerLengths = () => {
-    // the pool's usual lengths that the variant is played to (dave from 3), else the variant's own shortest
-    const allowed = variantRules(variant.value)?.match_lengths;
-    const lengths = allowed ? POOL_LENGTHS.filter((n) => allowed.includes(n)) : POOL_LENGTHS;
+    // the lengths the server pairs players of this variant for (/api/variants)
+    const lengths = variantRules(variant.value)?.pairing_lengths ?? [];
     const kept = length.value;
-    fill(length, (lengths.length ? lengths : allowed.slice(0, 1)).map((n) => h("option", { value: String(n) }, t("matchmaking.points", { n }))));
+    fill(length, lengths.map((n) => h("option", { value: String(n) }, t("matchmaking.points", { n }))));
     if ([...length.options].some((o) => o.value === kept)) length.value = kept;
   };
   offerLengths();
