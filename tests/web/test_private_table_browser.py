@@ -37,3 +37,12 @@ def test_the_invite_link_shows_a_private_match_and_its_id_alone_does_not(client:
     friend.page.wait_for_selector(".game-page[data-status=playing]")
     friend.page.reload()
     friend.page.wait_for_selector(".game-page[data-status=playing]")
+
+    # the replay's match files are the table's too: their links carry the invite this tab holds
+    friend.goto(f"#/replay/{table}")
+    link = friend.page.locator('a[href*="/export.mat"]').first
+    link.wait_for()
+    href = link.get_attribute("href") or ""
+    assert f"invite={invite}" in href
+    assert friend.page.request.get(web_server.url + href if href.startswith("/") else href).ok
+    assert not stranger.page.request.get(f"{web_server.url}/api/tables/{table}/export.mat").ok

@@ -10,6 +10,7 @@ import { getSettings, onSettingsChange } from "./settings.js";
 import { variantName, kindName, formatDice, seatName } from "./names.js";
 import { analysisPanel, markName } from "./analysis_panel.js";
 import { icon } from "./icons.js";
+import { withInvite } from "./invites.js";
 
 const SHOWN = new Set([
   "game_started", "opening_rolled", "rolled", "passed", "moved", "doubled", "took", "beavered", "dropped", "resigned",
@@ -74,7 +75,9 @@ export function mountReplay(view, tableId) {
       white: table.game ? table.game.white : 0,
       cube: table.options.cube,
       analysis: table.status === "finished" ? `/api/tables/${id}` : null,
-      downloads: matchFileLinks(replay.variant, `/api/tables/${id}`, `nardy-${tableId}`),
+      // a private table's files need its invite where this tab holds one (the link is followed without our headers)
+      downloads: matchFileLinks(replay.variant, `/api/tables/${id}`, `nardy-${tableId}`)
+        .map((link) => ({ ...link, href: withInvite(link.href) })),
     };
   });
 }
