@@ -64,7 +64,7 @@ def test_the_lobby_follows_a_changed_list_of_variants(client: MakeClient, web_se
     georgian = next(entry for entry in changed["variants"] if entry["id"] == "georgian")
     invented = {
         **copy.deepcopy(georgian), "id": "test-nardy", "title": "Test nardy", "match_lengths": [2, 4],
-        "money_play": False, "moves_final": True, "levels": ["random", "beginner"],
+        "money_play": False, "moves_final": True, "levels": ["random", "beginner"], "pairing_lengths": [2],
     }
     changed["variants"] = [entry for entry in changed["variants"] if entry["id"] != "dave"] + [invented]
     changed["clocks"] = {
