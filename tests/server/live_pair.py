@@ -20,6 +20,7 @@ from tests.server.live_server import (
     fresh_postgres_database,
     postgres_unreachable,
     redis_unreachable,
+    running_together,
 )
 
 
@@ -46,16 +47,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture
 def live_servers(tmp_path: Path, database_url: str, redis_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
     """Processes A and B on one database and one Redis, started together (both migrate at once)."""
-    pair = tuple(
+    pair = [
         LiveServer(tmp_path / name, database_url=database_url, redis_url=redis_url, env=FAST_CLIENT_ENV)
         for name in ("a", "b")
-    )
-    try:
-        for server in pair:
-            server.launch()
-        for server in pair:
-            server.wait_ready()
+    ]
+    with running_together(pair):
         yield pair[0], pair[1]
-    finally:
-        for server in pair:
-            server.kill()

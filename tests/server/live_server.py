@@ -196,6 +196,24 @@ class LiveServer:
         self.kill()
 
 
+@contextmanager
+def running_together(servers: list[LiveServer], *, graceful: bool = False) -> Iterator[None]:
+    """Start ``servers`` together (all launched before any is awaited, so they migrate at once), and end them
+    however the test ends: killed, or stopped with SIGTERM where ``graceful``."""
+    try:
+        for server in servers:
+            server.launch()
+        for server in servers:
+            server.wait_ready()
+        yield
+    finally:
+        for server in servers:
+            if graceful:
+                server.stop()
+            else:
+                server.kill()
+
+
 # ----- outside services
 
 

@@ -18,7 +18,9 @@ import pytest
 import redis
 
 from nardy.server.api.ratelimit import REDIS_KEY_PREFIX
-from tests.server.live_server import PASSWORD, REDIS_URL, HttpUser, LiveServer, redis_unreachable, unique_name
+from tests.server.live_server import (
+    PASSWORD, REDIS_URL, HttpUser, LiveServer, redis_unreachable, running_together, unique_name,
+)
 
 LIMITS_ON = {
     "NARDY_RATE_LIMITS": "true",
@@ -43,15 +45,8 @@ def two_processes(tmp_path: Path, redis_url: str) -> Iterator[tuple[LiveServer, 
     (tmp_path / "shared").mkdir()
     env = {**LIMITS_ON, "NARDY_LOGIN_FAILURES_PER_ACCOUNT": "4 per minute"}
     pair = [LiveServer(tmp_path / name, database_url=database, redis_url=redis_url, env=env) for name in ("a", "b")]
-    try:
-        for server in pair:
-            server.launch()
-        for server in pair:
-            server.wait_ready()
+    with running_together(pair):
         yield pair[0], pair[1]
-    finally:
-        for server in pair:
-            server.kill()
 
 
 def login(base_url: str, username: str, password: str) -> httpx.Response:

@@ -48,6 +48,7 @@ from tests.server.live_server import (
     inprocess_signup,
     inprocess_ws,
     redis_unreachable,
+    running_together,
     unique_name,
 )
 
@@ -65,15 +66,8 @@ def live_servers(tmp_path: Path) -> Iterator[tuple[LiveServer, LiveServer]]:
         LiveServer(tmp_path / name, database_url=database_url, redis_url=REDIS_URL, env=FAST_CLIENT_ENV)
         for name in ("a", "b")
     ]
-    try:
-        for server in pair:
-            server.launch()
-        for server in pair:
-            server.wait_ready()
+    with running_together(pair, graceful=True):
         yield pair[0], pair[1]
-    finally:
-        for server in pair:
-            server.stop()
 
 
 def closed_with(ws: WsClient, deadline: float) -> tuple[int, str, list[dict[str, object]]]:
