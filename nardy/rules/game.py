@@ -381,9 +381,9 @@ class Game:
             raise WrongTurnError(f"player {player} cannot act now: it is player {actor}'s decision")
 
     def _with_dice(self, dice: tuple[int, int]) -> Game:
-        # whether the roll can be played at all: the quickest search, which makes no positions (every roll
-        # of every game the server folds asks it, and the plays themselves are not needed)
-        if self.position.legal_rows(dice):
+        # whether the roll can be played at all, from the sequences the position remembers: a server asks
+        # it when deciding a roll and again when folding it, and then offers the roll's steps from them
+        if self.position.can_play(dice):
             return replace(self, phase=Phase.MOVING, dice=dice)
         passed = replace(self, history=(*self.history, Passed(self.turn, dice)))
         return passed._next_turn()

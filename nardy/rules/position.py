@@ -183,6 +183,15 @@ class Position:
         bar, off = NUM_POINTS, NUM_POINTS + 2
         return cls(variant, tuple(row[:bar]), (row[bar], row[bar + 1]), (row[off], row[off + 1]))
 
+    def can_play(self, dice: Sequence[int]) -> bool:
+        """True when ``dice`` has a legal play here; False when the roll passes.
+
+        Answered from the legal sequences the position remembers per roll: a
+        server asks this of every roll more than once (deciding it, folding
+        it) and then offers the roll's first steps, which need the sequences.
+        """
+        return bool(self._sequence_codes(dice))
+
     def legal_sequences(self, dice: Sequence[int]) -> list[tuple[Step, ...]]:
         """Every legal order of steps (several may reach one position)."""
         return [_decode(code) for code in self._sequence_codes(dice)]

@@ -23,7 +23,7 @@ taken back, and the step that completes a play ends the turn by itself
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 from nardy.rules.errors import IllegalActionError, IllegalPlayError, IllegalStepError
@@ -109,7 +109,7 @@ class Turn:
         self._expect_moving()
         for step in self.next_steps:
             if step.source == source and step.die == die:
-                return replace(self, made=(*self.made, step))
+                return Turn(self.game, self.final, (*self.made, step))
         raise IllegalStepError(f"no legal step from {source} with a {die} now")
 
     def pop(self) -> Turn:
@@ -119,7 +119,7 @@ class Turn:
             raise IllegalActionError(FINAL)
         if not self.made:
             raise IllegalActionError(NOTHING_TO_UNDO)
-        return replace(self, made=self.made[:-1])
+        return Turn(self.game, self.final, self.made[:-1])
 
     def play(self) -> tuple[Step, ...]:
         """The play to confirm: the steps made, once they are a whole legal play; else IllegalPlayError."""
@@ -166,7 +166,7 @@ def whole_play(game: Game, wanted: Iterable[tuple[int, int, int]]) -> tuple[Step
         found = [step for step in turn.next_steps if (step.source, step.target, step.die) == (source, target, die)]
         if not found:
             raise IllegalPlayError(NOT_A_PLAY)
-        turn = replace(turn, made=(*turn.made, found[0]))
+        turn = Turn(game, turn.final, (*turn.made, found[0]))
     if not turn.is_complete:
         raise IllegalPlayError(NOT_A_PLAY)
     return turn.made

@@ -377,12 +377,13 @@ def test_plays_match_an_independent_generator(walk: Walk) -> None:
 def test_legal_positions_are_the_plays_positions(walk: Walk) -> None:
     """``legal_positions`` and ``legal_rows`` (the bots' quick paths, which skip the steps)
     answer the positions of ``legal_plays``, in the same order, and nothing for a pass;
-    a row makes its position again."""
+    a row makes its position again; ``can_play`` says whether there is a play at all."""
     for ply in replay(walk):
         positions = ply.position.legal_positions(ply.dice)
         assert positions == [play.position for play in ply.plays], describe(ply)
         assert ply.position.legal_rows(ply.dice) == [p.row() for p in positions], describe(ply)
         assert all(Position.from_row(p.variant, p.row()) == p for p in positions), describe(ply)
+        assert ply.position.can_play(ply.dice) == bool(ply.plays), describe(ply)
 
 
 def test_a_row_is_checked_like_any_new_position() -> None:

@@ -245,56 +245,67 @@ def step_dict(step: Step) -> dict[str, Any]:
 
 
 def apply_event(state: TableState, event: NewEvent, at: datetime) -> TableState:
-    """The state after ``event`` (already accepted), at time ``at``."""
+    """The state after ``event`` (already accepted), at time ``at``.
+
+    Every event's changes are made in one copy of the state (and the clock's
+    in a second, where a new decision begins): the server folds every event
+    it writes, and copying a state of two dozen fields is most of a fold.
+    """
+    changes = _event_changes(state, event)
+    changes["version"] = state.version + 1
+    return _clocked(replace(state, **changes), at)
+
+
+def _event_changes(state: TableState, event: NewEvent) -> dict[str, Any]:
+    """The fields ``event`` changes, with their new values."""
     kind, seat, data = event.kind, event.seat, event.payload
+    if kind in GAME_INPUT_EVENTS:
+        return _played(state, event)
     if kind == "seated":
         seats = list(state.seats)
         seats[data["seat"]] = Seat(
             data.get("user_id"), data["name"], data.get("bot"), data["client_seed"], bool(data.get("guest", False)),
         )
-        state = replace(state, seats=(seats[0], seats[1]))
-    elif kind == "left":
+        return {"seats": (seats[0], seats[1])}
+    if kind == "left":
         seats = list(state.seats)
         seats[data["seat"]] = None
-        state = replace(state, seats=(seats[0], seats[1]))
-    elif kind == "match_started":
+        return {"seats": (seats[0], seats[1])}
+    if kind == "match_started":
         spec = state.spec
         match = Match.new(spec.variant, length=spec.match_length, options=spec.options)
         banks = (spec.bank_seconds, spec.bank_seconds) if spec.has_bank_clock else None
-        state = replace(state, play=Replay.new(match, final=spec.moves_final), status="playing", banks=banks)
-    elif kind == "seed_committed":
-        state = replace(state, next_commitment=(data["number"], data["commitment"]))
-    elif kind == "client_seed_set":
+        return {"play": Replay.new(match, final=spec.moves_final), "status": "playing", "banks": banks}
+    if kind == "seed_committed":
+        return {"next_commitment": (data["number"], data["commitment"])}
+    if kind == "client_seed_set":
         seats = list(state.seats)
         current = seats[data["seat"]]
         assert current is not None
         seats[data["seat"]] = replace(current, client_seed=data["client_seed"])
-        state = replace(state, seats=(seats[0], seats[1]))
-    elif kind == "game_started":
+        return {"seats": (seats[0], seats[1])}
+    if kind == "game_started":
         seeds = data["client_seeds"]
-        state = replace(
-            state, game_number=data["number"], commitment=data["commitment"], roll_number=0,
-            game_client_seeds=(seeds[0], seeds[1]),
-        )
+        changes: dict[str, Any] = {
+            "game_number": data["number"], "commitment": data["commitment"], "roll_number": 0,
+            "game_client_seeds": (seeds[0], seeds[1]),
+        }
         if state.spec.has_bank_clock and state.spec.match_length == 0:
-            state = replace(state, banks=(state.spec.bank_seconds, state.spec.bank_seconds))
-    elif kind in GAME_INPUT_EVENTS:
-        state = _played(state, event)
-    elif kind == "game_ended":
-        state = replace(state, games_announced=state.games_announced + 1, last_result=data["result"])
-    elif kind == "match_ended":
-        state = replace(state, status="finished", rated_result=data.get("rated"))
-    elif kind == "rematch_offered":
+            changes["banks"] = (state.spec.bank_seconds, state.spec.bank_seconds)
+        return changes
+    if kind == "game_ended":
+        return {"games_announced": state.games_announced + 1, "last_result": data["result"]}
+    if kind == "match_ended":
+        return {"status": "finished", "rated_result": data.get("rated")}
+    if kind == "rematch_offered":
         assert seat is not None
-        state = replace(state, rematch_offers=state.rematch_offers | {seat})
-    elif kind == "rematch_created":
-        state = replace(state, rematch_table=data["table"])
-    elif kind == "chat_spectators_set":
+        return {"rematch_offers": state.rematch_offers | {seat}}
+    if kind == "rematch_created":
+        return {"rematch_table": data["table"]}
+    if kind == "chat_spectators_set":
         allowing = state.chat_spectators - {data["user_id"]}
-        state = replace(state, chat_spectators=(allowing | {data["user_id"]}) if data["allow"] else allowing)
-    else:
-        raise ValueError(f"unknown event kind {kind!r}")
-    return _clocked(replace(state, version=state.version + 1), at)
+        return {"chat_spectators": (allowing | {data["user_id"]}) if data["allow"] else allowing}
+    raise ValueError(f"unknown event kind {kind!r}")
 
 
 GAME_INPUT_EVENTS = frozenset({
@@ -311,25 +322,27 @@ def game_input(event: NewEvent) -> GameInput:
     return given
 
 
-def _played(state: TableState, event: NewEvent) -> TableState:
-    """The state after the input of the match that ``event`` is (a roll, a pass, a step or its undo, a move,
+def _played(state: TableState, event: NewEvent) -> dict[str, Any]:
+    """The changes of the input of the match that ``event`` is (a roll, a pass, a step or its undo, a move,
     a cube or resignation decision, a timeout, a forfeit), folded by the rules' one fold of a match
     (:class:`~nardy.rules.replay.Replay`) that records, transcripts and the analysis replay by."""
     before = state.play
     assert before is not None
     given = game_input(event)
+    changes: dict[str, Any] = {}
     if isinstance(given, (OpeningRoll, Roll)):
-        state = replace(state, roll_number=event.payload["number"] + 1)
+        changes["roll_number"] = event.payload["number"] + 1
     elif isinstance(given, Move):
-        last = {
+        changes["last_move"] = {
             "seat": event.seat, "dice": list(before.game.dice or ()), "steps": event.payload["steps"],
             "text": format_steps(given.steps),
         }
-        state = replace(state, last_move=last)
     play = before.apply(given)
-    if play.finished is None:
-        return replace(state, play=play)
-    return replace(state, play=play, whites=(*state.whites, play.finished.white), finished_game=play.finished)
+    changes["play"] = play
+    if play.finished is not None:
+        changes["whites"] = (*state.whites, play.finished.white)
+        changes["finished_game"] = play.finished
+    return changes
 
 
 def _checked(state: TableState, event: NewEvent) -> list[NewEvent]:
@@ -357,30 +370,30 @@ def _clocked(state: TableState, at: datetime) -> TableState:
         key = (state.game_number, game.turns_played, actor, game.phase in (Phase.DOUBLED, Phase.RESIGNATION))
     if key is not None and key == state.clock_key:
         return state
-    state = _charge_bank(state, at)
+    banks = _charged_banks(state, at)
     if key is None or actor is None:
-        return replace(state, deadline=None, clock_key=None, clock_started=None)
+        return replace(state, banks=banks, deadline=None, clock_key=None, clock_started=None)
     spec = state.spec
     deadline: datetime | None = None
     if spec.move_seconds:
         deadline = at + timedelta(seconds=spec.move_seconds)
-    elif spec.has_bank_clock and state.banks is not None:
-        deadline = at + timedelta(seconds=(spec.delay_seconds or 0) + state.banks[actor])
-    return replace(state, deadline=deadline, clock_key=key, clock_started=at)
+    elif spec.has_bank_clock and banks is not None:
+        deadline = at + timedelta(seconds=(spec.delay_seconds or 0) + banks[actor])
+    return replace(state, banks=banks, deadline=deadline, clock_key=key, clock_started=at)
 
 
-def _charge_bank(state: TableState, at: datetime) -> TableState:
-    """The state with the decision timed so far charged to its seat's bank (a bank clock only)."""
+def _charged_banks(state: TableState, at: datetime) -> tuple[float, float] | None:
+    """The banks with the decision timed so far charged to its seat's (a bank clock only)."""
     if state.banks is None or state.clock_key is None or state.clock_started is None:
-        return state
+        return state.banks
     seat = state.clock_key[2]
     assert isinstance(seat, int)
     spent = (at - state.clock_started).total_seconds() - (state.spec.delay_seconds or 0)
     if spent <= 0:
-        return state
+        return state.banks
     banks = list(state.banks)
     banks[seat] = max(0.0, banks[seat] - spent)
-    return replace(state, banks=(banks[0], banks[1]))
+    return (banks[0], banks[1])
 
 
 def fold(initial: TableState, events: Sequence[tuple[NewEvent, datetime]]) -> TableState:
