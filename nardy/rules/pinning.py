@@ -55,15 +55,20 @@ def walk(
     best = 0
     found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[RawStep, ...], Board, Pins]] = {}
     sequences: Walked = []
-    seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
+    seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int]] = set()
 
-    def visit(remaining: tuple[int, ...], steps: tuple[RawStep, ...]) -> None:
+    # With four equal dice and no order asked for, the walk takes sources in descending order only: a
+    # step never closes a point above its source, so the higher checkers moved first reach every board.
+    descending = double and not every_sequence
+
+    def visit(remaining: tuple[int, ...], steps: tuple[RawStep, ...], highest: int) -> None:
         nonlocal best, found, sequences, outside
         state = (tuple(board), tuple(pins))
         if not every_sequence:
-            if (*state, remaining) in seen:
+            key = (*state, remaining, highest)
+            if key in seen:
                 return
-            seen.add((*state, remaining))
+            seen.add(key)
         depth = len(steps)
         if depth >= best:
             if depth > best:
@@ -81,7 +86,7 @@ def walk(
             if index and die == remaining[index - 1]:
                 continue
             rest = remaining[:index] + remaining[index + 1:]
-            for source in range(NUM_POINTS, 0, -1):
+            for source in range(highest, 0, -1):
                 if board[source] <= 0:
                     continue
                 target = source - die
@@ -108,7 +113,7 @@ def walk(
                 left_outside = source > HOME_TOP >= target
                 if left_outside:
                     outside -= 1
-                visit(rest, (*steps, (source, target, die, pins_it)))
+                visit(rest, (*steps, (source, target, die, pins_it)), source if descending else NUM_POINTS)
                 if left_outside:
                     outside += 1
                 if pins_it:
@@ -119,7 +124,7 @@ def walk(
                     board[source], pins[source] = 0, -1
                 board[source] += 1
 
-    visit(tuple(sorted(moves)), ())
+    visit(tuple(sorted(moves)), (), NUM_POINTS)
     results = sequences if every_sequence else list(found.values())
     if best == 1 and not double:
         larger = max(moves)
