@@ -1,10 +1,12 @@
 """Plakoto (docs/rules.md §8): pins instead of hits, the mother rule, scoring.
 
 Each rule test quotes the sentence it enforces. Sources, as docs/rules.md §8
-lists them: Wikipedia, "Plakoto" (en.wikipedia.org/wiki/Plakoto); bkgm.com's
-Plakoto and Pin Game pages (bkgm.com/variants/); The Board's "Rules for
+lists them: Wikipedia, "Plakoto" (en.wikipedia.org/wiki/Plakoto); bkgm.com,
+"The Pin Game" (bkgm.com/variants/PinGame.html), which gives Plakoto's pins;
+backgammon-game.eu, "The Pin game" (its mother rule); The Board's "Rules for
 Plakoto" (fibs.com/~cthulhu/boardgame/en/rules_plakoto.html); Ludii's
-"Plakoto" (ludii.games/details.php?keyword=Plakoto).
+"Plakoto" (ludii.games/details.php?keyword=Plakoto); MSO's "Backgammon
+Plakoto" (msoworld.com/product/backgammon-plakoto/).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ def board(
         own = sum(mine.values()) + sum(1 for pin in pinned if pin > 0)
         opposing = sum(theirs.values()) + sum(1 for pin in pinned if pin < 0)
         off = (CHECKERS - own, CHECKERS - opposing)
-    return Position(P, tuple(points), (0, 0), off, tuple(pinned))
+    return Position(VARIANT, tuple(points), (0, 0), off, tuple(pinned))
 
 
 def reached(position: Position, dice: tuple[int, int]) -> set[Position]:
@@ -88,7 +90,7 @@ def test_every_checker_starts_on_the_opponents_ace_point() -> None:
 
 
 def test_landing_on_a_lone_checker_pins_it() -> None:
-    """bkgm.com, "Plakoto": "if you land on a point occupied by a single opposing checker, the opponent's checker
+    """bkgm.com, "The Pin Game": "if you land on a point occupied by a single opposing checker, the opponent's checker
     is trapped until you remove your checker." """
     position = board({24: 14, 10: 1}, {1: 14, 7: 1})
     pinned = position.play((3, 1), [Step(10, 7, 3, True), Step(24, 23, 1)])
@@ -97,22 +99,22 @@ def test_landing_on_a_lone_checker_pins_it() -> None:
 
 
 def test_a_pin_at_an_intermediate_stop_holds_only_while_the_checker_stays() -> None:
-    """bkgm.com, "Plakoto": "the opponent's checker is trapped until you remove your checker." """
+    """bkgm.com, "The Pin Game": "the opponent's checker is trapped until you remove your checker." """
     position = board({24: 14, 10: 1}, {1: 14, 7: 1})
     through = position.play((3, 1), [Step(10, 7, 3, True), Step(7, 6, 1)])
     assert through == board({24: 14, 6: 1}, {1: 14, 7: 1})
 
 
 def test_the_pinned_checker_cannot_move() -> None:
-    """Wikipedia, "Plakoto": the trapped piece "cannot be moved until the opponent's piece is moved off it";
-    The Board: "Captured blots can not be moved until all the capturing checker has move from that point"."""
+    """The Board: "Captured blots can not be moved until all the capturing checker has move from that point";
+    MSO: checkers "remain pinned until the opponents' checker moves"."""
     position = board({24: 14}, {1: 13, 7: 2}, {7: 1})
     assert 7 not in moved(position)
     assert all(play.position.pinned[6] == 1 for play in position.legal_plays((6, 5)))
 
 
 def test_no_checker_of_ours_lands_on_a_point_where_ours_is_pinned() -> None:
-    """bkgm.com, "Plakoto": "one of your checkers pinning the opponent's checker creates a block which the
+    """bkgm.com, "The Pin Game": "one of your checkers pinning the opponent's checker creates a block which the
     opponent cannot land or touch down on." Ludii: "The player cannot move a piece to a point where the opponent
     has trapped another of the player's pieces." """
     position = board({24: 13, 10: 1}, {1: 14, 7: 1}, {7: 1})
@@ -123,7 +125,7 @@ def test_no_checker_of_ours_lands_on_a_point_where_ours_is_pinned() -> None:
 
 
 def test_a_freed_checker_moves_again() -> None:
-    """bkgm.com, "Plakoto": "the opponent's checker is trapped until you remove your checker." Once the pinner
+    """bkgm.com, "The Pin Game": "the opponent's checker is trapped until you remove your checker." Once the pinner
     leaves, the pinned checker is free: it moves, and can itself be pinned again."""
     position = board({24: 13}, {1: 14, 7: 1}, {7: 1})
     theirs = position.turned()  # the pinner stands on its own 18
@@ -158,7 +160,7 @@ def test_two_checkers_close_a_point() -> None:
 
 
 def test_bearing_off_waits_for_a_checker_pinned_outside_home() -> None:
-    """bkgm.com, "Plakoto": "Once you have moved all fifteen of your checkers into your home board, you may begin
+    """bkgm.com, "The Pin Game": "Once you have moved all fifteen of your checkers into your home board, you may begin
     bearing off"; a checker pinned on our 8 is not home."""
     position = board({6: 10, 5: 3}, {8: 1, 1: 14}, {8: 1}, off=(1, 0))
     assert all(step.target != 0 for dice in DICE_ROLLS for step in position.next_steps(dice))
@@ -175,9 +177,8 @@ def test_bearing_off_waits_for_a_checker_pinned_in_home() -> None:
 
 
 def test_bearing_off_is_backgammons() -> None:
-    """bkgm.com, "Plakoto": bearing off as in backgammon: "If there is no checker on the point indicated by the
-    roll, you must make a legal move using a checker on a higher-numbered point. If there are no checkers on
-    higher-numbered points, you are permitted (and required) to remove a checker from the highest point"."""
+    """Bearing off as in backgammon (docs/rules.md §1): "if no checker stands on that point or higher, the
+    checker on the highest occupied point is borne off"; a die may also move a checker inside the board."""
     position = board({5: 1, 3: 1}, {13: 15}, off=(13, 0))
     assert reached(position, (6, 4)) == {
         board({}, {13: 15}, off=(15, 0)),
@@ -189,7 +190,7 @@ def test_bearing_off_is_backgammons() -> None:
 
 
 def test_both_dice_must_be_played_when_they_can_be() -> None:
-    """bkgm.com, "Plakoto": "You must use both numbers of a roll if possible, or all four numbers in the case of
+    """bkgm.com, "The Pin Game": "You must use both numbers of a roll if possible, or all four numbers in the case of
     doubles." """
     position = board({24: 14, 12: 1}, {1: 13, 18: 2})
     # 24/18 is closed; the 6 can be played only by 12/6, so the 5 must come with it
@@ -199,12 +200,11 @@ def test_both_dice_must_be_played_when_they_can_be() -> None:
 
 
 def test_the_larger_die_when_only_one_can_be_played() -> None:
-    """bkgm.com, "The Pin Game" (Plakoto's movement): "If you can play one number but not both, you must play the
+    """bkgm.com, "The Pin Game": "If you can play one number but not both, you must play the
     higher one." """
-    # ours: 14 pinned-free on 24 blocked; one checker on 8 can play a 6 (8/2) or a 5 (8/3), not both
-    position = board({24: 14, 8: 1}, {1: 11, 18: 2, 19: 2, 13: 0})
-    closed = {dice: position.legal_plays(dice) for dice in [(6, 5)]}
-    plays = closed[(6, 5)]
+    # 24/18 and 24/19 are closed; the checker on 8 can play the 6 (8/2) or the 5 (8/3), not both
+    position = board({24: 14, 8: 1}, {1: 11, 18: 2, 19: 2})
+    plays = position.legal_plays((6, 5))
     assert plays, "a die can be played"
     assert all(len(play.steps) == 1 and play.steps[0].die == 6 for play in plays)
 
@@ -219,7 +219,7 @@ def game_at(position: Position, dice: tuple[int, int]) -> Game:
 
 
 def test_pinning_the_mother_wins_two_points() -> None:
-    """Wikipedia, "Plakoto" / bkgm.com: "The last checker on your starting point is called the mother. If this
+    """backgammon-game.eu, "The Pin game": "The last checker on your starting point is called the mother. If this
     checker gets pinned by the opponent before it has left the start, the game is over and you lose two points." """
     position = board({7: 1, 6: 14}, {1: 1, 20: 14})
     game = game_at(position, (6, 1)).move(0, [Step(7, 1, 6, True), Step(6, 5, 1)])
@@ -231,7 +231,7 @@ def test_pinning_the_mother_wins_two_points() -> None:
 
 
 def test_the_mother_rule_waits_while_the_pinners_own_mother_can_be_pinned() -> None:
-    """bkgm.com, "Plakoto": "The only exception is if the opponent still has checkers on his starting point, since
+    """backgammon-game.eu, "The Pin game": "The only exception is if the opponent still has checkers on his starting point, since
     in this case his own mother is still threatened." """
     position = board({24: 2, 7: 1, 6: 12}, {1: 1, 20: 14})
     game = game_at(position, (6, 1)).move(0, [Step(7, 1, 6, True), Step(6, 5, 1)])
@@ -239,7 +239,7 @@ def test_the_mother_rule_waits_while_the_pinners_own_mother_can_be_pinned() -> N
 
 
 def test_leaving_ones_own_start_with_the_opposing_mother_pinned_wins() -> None:
-    """bkgm.com, "Plakoto": "The only exception is if the opponent still has checkers on his starting point, since
+    """backgammon-game.eu, "The Pin game": "The only exception is if the opponent still has checkers on his starting point, since
     in this case his own mother is still threatened." The Board: "You win ... [if] you capture your opponent's home
     point while leaving your own home point with all checkers." """
     position = board({24: 1, 6: 12, 1: 1}, {20: 13, 19: 1}, {1: -1})
@@ -250,7 +250,7 @@ def test_leaving_ones_own_start_with_the_opposing_mother_pinned_wins() -> None:
 
 
 def test_both_mothers_pinned_is_a_tie_and_the_game_starts_again() -> None:
-    """bkgm.com, "Plakoto": "A game in which both mothers are pinned is a tie." A tie scores nothing: the game
+    """backgammon-game.eu, "The Pin game": "A game in which both mothers are pinned is a tie." A tie scores nothing: the game
     is played again from the opening roll (docs/rules.md §8, decision)."""
     position = board({7: 1, 6: 13}, {1: 1, 20: 13, 24: 1}, {24: 1})
     game = game_at(position, (6, 1)).move(0, [Step(7, 1, 6, True), Step(6, 5, 1)])
@@ -259,8 +259,8 @@ def test_both_mothers_pinned_is_a_tie_and_the_game_starts_again() -> None:
 
 
 def test_a_gammon_counts_two_and_there_is_no_backgammon() -> None:
-    """Wikipedia, "Plakoto": the loser scores "-1 point if they have [borne off any], -2 if not"; tavli plays
-    without the backgammon (bkgm.com, "Tavli": "with the exception of the doubling and usually the backgammon
+    """Grokipedia, "Plakoto": "points scored based on whether the loser has borne off any checkers (-1 point if
+    they have, -2 if not)"; tavli plays without the backgammon (bkgm.com, "Tavli": "with the exception of the doubling and usually the backgammon
     rule (3 points win)")."""
     position = board({1: 1}, {1: 0, 19: 14, 24: 1}, off=(14, 0))
     game = game_at(position, (6, 5)).move(0, [Step(1, 0, 6)])
@@ -285,9 +285,9 @@ def test_pins_are_part_of_the_position_and_turn_with_the_board() -> None:
     assert turned.turned() == position
     assert Position.from_row(VARIANT, position.row()) == position
     with pytest.raises(InvalidPositionError):
-        Position(P, position.points, (0, 0), (0, 0))  # the pinned checker is missing
+        Position(VARIANT, position.points, (0, 0), (0, 0))  # the pinned checker is missing
     with pytest.raises(InvalidPositionError):
-        Position("backgammon", Position.start("backgammon").points, pinned=(1,) + (0,) * 23)
+        Position(find_variant("backgammon"), Position.start("backgammon").points, pinned=(1,) + (0,) * 23)
 
 
 # ----- against the independent generator
