@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Final, TypedDict
+from typing import Final, NotRequired, TypedDict
 
 from nardy.notation.errors import NotationError
 from nardy.rules import NUM_POINTS, Position, find_variant
@@ -30,22 +30,30 @@ class PositionDict(TypedDict):
     points: list[int]
     bar: list[int]
     off: list[int]
+    pinned: NotRequired[list[int]]
 
 
 KEYS: Final = ("variant", "points", "bar", "off")
 """The keys of the canonical position, in the order they are written."""
 
-_LENGTHS: Final = {"points": NUM_POINTS, "bar": 2, "off": 2}
+PINNED: Final = "pinned"
+"""The key of a variant with pins (plakoto): per point, +1 a checker of the side to move pinned under the
+opponent's, -1 an opponent's pinned under ours; written after the others, and only for such a variant."""
+
+_LENGTHS: Final = {"points": NUM_POINTS, "bar": 2, "off": 2, PINNED: NUM_POINTS}
 
 
 def position_to_dict(position: Position) -> PositionDict:
-    """The canonical JSON data of ``position`` (docs/rules.md §2)."""
-    return {
+    """The canonical JSON data of ``position`` (docs/rules.md §2), with its pins where the variant has them."""
+    data: PositionDict = {
         "variant": position.variant.name,
         "points": list(position.points),
         "bar": list(position.bar),
         "off": list(position.off),
     }
+    if position.pinned:
+        data[PINNED] = list(position.pinned)
+    return data
 
 
 def position_from_dict(data: object) -> Position:
@@ -57,7 +65,7 @@ def position_from_dict(data: object) -> Position:
     """
     if not isinstance(data, Mapping):
         raise NotationError(f"a position is a JSON object, got {_json_type(data)}")
-    unknown = [key for key in data if key not in KEYS]
+    unknown = [key for key in data if key not in KEYS and key != PINNED]
     if unknown:
         raise NotationError(f"unknown key(s) in position: {', '.join(map(repr, unknown))}")
     missing = [key for key in KEYS if key not in data]
@@ -67,7 +75,8 @@ def position_from_dict(data: object) -> Position:
     if not isinstance(variant, str):
         raise NotationError(f"'variant' must be a string, got {_json_type(variant)}")
     points, bar, off = (_int_list(data, key) for key in ("points", "bar", "off"))
-    return Position(find_variant(variant), tuple(points), (bar[0], bar[1]), (off[0], off[1]))
+    pinned = _int_list(data, PINNED) if PINNED in data else []
+    return Position(find_variant(variant), tuple(points), (bar[0], bar[1]), (off[0], off[1]), tuple(pinned))
 
 
 def position_to_json(position: Position) -> str:

@@ -159,6 +159,8 @@ def _unary_counts(key: int, wanted: int) -> tuple[list[int], int]:
 
 
 def _require_short(variant: Variant) -> None:
+    if variant.pinning:
+        raise NotationError(f"a gnubg Position ID cannot hold pinned checkers; {variant.name} has no gnubg Position ID")
     if not variant.hitting:
         raise NotationError(
             f"GNU Backgammon IDs describe backgammon boards; {variant.name} has no gnubg Position ID"

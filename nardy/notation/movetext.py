@@ -123,10 +123,18 @@ def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
         raise NotationError("empty move text: write the moves, or 'pass'")
     if not plays:
         raise IllegalPlayError(f"{text!r}: {roll} cannot be played here; the only play is 'pass'")
-    described = _apply(text, words, position)
-    own = _own_checkers(described)
-    same_checkers = [play for play in plays if _own_checkers(play.position) == own]
-    exact = [play for play in same_checkers if play.position == described]
+    if position.variant.pinning:
+        # a pin leaves the pinned checker where it stands: the checkers the text moves say the play, and
+        # where several plays move them so, the text's marks of pins pick one
+        own_after, _, _ = _moved(text, words, position)
+        own = (tuple(own_after[1:BAR]), own_after[BAR], own_after[OFF])
+        same_checkers = [play for play in plays if _own_checkers(play.position) == own]
+        exact = [play for play in same_checkers if format_steps(play.steps) == " ".join(words)]
+    else:
+        described = _apply(text, words, position)
+        own = _own_checkers(described)
+        same_checkers = [play for play in plays if _own_checkers(play.position) == own]
+        exact = [play for play in same_checkers if play.position == described]
     if exact:
         return exact[0]
     if len(same_checkers) == 1:
@@ -142,6 +150,21 @@ def _apply(text: str, words: list[str], position: Position) -> Position:
     A checker landing on a named point that holds a lone opposing checker
     hits it (where the variant hits); points it passes unnamed are not hit.
     """
+    own, theirs, opponent_bar = _moved(text, words, position)
+    for point, count in enumerate(own):
+        if count and theirs[point]:
+            raise IllegalPlayError(f"{text!r} lands on {point}, which the opponent holds")
+    return Position(
+        position.variant,
+        tuple(mine - their for mine, their in zip(own[1:BAR], theirs[1:BAR])),
+        (own[BAR], opponent_bar),
+        (own[OFF], position.off[1]),
+    )
+
+
+def _moved(text: str, words: list[str], position: Position) -> tuple[list[int], list[int], int]:
+    """Our checkers (off, points, bar), the opponent's per point and its bar count after the moves of
+    ``text``; raises when the text moves checkers that are not there."""
     own = [position.off[0], *(max(count, 0) for count in position.points), position.bar[0]]
     theirs = [0, *(max(-count, 0) for count in position.points), 0]
     opponent_bar = position.bar[1]
@@ -166,14 +189,7 @@ def _apply(text: str, words: list[str], position: Position) -> Position:
     for point, count in enumerate(own):
         if count < 0:
             raise IllegalPlayError(f"{text!r} moves more checkers from {_point_name(point)} than stand there")
-        if count and theirs[point]:
-            raise IllegalPlayError(f"{text!r} lands on {point}, which the opponent holds")
-    return Position(
-        position.variant,
-        tuple(mine - their for mine, their in zip(own[1:BAR], theirs[1:BAR])),
-        (own[BAR], opponent_bar),
-        (own[OFF], position.off[1]),
-    )
+    return own, theirs, opponent_bar
 
 
 def _read_point(text: str, word: str) -> int:

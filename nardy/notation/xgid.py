@@ -296,6 +296,8 @@ def _rules_flags(text: str, field: str, match_length: int) -> tuple[bool, bool, 
 
 
 def _require_short(variant: Variant) -> None:
+    if variant.pinning:
+        raise NotationError(f"an XGID cannot hold pinned checkers; {variant.name} has no XGID")
     if not variant.hitting:
         raise NotationError(f"an XGID describes a backgammon board; {variant.name} has no XGID")
 

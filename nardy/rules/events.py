@@ -124,7 +124,8 @@ PlayEvent = GameEvent | Stepped | Undone | TimedOut
 """Every change of a game and of its turn in progress: the game's history, the steps and undos of a turn
 not yet confirmed, and timeouts."""
 
-EndReason = Literal["bore-off", "dropped", "resigned"]
+EndReason = Literal["bore-off", "dropped", "resigned", "mother"]
+"""``mother``: plakoto's mother rule ended the game (docs/rules.md §8)."""
 
 
 @dataclass(frozen=True, slots=True)

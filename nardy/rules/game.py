@@ -282,6 +282,23 @@ class Game:
                 history=history,
                 result=GameResult(player, kind, self._points(kind), "bore-off"),
             )
+        ending = self.variant.early_end(after)
+        if ending == "tie":
+            # plakoto, both mothers pinned: a tie, which scores nothing; the game starts again (docs/rules.md §8)
+            return replace(
+                self, position=Position.start(self.variant), phase=Phase.OPENING, turn=0, dice=None,
+                turns_played=0, history=history,
+            )
+        if ending is not None:
+            return replace(
+                self,
+                position=after,
+                phase=Phase.FINISHED,
+                dice=None,
+                turns_played=self.turns_played + 1,
+                history=history,
+                result=GameResult(player, ending, self._points(ending), "mother"),
+            )
         return replace(self, position=after, history=history)._next_turn()
 
     def double(self, player: int) -> Game:

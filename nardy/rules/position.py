@@ -3,6 +3,9 @@
 A :class:`Position` is a board seen from the side to move (docs/rules.md §2):
 ``points[i]`` is point ``i + 1``, positive for the side to move and negative
 for the opponent; ``bar`` and ``off`` are ``(side to move, opponent)``.
+In a variant with pins (plakoto) ``pinned[i]`` says whether a checker lies
+pinned under point ``i + 1``'s checkers: +1 one of the side to move's, -1 one
+of the opponent's; ``pinned`` is empty in every other variant.
 
 >>> start = Position.start("backgammon")
 >>> len(start.legal_plays((3, 1)))
@@ -14,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from nardy.rules import movegen
+from nardy.rules import movegen, pinning
 from nardy.rules.board import BAR, CHECKERS, NUM_POINTS, OFF
 from nardy.rules.dice import check_dice
 from nardy.rules.errors import IllegalPlayError, IllegalStepError, InvalidPositionError
@@ -52,6 +55,7 @@ class Position:
     points: tuple[int, ...]
     bar: tuple[int, int] = (0, 0)
     off: tuple[int, int] = (0, 0)
+    pinned: tuple[int, ...] = ()
     _sequences: dict[tuple[int, int], tuple[int, ...]] | None = field(
         default=None, init=False, repr=False, compare=False, hash=False,
     )
@@ -63,6 +67,12 @@ class Position:
         object.__setattr__(self, "points", tuple(self.points))
         object.__setattr__(self, "bar", tuple(self.bar))
         object.__setattr__(self, "off", tuple(self.off))
+        pins = tuple(self.pinned)
+        if self.variant.pinning and not pins:
+            pins = (0,) * NUM_POINTS
+        elif not self.variant.pinning and not any(pins):
+            pins = ()
+        object.__setattr__(self, "pinned", pins)
         self._validate()
 
     @classmethod
@@ -72,12 +82,15 @@ class Position:
         return cls(rules, rules.topology.start_points())
 
     @classmethod
-    def _trusted(cls, variant: Variant, board: movegen.Board, opponent_off: int) -> Position:
+    def _trusted(
+        cls, variant: Variant, board: movegen.Board, opponent_off: int, pinned: tuple[int, ...] = (),
+    ) -> Position:
         position = object.__new__(cls)
         object.__setattr__(position, "variant", variant)
         object.__setattr__(position, "points", board[1:BAR])
         object.__setattr__(position, "bar", (board[BAR], board[BAR + 1]))
         object.__setattr__(position, "off", (board[OFF], opponent_off))
+        object.__setattr__(position, "pinned", pinned)
         object.__setattr__(position, "_sequences", None)
         return position
 
@@ -95,24 +108,48 @@ class Position:
             raise InvalidPositionError("bar and off counts cannot be negative")
         if not self.variant.has_bar and any(bar):
             raise InvalidPositionError(f"{self.variant.name} has no bar: no checker can be hit")
-        own = sum(c for c in points if c > 0) + bar[0] + off[0]
-        theirs = -sum(c for c in points if c < 0) + bar[1] + off[1]
+        self._validate_pins()
+        own = sum(c for c in points if c > 0) + bar[0] + off[0] + self.pinned.count(1)
+        theirs = -sum(c for c in points if c < 0) + bar[1] + off[1] + self.pinned.count(-1)
         for count, side in ((own, "the side to move"), (theirs, "the opponent")):
             if count != CHECKERS:
                 raise InvalidPositionError(f"{side} has {count} checkers; each side has exactly {CHECKERS}")
 
+    def _validate_pins(self) -> None:
+        pinned, points = self.pinned, self.points
+        if not pinned:
+            return
+        if not self.variant.pinning:
+            raise InvalidPositionError(f"{self.variant.name} pins no checker: a hit goes to the bar")
+        if len(pinned) != NUM_POINTS:
+            raise InvalidPositionError(f"pinned has one entry per point ({NUM_POINTS}), got {len(pinned)}")
+        for pin, count in zip(pinned, points):
+            if isinstance(pin, bool) or pin not in (-1, 0, 1):
+                raise InvalidPositionError(f"a pin is -1, 0 or 1, got {pin!r}")
+            if pin and not pin * count < 0:
+                raise InvalidPositionError("a pinned checker lies under the other side's checkers")
+
     # ----- plain facts about the position
 
     def pip_counts(self) -> tuple[int, int]:
-        """Pips to bear everything off: (side to move, opponent)."""
-        return self.variant.topology.pip_counts(self.points, self.bar)
+        """Pips to bear everything off: (side to move, opponent); a pinned checker counts where it lies."""
+        topology = self.variant.topology
+        mover, opponent = topology.pip_counts(self.points, self.bar)
+        for point, pin in enumerate(self.pinned, start=1):
+            if pin > 0:
+                mover += point
+            elif pin < 0:
+                opponent += topology.opponent_point(point)
+        return mover, opponent
 
     def turned(self) -> Position:
         """The same position seen by the opponent, whose turn it becomes."""
+        topology = self.variant.topology
         return Position._trusted(
             self.variant,
-            (self.off[1], *self.variant.topology.flip_points(self.points), self.bar[1], self.bar[0]),
+            (self.off[1], *topology.flip_points(self.points), self.bar[1], self.bar[0]),
             self.off[0],
+            topology.flip_points(self.pinned) if self.pinned else (),
         )
 
     def is_first_roll(self) -> bool:
@@ -144,6 +181,11 @@ class Position:
         An empty list means the roll cannot be played at all (a pass).
         """
         rolled = check_dice(dice)
+        if self.variant.pinning:
+            return [
+                Play(movegen._steps(steps), Position._trusted(self.variant, board, self.off[1], pins))
+                for steps, board, pins in pinning.walk(self.points, self.pinned, self.off, rolled, False)
+            ]
         return [
             Play(c.steps, Position._trusted(self.variant, c.board, self.off[1]))
             for c in self._search(rolled, every_sequence=False)
@@ -158,6 +200,11 @@ class Position:
         rolled = check_dice(dice)
         variant, opponent_off = self.variant, self.off[1]
         trusted = Position._trusted
+        if variant.pinning:
+            return [
+                trusted(variant, board, opponent_off, pins)
+                for _, board, pins in pinning.walk(self.points, self.pinned, self.off, rolled, False)
+            ]
         return [
             trusted(variant, board, opponent_off)
             for board in movegen.result_boards(variant, self.points, self.bar, self.off, rolled)
@@ -169,19 +216,25 @@ class Position:
         The quickest answer, for a bot that rates every play of every roll
         as numbers and makes a position of only the few it keeps.
         """
+        if self.variant.pinning:
+            return [position.row() for position in self.legal_positions(dice)]
         return movegen.result_rows(self.variant, self.points, self.bar, self.off, check_dice(dice))
 
     def row(self) -> Row:
-        """The position's numbers in one tuple: ``points + bar + off`` (28 ints, the canonical JSON's order)."""
-        return self.points + self.bar + self.off
+        """The position's numbers in one tuple: ``points + bar + off`` (28 ints, the canonical JSON's order),
+        then in a variant with pins the 24 pins."""
+        return self.points + self.bar + self.off + self.pinned
 
     @classmethod
     def from_row(cls, variant: Variant, row: Sequence[int]) -> Position:
         """The position whose :meth:`row` is ``row`` (checked like any new position)."""
-        if len(row) != ROW_LENGTH:
-            raise InvalidPositionError(f"a row has {ROW_LENGTH} numbers, got {len(row)}")
+        length = ROW_LENGTH + NUM_POINTS if variant.pinning else ROW_LENGTH
+        if len(row) != length:
+            raise InvalidPositionError(f"a {variant.name} row has {length} numbers, got {len(row)}")
         bar, off = NUM_POINTS, NUM_POINTS + 2
-        return cls(variant, tuple(row[:bar]), (row[bar], row[bar + 1]), (row[off], row[off + 1]))
+        return cls(
+            variant, tuple(row[:bar]), (row[bar], row[bar + 1]), (row[off], row[off + 1]), tuple(row[ROW_LENGTH:]),
+        )
 
     def can_play(self, dice: Sequence[int]) -> bool:
         """True when ``dice`` has a legal play here; False when the roll passes.
@@ -234,6 +287,10 @@ class Position:
 
     def after(self, steps: Iterable[Step]) -> Position:
         """The position after applying ``steps`` as given, without checking legality."""
+        if self.variant.pinning:
+            raw = [(s.source, s.target, s.die, s.hit) for s in steps]
+            points, pins, own_off = pinning.after(self.points, self.pinned, self.off[0], raw)
+            return Position._trusted(self.variant, (own_off, *points, 0, 0), self.off[1], pins)
         board = [self.off[0], *self.points, self.bar[0]]
         opponent_bar = self.bar[1]
         for step in steps:
@@ -264,7 +321,10 @@ class Position:
             object.__setattr__(self, "_sequences", memo)
         codes = memo.get(rolled)
         if codes is None:
-            codes = _search_codes(self.variant, self.points, self.bar, self.off, rolled)
+            if self.variant.pinning:
+                codes = tuple(pinning.sequence_codes(self.points, self.pinned, self.off, rolled))
+            else:
+                codes = _search_codes(self.variant, self.points, self.bar, self.off, rolled)
             memo[rolled] = codes
         return codes
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Literal, SupportsIndex
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex
 
 from nardy.rules.board import CHECKERS, HOME, NUM_POINTS
 from nardy.rules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from nardy.rules.position import Position
 
 
 class WinKind(StrEnum):
@@ -75,6 +78,9 @@ class CubeRules:
     automatic_doubles: int
     beavers: bool
 
+
+EarlyEnd = WinKind | Literal["tie"]
+"""How a play ended a game before any bear-off (plakoto's mother rule): the mover won so, or nobody won."""
 
 BoardName = Literal["short", "long"]
 """The two boards: backgammon's (000, 002, 003) and long nardy's (004, 001)."""
@@ -172,7 +178,11 @@ class Variant:
     (doubles that allow two on a player's first roll); ``block_rule`` and
     ``block_each_step`` (the six-point block ban and when it is checked);
     ``hit_home_stay`` (Georgian: a hit in one's home keeps that point occupied
-    for the rest of the turn, unless a die has no other step to play it).
+    for the rest of the turn, unless a die has no other step to play it);
+    ``pinning`` (plakoto: a checker landing on a lone opposing checker pins it
+    where it stands instead of hitting it; positions then carry their pins,
+    :attr:`~nardy.rules.position.Position.pinned`, and the search is
+    :mod:`nardy.rules.pinning`'s).
     ``resignation_offers``: a resigning player may offer one of ``kinds``
     (single, gammon or backgammon; oin, mars or koks in dave) that the opponent
     accepts or declines (backgammon, dave). ``resignation_default``: what a
@@ -204,6 +214,7 @@ class Variant:
     block_rule: BlockRule | None = None
     block_each_step: bool = False
     hit_home_stay: bool = False
+    pinning: bool = False
     cube_allowed: bool = False
     cube_required: bool = False
     dave_restrictions: bool = False
@@ -270,6 +281,12 @@ class Variant:
         if self.hitting and (loser_bar > 0 or any(loser_points[p - 1] < 0 for p in HOME)):
             return triple
         return double
+
+    def early_end(self, position: Position) -> EarlyEnd | None:
+        """Whether the play that left ``position`` (still seen from its mover) ended the game before any
+        bear-off: the kind of the mover's win, ``"tie"``, or ``None`` (the game goes on). No variant but
+        plakoto ends a game so (its mother rule, :mod:`nardy.rules.variants.greek`)."""
+        return None
 
     def win_points(self, kind: WinKind, options: GameOptions) -> int:
         """The points a win of ``kind`` is worth before the cube multiplies it."""

@@ -15,8 +15,11 @@ from hypothesis import strategies as st
 from nardy.rules import CHECKERS, VARIANTS, Position, find_variant
 
 VARIANT_NAMES = sorted(VARIANTS)
-SHORT_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].hitting]
-LONG_VARIANTS = [name for name in VARIANT_NAMES if not VARIANTS[name].hitting]
+SHORT_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].board == "short" and not VARIANTS[name].pinning]
+"""Backgammon's board with hits: what the gnubg id and XGID hold (pinning variants' positions they cannot)."""
+LONG_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].board == "long"]
+PINNING_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].pinning]
+"""Variants whose positions carry pins (plakoto), which the gnubg id and XGID cannot hold."""
 
 
 def make(

@@ -33,7 +33,7 @@ from nardy.notation import (
     position_id,
 )
 from nardy.rules import Position
-from tests.notation.notation_games import LONG_VARIANTS, SHORT_VARIANTS, make, reached
+from tests.notation.notation_games import LONG_VARIANTS, PINNING_VARIANTS, SHORT_VARIANTS, make, reached
 
 START_ID = "4HPwATDgc/ABMA"
 MANUAL_MATCH_ID = "QYkqASAAIAAA"
@@ -116,6 +116,14 @@ def test_round_trip_and_manual_layout(position: Position) -> None:
     assert len(pid) == 14
     assert key_bytes(pid) == manual_key(position)
     assert position_from_id(pid, position.variant) == position
+
+
+@pytest.mark.parametrize("variant", PINNING_VARIANTS)
+def test_positions_with_pins_have_no_position_id(variant: str) -> None:
+    with pytest.raises(NotationError, match="cannot hold pinned checkers"):
+        position_id(Position.start(variant))
+    with pytest.raises(NotationError, match="cannot hold pinned checkers"):
+        position_from_id(START_ID, variant)
 
 
 @pytest.mark.parametrize("variant", LONG_VARIANTS)

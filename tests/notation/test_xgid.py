@@ -21,7 +21,7 @@ import nardy.notation.xgid as xgid_module
 from nardy.notation import NotationError, position_id
 from nardy.notation.xgid import XgidFields, from_xgid, to_xgid
 from nardy.rules import Position
-from tests.notation.notation_games import LONG_VARIANTS, SHORT_VARIANTS, make, reached
+from tests.notation.notation_games import LONG_VARIANTS, PINNING_VARIANTS, SHORT_VARIANTS, make, reached
 
 START = "-b----E-C---eE---c-e----B-"
 
@@ -132,6 +132,14 @@ def test_round_trip_and_manual_board(position: Position, fields: XgidFields) -> 
     text = to_xgid(position, fields)
     assert text.split(":")[0] == "XGID=" + manual_board(position, fields.player_on_roll)
     assert from_xgid(text, position.variant) == (position, fields)
+
+
+@pytest.mark.parametrize("variant", PINNING_VARIANTS)
+def test_positions_with_pins_have_no_xgid(variant: str) -> None:
+    with pytest.raises(NotationError, match="cannot hold pinned checkers"):
+        to_xgid(Position.start(variant), XgidFields())
+    with pytest.raises(NotationError, match="cannot hold pinned checkers"):
+        from_xgid(START + ":0:0:1:00:0:0:0:0:10", variant)
 
 
 @pytest.mark.parametrize("variant", LONG_VARIANTS)

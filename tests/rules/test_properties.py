@@ -30,8 +30,9 @@ from nardy.rules import (
     BAR, CHECKERS, DICE_ROLLS, NUM_POINTS, OFF, VARIANTS, InvalidPositionError, Play, Position, movegen,
 )
 
-VARIANT_NAMES = sorted(VARIANTS)
-LONG_VARIANTS = [name for name in VARIANT_NAMES if not VARIANTS[name].hitting]
+VARIANT_NAMES = sorted(name for name in VARIANTS if not VARIANTS[name].pinning)
+"""The variants this file's reference generator knows; pins have theirs in tests/rules/test_plakoto.py."""
+LONG_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].board == "long"]
 
 # ---------------------------------------------------------------- random play
 
@@ -302,8 +303,8 @@ def key_of(position: Position) -> Key:
 def checker_totals(position: Position) -> tuple[int, int]:
     points = position.points
     return (
-        sum(c for c in points if c > 0) + position.bar[0] + position.off[0],
-        -sum(c for c in points if c < 0) + position.bar[1] + position.off[1],
+        sum(c for c in points if c > 0) + position.bar[0] + position.off[0] + position.pinned.count(1),
+        -sum(c for c in points if c < 0) + position.bar[1] + position.off[1] + position.pinned.count(-1),
     )
 
 
