@@ -256,7 +256,7 @@ def block_position(variant: str, seed: int) -> Position:
         for _ in range(MAX_CHECKERS):
             theirs[rng.choice(pool)] += 1
         position = Position(variant, [mine[p] - theirs[p] for p in range(1, 25)])
-        if position.points[23] != variant.checkers and not six_block_banned(position, mine, theirs):
+        if position.points[23] != position.variant.checkers and not six_block_banned(position, mine, theirs):
             return position
 
 
@@ -528,10 +528,11 @@ def test_last_checker_is_borne_off_with_the_larger_die(variant: str) -> None:
     ``pos.play((5, 2), play.steps)`` rejected a play ``legal_plays`` had
     offered, on the game's last move.
     """
+    checkers = VARIANTS[variant].checkers
     points = [0] * 24
     points[0] = 1
-    points[23 if VARIANTS[variant].hitting else 12] = -15  # the opponent at home
-    position = Position(variant, points, (0, 0), (14, 0))
+    points[23 if VARIANTS[variant].hitting else 12] = -checkers  # the opponent at home
+    position = Position(variant, points, (0, 0), (checkers - 1, 0))
     [play] = position.legal_plays((5, 2))
     assert play.steps[0].die == 5
     assert position.play((5, 2), play.steps) == play.position
