@@ -46,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.bots.evaluator import LOSE_DOUBLE, OUTPUTS, WIN, WIN_DOUBLE
-from nardy.rules import CHECKERS, DICE_ROLLS, NUM_POINTS, Position, Variant, find_variant
+from nardy.rules import MAX_CHECKERS, DICE_ROLLS, NUM_POINTS, Position, Variant, find_variant
 from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
@@ -66,7 +66,7 @@ _KEY_WEIGHTS: Final = np.array([16**point for point in range(HOME_POINTS)], dtyp
 Home = tuple[int, ...]
 
 
-def homes(max_checkers: int = CHECKERS) -> list[Home]:
+def homes(max_checkers: int = MAX_CHECKERS) -> list[Home]:
     """Every home of at most ``max_checkers`` checkers: by checker count, then in a fixed order.
 
     The order makes the homes of at most ``n`` checkers a prefix, so a small
@@ -91,8 +91,8 @@ def bearoff_position(variant: Variant, home: Home) -> Position:
     """A board where the side to move has ``home`` (the rest borne off) and the opponent, all home, is out of reach."""
     points = [0] * NUM_POINTS
     points[:HOME_POINTS] = home
-    points[_OPPONENT_HOME.start] = -CHECKERS
-    return Position(variant, tuple(points), (0, 0), (CHECKERS - sum(home), 0))
+    points[_OPPONENT_HOME.start] = -variant.checkers
+    return Position(variant, tuple(points), (0, 0), (variant.checkers - sum(home), 0))
 
 
 def _reached(variant: Variant, home: Home, roll: tuple[int, int]) -> list[Row]:
@@ -102,7 +102,7 @@ def _reached(variant: Variant, home: Home, roll: tuple[int, int]) -> list[Row]:
     return rows
 
 
-def build(variant: Variant | str = "long-traditional", *, max_checkers: int = CHECKERS) -> tuple[IndexArray, IndexArray]:
+def build(variant: Variant | str = "long-traditional", *, max_checkers: int = MAX_CHECKERS) -> tuple[IndexArray, IndexArray]:
     """The successor tables by dynamic programming: ``(successors, first_successors)``.
 
     ``successors[i, r]``: the home the best play of roll ``r`` leaves from home
@@ -165,7 +165,7 @@ def _distribution(successors: IndexArray, done: npt.NDArray[np.bool_]) -> FloatA
 class Bearoff:
     """The database: per home, the distribution of rolls to bear off; for 15 checkers, to the first off too."""
 
-    def __init__(self, successors: IndexArray, first_successors: IndexArray, *, max_checkers: int = CHECKERS) -> None:
+    def __init__(self, successors: IndexArray, first_successors: IndexArray, *, max_checkers: int = MAX_CHECKERS) -> None:
         self.homes = homes(max_checkers)
         self.max_checkers = max_checkers
         self.successors = successors
@@ -216,10 +216,10 @@ class Bearoff:
         result = np.zeros((len(mine), OUTPUTS))
         their_survival = np.clip(1.0 - np.cumsum(their_rolls, axis=1) + their_rolls, 0.0, 1.0)  # P(rolls >= k)
         result[:, WIN] = np.einsum("ij,ij->i", mine_rolls, their_survival)
-        for row in np.flatnonzero(others.sum(axis=1) == CHECKERS):
+        for row in np.flatnonzero(others.sum(axis=1) == MAX_CHECKERS):
             first = self.first_rolls[theirs[row] - self.full_start]
             result[row, WIN_DOUBLE] = min(float(mine_rolls[row] @ _at_least(first, width)), result[row, WIN])
-        for row in np.flatnonzero(rollers.sum(axis=1) == CHECKERS):
+        for row in np.flatnonzero(rollers.sum(axis=1) == MAX_CHECKERS):
             first = self.first_rolls[mine[row] - self.full_start]
             later = _at_least(first, width + 1)[1:]
             result[row, LOSE_DOUBLE] = min(float(their_rolls[row] @ later), 1.0 - result[row, WIN])
@@ -252,7 +252,7 @@ def _at_least(distribution: FloatArray, length: int) -> FloatArray:
     return np.clip(tail, 0.0, 1.0)
 
 
-def build_database(variant: Variant | str = "long-traditional", *, max_checkers: int = CHECKERS) -> Bearoff:
+def build_database(variant: Variant | str = "long-traditional", *, max_checkers: int = MAX_CHECKERS) -> Bearoff:
     """A database computed now (:func:`build`): the shipped one for 15 checkers, a prefix of it for fewer."""
     successors, first = build(variant, max_checkers=max_checkers)
     return Bearoff(successors, first, max_checkers=max_checkers)
@@ -269,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Build the database and write it (by default over the shipped file)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(Path(__file__).parent / "weights" / _FILE))
-    parser.add_argument("--max-checkers", type=int, default=CHECKERS)
+    parser.add_argument("--max-checkers", type=int, default=MAX_CHECKERS)
     args = parser.parse_args(argv)
     build_database(max_checkers=args.max_checkers).save(args.out)
     print(f"wrote {args.out}")

@@ -28,7 +28,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant
+from nardy.rules import MAX_CHECKERS, NUM_POINTS, Position, Variant
 from nardy.rules.position import ROW_LENGTH, Row
 from nardy.rules.variant import LongTopology, Topology
 
@@ -100,7 +100,7 @@ def network_family(variant: Variant) -> Family:
 
 def _unit_table(scale: float) -> FloatArray:
     """Row ``n``: the four units of a point holding ``n`` checkers (0..15)."""
-    counts = np.arange(CHECKERS + 1)
+    counts = np.arange(MAX_CHECKERS + 1)
     return np.stack([counts >= 1, counts >= 2, counts >= 3, np.maximum(counts - 3, 0) / scale], axis=1).astype(float)
 
 
@@ -140,9 +140,9 @@ def _encode_long(family: Family, raw: IntArray) -> FloatArray:
     for counts, index in ((mine, 0), (theirs, 1)):
         side = out[:, index * half : (index + 1) * half]
         _units(side[:, :_UNITS], counts)
-        side[:, _UNITS] = counts[:, NUM_POINTS - 1] / CHECKERS
-        side[:, _UNITS + 1] = counts[:, :6].sum(axis=1) / CHECKERS
-        side[:, _UNITS + 2] = raw[:, _OFF + index] / CHECKERS
+        side[:, _UNITS] = counts[:, NUM_POINTS - 1] / MAX_CHECKERS
+        side[:, _UNITS + 1] = counts[:, :6].sum(axis=1) / MAX_CHECKERS
+        side[:, _UNITS + 2] = raw[:, _OFF + index] / MAX_CHECKERS
         side[:, _UNITS + 3] = runs[index] / 6.0
         side[:, _UNITS + 4] = (counts @ _PIP_WEIGHTS) / 360.0
     return out

@@ -26,7 +26,7 @@ from typing import Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from nardy.rules import CHECKERS, Position, Variant
+from nardy.rules import Position, Variant
 from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
@@ -84,10 +84,10 @@ def outcome(level: int, *, won: bool) -> FloatArray:
 
 def terminal_probabilities(position: Position) -> FloatArray | None:
     """The exact outcome for the side to move when the game is over, else ``None``."""
-    if CHECKERS not in position.off:
+    if not position.is_game_over():
         return None
     kind = position.win_kind()
-    return outcome(position.variant.kinds.index(kind), won=position.off[0] == CHECKERS)
+    return outcome(position.variant.kinds.index(kind), won=position.winner_is_mover())
 
 
 def after_play_probabilities(evaluator: Evaluator, positions: Sequence[Position]) -> FloatArray:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from nardy.rules import CHECKERS, NUM_POINTS, Game, Play, Position
+from nardy.rules import NUM_POINTS, Game, Play, Position
 
 HOME_POINTS: Final = range(1, 7)
 
@@ -220,7 +220,7 @@ class _ScoringBot:
         best_score = float("-inf")
         rate = self.evaluate
         for play in plays:
-            if play.position.off[0] == CHECKERS:
+            if play.position.winner_is_mover():
                 return play
             value = rate(play.position)
             if value > best_score:

@@ -35,7 +35,7 @@ from nardy.bots.evaluator import (
 )
 from nardy.bots.network import Network
 from nardy.bots.search import DEFAULT_FILTERS, Deadline, MoveFilter, choose
-from nardy.rules import CHECKERS, Game, Play, Position, Variant, find_variant
+from nardy.rules import Game, Play, Position, Variant, find_variant
 from nardy.rules.position import Row
 
 FloatArray = npt.NDArray[np.float64]
@@ -67,7 +67,7 @@ class NeuralEvaluator:
             return np.zeros((0, 5))
         result = self._rate(raw_boards(positions), positions[0].variant)
         for index, position in enumerate(positions):
-            if CHECKERS in position.off:
+            if position.is_game_over():
                 exact = terminal_probabilities(position)
                 assert exact is not None
                 result[index] = exact
@@ -95,7 +95,7 @@ class NeuralEvaluator:
 
     def _after(self, raw: IntArray, variant: Variant, position_at: Callable[[int], Position]) -> FloatArray:
         result = invert(self._rate(turn_raw(raw, self.family), variant))
-        for index in np.flatnonzero(raw[:, _OFF_MOVER] == CHECKERS):
+        for index in np.flatnonzero(raw[:, _OFF_MOVER] == variant.checkers):
             exact = terminal_probabilities(position_at(int(index)))
             assert exact is not None
             result[index] = exact

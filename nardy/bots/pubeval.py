@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from nardy.rules import CHECKERS, NUM_POINTS, Game, Play, Position
+from nardy.rules import MAX_CHECKERS, NUM_POINTS, Game, Play, Position
 
 RACE = True
 CONTACT = False
@@ -140,7 +140,7 @@ def _point_table(weights: Sequence[float]) -> tuple[tuple[float, ...], ...]:
     for point in range(1, NUM_POINTS + 1):
         base = 5 * (NUM_POINTS - point)  # location j = 25 - point
         shares = []
-        for n in range(-CHECKERS, CHECKERS + 1):
+        for n in range(-MAX_CHECKERS, MAX_CHECKERS + 1):
             share = 0.0
             if n == -1:
                 share += weights[base]
@@ -163,14 +163,14 @@ _WEIGHTS: Final = {RACE: RACE_WEIGHTS, CONTACT: CONTACT_WEIGHTS}
 
 def pubeval(position: Position, *, race: bool) -> float:
     """Tesauro's score of ``position`` for its side to move, which has just played (higher is better)."""
-    if position.off[0] == CHECKERS:
+    if position.winner_is_mover():
         return WON
     table = _TABLES[race]
     weights = _WEIGHTS[race]
     score = weights[120] * (position.bar[1] / 2.0) + weights[121] * (position.off[0] / 15.0)
     for index, count in enumerate(position.points):
         if count:
-            score += table[index][count + CHECKERS]
+            score += table[index][count + MAX_CHECKERS]
     return score
 
 

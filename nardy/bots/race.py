@@ -35,7 +35,7 @@ from nardy.bots.evaluator import (
     invert,
 )
 from nardy.bots.neural import default_evaluator
-from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant
+from nardy.rules import MAX_CHECKERS, NUM_POINTS, Position, Variant
 from nardy.rules.position import Row
 
 _THEIR_HOME: Final = slice(12, 18)
@@ -51,8 +51,8 @@ def race_rows(raw: IntArray) -> npt.NDArray[np.bool_]:
     mask: npt.NDArray[np.bool_] = (
         (mine >= 0).all(axis=1)
         & (theirs >= 0).all(axis=1)
-        & (mine_count + raw[:, _OFF] == CHECKERS)
-        & (their_count + raw[:, _OFF + 1] == CHECKERS)
+        & (mine_count + raw[:, _OFF] == MAX_CHECKERS)
+        & (their_count + raw[:, _OFF + 1] == MAX_CHECKERS)
         & (mine_count > 0)
         & (their_count > 0)
     )

@@ -51,7 +51,7 @@ from typing import Any, Final, Literal
 
 import numpy as np
 
-from nardy.rules import CHECKERS, MAX_CUBE, NUM_POINTS, Game, Phase, Play, Position, Variant, find_variant
+from nardy.rules import MAX_CUBE, NUM_POINTS, Game, Phase, Play, Position, Variant, find_variant
 
 FIRST_WINDOW: Final = 0.08
 FIRST_KEEP: Final = 5
@@ -110,14 +110,14 @@ def board_of(position: Position) -> list[int]:
 
 
 def position_of(variant: Variant | str, board: Sequence[int]) -> Position:
-    """The position of bgsage's 26 numbers (borne-off checkers are those missing from 15)."""
+    """The position of bgsage's 26 numbers (borne-off checkers are those missing from the variant's number)."""
     rules = find_variant(variant) if isinstance(variant, str) else variant
     if len(board) != NUM_POINTS + 2:
         raise ValueError(f"a bgsage board has {NUM_POINTS + 2} numbers, got {len(board)}")
     points = tuple(int(n) for n in board[1:25])
     mover = sum(n for n in points if n > 0) + int(board[25])
     opponent = -sum(n for n in points if n < 0) + int(board[0])
-    return Position(rules, points, (int(board[25]), int(board[0])), (CHECKERS - mover, CHECKERS - opponent))
+    return Position(rules, points, (int(board[25]), int(board[0])), (rules.checkers - mover, rules.checkers - opponent))
 
 
 # ---------------------------------------------------------------- what the cube and score mean

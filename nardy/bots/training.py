@@ -37,7 +37,7 @@ from nardy.bots.evaluator import equity, invert, outcome
 from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
 from nardy.bots.random_bot import RandomBot
-from nardy.rules import CHECKERS, Play, Position, find_variant
+from nardy.rules import Play, Position, find_variant
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -201,7 +201,7 @@ class TDLearner:
                 nh, ny = (a[0] for a in network.activations(nx[None, :]))
             else:
                 raw = raw_rows(reached)
-                finished = np.flatnonzero(raw[:, _OFF_MOVER] == CHECKERS)
+                finished = np.flatnonzero(raw[:, _OFF_MOVER] == rules.checkers)
                 if len(finished):
                     level = max(kinds.index(Position.from_row(rules, reached[int(i)]).win_kind()) for i in finished)
                     result = outcome(level, won=True)

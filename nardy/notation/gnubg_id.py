@@ -37,7 +37,7 @@ from enum import IntEnum
 from typing import Final, Literal
 
 from nardy.notation.errors import NotationError
-from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant, find_variant
+from nardy.rules import NUM_POINTS, Position, Variant, find_variant
 
 POSITION_ID_LENGTH: Final = 14
 MATCH_ID_LENGTH: Final = 12
@@ -118,7 +118,7 @@ def position_from_id(pid: str, variant: Variant | str = "backgammon") -> Positio
 
     The player on roll becomes the side to move. Raises :class:`NotationError`
     for a malformed ID or one that puts both sides on a point or more than
-    15 checkers on one side.
+    the variant's number of checkers on one side.
     """
     rules = find_variant(variant) if isinstance(variant, str) else variant
     _require_short(rules)
@@ -127,9 +127,12 @@ def position_from_id(pid: str, variant: Variant | str = "backgammon") -> Positio
     if len(counts) < 2 * _SLOTS or key >> used:
         raise NotationError(f"Position ID {pid!r} does not hold two sides of 25 places each")
     opponent, on_roll = counts[:_SLOTS], counts[_SLOTS:]
+    checkers = rules.checkers
     for side, name in ((on_roll, "the player on roll"), (opponent, "the opponent")):
-        if sum(side) > CHECKERS:
-            raise NotationError(f"Position ID {pid!r} gives {name} {sum(side)} checkers; each side has {CHECKERS}")
+        if sum(side) > checkers:
+            raise NotationError(
+                f"Position ID {pid!r} gives {name} {sum(side)} checkers; each side has {checkers} in {rules.name}"
+            )
     topology = rules.topology
     points = list(on_roll[:NUM_POINTS])
     for index, count in enumerate(opponent[:NUM_POINTS]):
@@ -139,7 +142,7 @@ def position_from_id(pid: str, variant: Variant | str = "backgammon") -> Positio
                 raise NotationError(f"Position ID {pid!r} puts both sides on point {ours + 1}")
             points[ours] = -count
     bar = (on_roll[NUM_POINTS], opponent[NUM_POINTS])
-    off = (CHECKERS - sum(on_roll), CHECKERS - sum(opponent))
+    off = (checkers - sum(on_roll), checkers - sum(opponent))
     return Position(rules, tuple(points), bar, off)
 
 

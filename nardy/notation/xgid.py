@@ -9,7 +9,7 @@ GNU Backgammon's ``set xgid`` reads them (gnubg's ``set.c``):
    characters 1..24 are the bottom player's points 1..24, character 25 is
    the bottom player's bar. ``-`` is an empty place, ``A``..``O`` are 1..15
    checkers of the bottom player, ``a``..``o`` of the top player.
-   Borne-off checkers are whatever is missing from 15.
+   Borne-off checkers are whatever is missing from the variant's number (15, or 3 in hypergammon).
 2. **Cube**: the base-2 logarithm of the cube value (``0`` is a 1-cube).
 3. **Cube position**: ``1`` the bottom player owns it, ``-1`` the top
    player, ``0`` centred.
@@ -44,7 +44,7 @@ from typing import Final, Literal
 
 from nardy.notation.errors import NotationError
 from nardy.notation.gnubg_id import CubeOwner
-from nardy.rules import CHECKERS, NUM_POINTS, Position, Variant, find_variant
+from nardy.rules import NUM_POINTS, Position, Variant, find_variant
 
 PREFIX: Final = "XGID="
 BOARD_LENGTH: Final = NUM_POINTS + 2
@@ -222,10 +222,13 @@ def _board(text: str, board: str, variant: Variant) -> Position:
     bar = (counts[-1], -counts[0])
     own = sum(count for count in points if count > 0) + bar[0]
     theirs = -sum(count for count in points if count < 0) + bar[1]
+    checkers = variant.checkers
     for total, side in ((own, "bottom"), (theirs, "top")):
-        if total > CHECKERS:
-            raise NotationError(f"XGID {text!r} gives the {side} player {total} checkers; each side has {CHECKERS}")
-    return Position(variant, points, bar, (CHECKERS - own, CHECKERS - theirs))
+        if total > checkers:
+            raise NotationError(
+                f"XGID {text!r} gives the {side} player {total} checkers; each side has {checkers} in {variant.name}"
+            )
+    return Position(variant, points, bar, (checkers - own, checkers - theirs))
 
 
 def _count(text: str, index: int, char: str) -> int:

@@ -4,7 +4,7 @@ This package is the one place that decides legality, dice usage, game end and
 scoring; the server, the bots, the CLI and the client all ask it.
 """
 
-from nardy.rules.board import BAR, CHECKERS, DICE_ROLLS, NUM_POINTS, OFF
+from nardy.rules.board import BAR, DICE_ROLLS, MAX_CHECKERS, NUM_POINTS, OFF
 from nardy.rules.errors import (
     CubeError,
     IllegalActionError,
@@ -45,7 +45,7 @@ from nardy.rules.variant import GameOptions, Variant, WinKind
 from nardy.rules.variants import VARIANTS, find_variant
 
 __all__ = [
-    "BAR", "CHECKERS", "DICE_ROLLS", "NUM_POINTS", "OFF",
+    "BAR", "DICE_ROLLS", "MAX_CHECKERS", "NUM_POINTS", "OFF",
     "CubeError", "IllegalActionError", "IllegalPlayError", "IllegalStepError",
     "InvalidDiceError", "InvalidPositionError", "RulesError", "UnknownVariantError",
     "WrongTurnError", "Step", "Play", "Position", "GameOptions", "Variant", "WinKind",

@@ -9,7 +9,9 @@ Inside the engine the bar is point 25 (a checker entering with die n lands on
 from typing import Final
 
 NUM_POINTS: Final = 24
-CHECKERS: Final = 15
+MAX_CHECKERS: Final = 15
+"""The most checkers a side may have (a variant says how many it has: ``Variant.checkers``); the move
+generator and the position codecs count up to 15 on a point."""
 BAR: Final = 25
 OFF: Final = 0
 HOME: Final = range(1, 7)

@@ -125,7 +125,7 @@ PlayEvent = GameEvent | Stepped | Undone | TimedOut
 not yet confirmed, and timeouts."""
 
 EndReason = Literal["bore-off", "dropped", "resigned", "mother"]
-"""``mother``: plakoto's mother rule ended the game (docs/rules.md §8)."""
+"""``mother``: plakoto's mother rule ended the game (docs/rules.md §9)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -284,7 +284,7 @@ class Game:
             )
         ending = self.variant.early_end(after)
         if ending == "tie":
-            # plakoto, both mothers pinned: a tie, which scores nothing; the game starts again (docs/rules.md §8)
+            # plakoto, both mothers pinned: a tie, which scores nothing; the game starts again (docs/rules.md §9)
             return replace(
                 self, position=Position.start(self.variant), phase=Phase.OPENING, turn=0, dice=None,
                 turns_played=0, history=history,

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from nardy.rules.board import BAR, CHECKERS, NUM_POINTS, OFF
+from nardy.rules.board import BAR, NUM_POINTS, OFF
 from nardy.rules.dice import moves_of
 from nardy.rules.variant import Variant
 
@@ -257,7 +257,7 @@ def _parameters(
         head_limit is not None
         and double
         and moves[0] in variant.head_exception_doubles
-        and points[NUM_POINTS - 1] == CHECKERS
+        and points[NUM_POINTS - 1] == variant.checkers
     ):
         head_limit = 2
     banned_ends = _banned_ends(variant, points, off[1])

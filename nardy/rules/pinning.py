@@ -1,4 +1,4 @@
-"""Legal plays where a checker pins instead of hitting (plakoto, docs/rules.md §8).
+"""Legal plays where a checker pins instead of hitting (plakoto, docs/rules.md §9).
 
 A position of such a variant carries, beside its signed counts, one pin per
 point (:attr:`~nardy.rules.position.Position.pinned`): +1 where a checker of

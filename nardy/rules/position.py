@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from nardy.rules import movegen, pinning
-from nardy.rules.board import BAR, CHECKERS, NUM_POINTS, OFF
+from nardy.rules.board import BAR, NUM_POINTS, OFF
 from nardy.rules.dice import check_dice
 from nardy.rules.errors import IllegalPlayError, IllegalStepError, InvalidPositionError
 from nardy.rules.movegen import Step
@@ -79,7 +79,7 @@ class Position:
     def start(cls, variant: Variant | str) -> Position:
         """The starting position of ``variant``, the first player to move."""
         rules = find_variant(variant) if isinstance(variant, str) else variant
-        return cls(rules, rules.topology.start_points())
+        return cls(rules, rules.start_points())
 
     @classmethod
     def _trusted(
@@ -111,9 +111,12 @@ class Position:
         self._validate_pins()
         own = sum(c for c in points if c > 0) + bar[0] + off[0] + self.pinned.count(1)
         theirs = -sum(c for c in points if c < 0) + bar[1] + off[1] + self.pinned.count(-1)
+        checkers = self.variant.checkers
         for count, side in ((own, "the side to move"), (theirs, "the opponent")):
-            if count != CHECKERS:
-                raise InvalidPositionError(f"{side} has {count} checkers; each side has exactly {CHECKERS}")
+            if count != checkers:
+                raise InvalidPositionError(
+                    f"{side} has {count} checkers; each side has exactly {checkers} in {self.variant.name}"
+                )
 
     def _validate_pins(self) -> None:
         pinned, points = self.pinned, self.points
@@ -153,22 +156,23 @@ class Position:
         )
 
     def is_first_roll(self) -> bool:
-        """Long nardy: all 15 of the mover's checkers still stand on the head (docs/rules.md §2)."""
-        return self.points[NUM_POINTS - 1] == CHECKERS
+        """Long nardy: all the mover's checkers still stand on the head (docs/rules.md §2)."""
+        return self.points[NUM_POINTS - 1] == self.variant.checkers
 
     def winner_is_mover(self) -> bool:
         """True when the side to move has borne off all its checkers."""
-        return self.off[0] == CHECKERS
+        return self.off[0] == self.variant.checkers
 
     def is_game_over(self) -> bool:
         """True when either side has borne off all its checkers."""
-        return CHECKERS in self.off
+        return self.variant.checkers in self.off
 
     def win_kind(self) -> WinKind:
         """How the side that bore off everything won (single/gammon/..., oin/mars/koks)."""
-        if self.off[0] == CHECKERS:
+        checkers = self.variant.checkers
+        if self.off[0] == checkers:
             return self.variant.win_kind(self.points, self.bar[1], self.off[1])
-        if self.off[1] == CHECKERS:
+        if self.off[1] == checkers:
             turned = self.turned()
             return self.variant.win_kind(turned.points, turned.bar[1], turned.off[1])
         raise InvalidPositionError("the game is not over: nobody has borne off all checkers")

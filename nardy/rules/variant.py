@@ -1,7 +1,8 @@
 """The variant base class: one engine, variants as configuration plus hooks.
 
-A variant says how the board is laid out and seen from each side
-(:class:`Topology`), which movement restrictions apply, how a finished game
+A variant says how the board is seen from each side (:class:`Topology`),
+where its checkers start and so how many each side has (``start_layout``,
+``checkers``), which movement restrictions apply, how a finished game
 is scored and which game options it accepts. The move generator and the game
 state machine read these attributes; they never test a variant's name.
 """
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex
 
-from nardy.rules.board import CHECKERS, HOME, NUM_POINTS
+from nardy.rules.board import HOME, MAX_CHECKERS, NUM_POINTS
 from nardy.rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -85,13 +86,20 @@ EarlyEnd = WinKind | Literal["tie"]
 BoardName = Literal["short", "long"]
 """The two boards: backgammon's (000, 002, 003) and long nardy's (004, 001)."""
 
+VariantGroup = Literal["short", "long", "greek", "turkish"]
+"""Where a lobby lists a variant: short (backgammon's board and its relatives), long (long nardy),
+greek (the games of tavli), turkish (tavla)."""
+
+Layout = tuple[tuple[int, int], ...]
+"""A start: (point, checkers) pairs for the side to move, points 1..24 as it numbers them."""
+
 _OUR_NUMBERS = tuple(range(1, NUM_POINTS + 1))
 
 
 class Topology:
-    """Where each side's checkers start and how a board is seen by the other side.
+    """How a board is seen by the other side.
 
-    A topology names its start and :meth:`opponent_point`; turning a board and
+    A topology names :meth:`opponent_point`; turning a board and
     counting pips follow from that numbering, worked out once per topology
     (every view of a table turns its board and counts its pips). ``name`` says
     which board it is, for whatever depends on the board alone (the engine that
@@ -106,9 +114,6 @@ class Topology:
             order[theirs - 1] = index
         self._turned_order = tuple(order)
         """For each point of the turned board, the index of our point that stands there."""
-
-    def start_points(self) -> tuple[int, ...]:
-        raise NotImplementedError
 
     def opponent_point(self, point: int) -> int:
         """The number the opponent gives to our point ``point`` (1..24)."""
@@ -136,17 +141,17 @@ class Topology:
         return mover, opponent
 
 
+BACKGAMMON_START: Layout = ((24, 2), (13, 5), (8, 3), (6, 5))
+"""Backgammon's start (000): two on the 24-point, five on the 13, three on the 8, five on the 6."""
+
+LONG_START: Layout = ((24, 15),)
+"""Long nardy's start (004, 001): all fifteen on the head, the 24-point."""
+
+
 class ShortTopology(Topology):
     """Backgammon's board: the opponent travels 1 → 24 towards home 19..24."""
 
     name = "short"
-
-    def start_points(self) -> tuple[int, ...]:
-        points = [0] * NUM_POINTS
-        for point, count in ((24, 2), (13, 5), (8, 3), (6, 5)):
-            points[point - 1] = count
-            points[NUM_POINTS - point] = -count
-        return tuple(points)
 
     def opponent_point(self, point: int) -> int:
         return 25 - point
@@ -156,12 +161,6 @@ class LongTopology(Topology):
     """Long nardy's board: both heads opposite, the opponent's head on our 12."""
 
     name = "long"
-
-    def start_points(self) -> tuple[int, ...]:
-        points = [0] * NUM_POINTS
-        points[23] = CHECKERS
-        points[11] = -CHECKERS
-        return tuple(points)
 
     def opponent_point(self, point: int) -> int:
         return (point + 11) % NUM_POINTS + 1
@@ -190,7 +189,13 @@ class Variant:
     the game at once, scored from the position as it stands, as every
     resignation does where nothing is offered (and as dave's did before it
     took offers, so its older records replay the same).
-    ``kinds`` names the single, double and triple wins (long nardy has no triple).
+    ``kinds`` names the single, double and triple wins (long nardy has no triple;
+    tavla and portes count a triple as a double).
+    ``start_layout``: where the side to move's checkers start, (point, count)
+    pairs; the opponent's stand on the same points as it numbers them.
+    ``checkers``: how many each side has, the sum of the layout (15, or 3 in
+    hypergammon): what a position holds, bears off and is scored by.
+    ``group``: where a lobby lists the variant (:data:`VariantGroup`).
     ``family``: the game this rule set is a form of, the same for variants
     that differ only in regulation or cube: dave is backgammon "with *dave*
     (doubling cube)" (003), and long nardy comes in three regulations
@@ -208,6 +213,9 @@ class Variant:
     title: str
     family: str
     topology: Topology = field(repr=False)
+    group: VariantGroup
+    start_layout: Layout
+    checkers: int = field(init=False)
     hitting: bool = True
     head_limit: int | None = None
     head_exception_doubles: frozenset[int] = frozenset()
@@ -226,6 +234,19 @@ class Variant:
     moves_final: bool = False
     kinds: tuple[WinKind, WinKind, WinKind] = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)
 
+    def __post_init__(self) -> None:
+        points = [point for point, _ in self.start_layout]
+        if not all(1 <= point <= NUM_POINTS for point in points) or len(set(points)) != len(points):
+            raise ValueError(f"{self.name}: a start names each point 1..{NUM_POINTS} once, got {self.start_layout}")
+        if any(count <= 0 for _, count in self.start_layout):
+            raise ValueError(f"{self.name}: a start places at least one checker on each point it names")
+        if any(self.topology.opponent_point(point) in points for point in points):
+            raise ValueError(f"{self.name}: the two sides' starts share a point")
+        checkers = sum(count for _, count in self.start_layout)
+        if not 1 <= checkers <= MAX_CHECKERS:
+            raise ValueError(f"{self.name}: a side has 1 to {MAX_CHECKERS} checkers, not {checkers}")
+        object.__setattr__(self, "checkers", checkers)
+
     def __hash__(self) -> int:
         return hash(self.name)
 
@@ -234,6 +255,15 @@ class Variant:
         if _registered(self.name) is self:
             return (_registered, (self.name,))
         return super().__reduce_ex__(protocol)
+
+    def start_points(self) -> tuple[int, ...]:
+        """The starting board seen by the first player to move: :attr:`start_layout` for it, and the same
+        layout, negated, on the points the opponent numbers so (:meth:`Topology.opponent_point`)."""
+        points = [0] * NUM_POINTS
+        for point, count in self.start_layout:
+            points[point - 1] = count
+            points[self.topology.opponent_point(point) - 1] = -count
+        return tuple(points)
 
     @property
     def has_bar(self) -> bool:

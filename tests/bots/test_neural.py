@@ -15,7 +15,7 @@ from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot, NeuralEvaluator, defau
 from nardy.bots.random_bot import RandomBot
 from nardy.bots.search import ROLL_WEIGHTS, Deadline, OutOfTime, after_values, choose
 from nardy.bots.training import duel
-from nardy.rules import CHECKERS, DICE_ROLLS, VARIANTS, Position, find_variant
+from nardy.rules import DICE_ROLLS, VARIANTS, Position, find_variant
 from tests.bots.bot_positions import game_positions, random_position
 
 
@@ -73,7 +73,7 @@ def test_finished_games_are_rated_exactly() -> None:
     assert exact is not None and exact.tolist() == [0.0, 0.0, 0.0, 1.0, 0.0]
     bot = NeuralBot(evaluator)
     chosen = bot.choose_play(position, (1, 2))
-    assert chosen is not None and chosen.position.off[0] == CHECKERS
+    assert chosen is not None and chosen.position.winner_is_mover()
 
 
 @settings(max_examples=30, deadline=None)

@@ -26,7 +26,7 @@ from nardy.bots.sage import (
     position_of,
     rank_plays,
 )
-from nardy.rules import CHECKERS, Cube, Game, GameOptions, MatchContext, Phase, Position
+from nardy.rules import Cube, Game, GameOptions, MatchContext, Phase, Position
 from tests.bots.bot_positions import game_positions, random_position
 
 SHORT = ("backgammon", "dave", "georgian")
@@ -294,4 +294,3 @@ def test_world_class_is_for_the_short_board() -> None:
     assert make_bot("world-class", variant="dave").name == "world-class"
     with pytest.raises(ValueError, match="known levels"):
         make_bot("world-class", variant="long-traditional")
-    assert CHECKERS == 15

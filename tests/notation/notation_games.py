@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from hypothesis import strategies as st
 
-from nardy.rules import CHECKERS, VARIANTS, Position, find_variant
+from nardy.rules import VARIANTS, Position, find_variant
 
 VARIANT_NAMES = sorted(VARIANTS)
 SHORT_VARIANTS = [name for name in VARIANT_NAMES if VARIANTS[name].board == "short" and not VARIANTS[name].pinning]
@@ -37,8 +37,9 @@ def make(
     for point, count in theirs.items():
         assert points[point - 1] == 0, f"point {point} cannot hold both sides"
         points[point - 1] = -count
-    off = (CHECKERS - sum(mine.values()) - bar[0], CHECKERS - sum(theirs.values()) - bar[1])
-    return Position(find_variant(variant), tuple(points), bar, off)
+    rules = find_variant(variant)
+    off = (rules.checkers - sum(mine.values()) - bar[0], rules.checkers - sum(theirs.values()) - bar[1])
+    return Position(rules, tuple(points), bar, off)
 
 
 def walk(variant: str, seed: int, plies: int) -> tuple[Position, random.Random]:

@@ -70,10 +70,21 @@ def manual_key(position: Position) -> bytes:
 # ----- Position ID: the documented examples
 
 
+GNUBG_START_IDS = {"nackgammon": "4Dl4ADbgOXgANg", "hypergammon": "AACgAgAAKgAAAA"}
+"""The Position IDs GNU Backgammon 1.07 shows after ``set variation nackgammon`` (or
+``3-chequer-hypergammon``) and ``new session``: its own starts of these variations."""
+
+
 @pytest.mark.parametrize("variant", SHORT_VARIANTS)
 def test_start_position_id(variant: str) -> None:
-    assert position_id(Position.start(variant)) == START_ID
-    assert position_from_id(START_ID, variant) == Position.start(variant)
+    start_id = GNUBG_START_IDS.get(variant, START_ID)
+    assert position_id(Position.start(variant)) == start_id
+    assert position_from_id(start_id, variant) == Position.start(variant)
+
+
+def test_an_id_with_more_checkers_than_the_variant_has_is_refused() -> None:
+    with pytest.raises(NotationError, match="each side has 3 in hypergammon"):
+        position_from_id(START_ID, "hypergammon")
 
 
 def test_start_key_bytes_from_the_manual() -> None:

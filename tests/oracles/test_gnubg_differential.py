@@ -40,7 +40,7 @@ from pathlib import Path
 
 import pytest
 
-from nardy.rules import CHECKERS, Position
+from nardy.rules import MAX_CHECKERS, Position
 
 pytestmark = pytest.mark.oracle
 
@@ -102,11 +102,11 @@ def bar_positions(seed: int, count: int) -> Iterator[Case]:
         closed = rng.sample(range(19, 25), rng.randint(3, 6))
         for point in closed:
             points[point - 1] = -2
-        theirs_left = CHECKERS - sum(-c for c in points)
+        theirs_left = MAX_CHECKERS - sum(-c for c in points)
         their_bar = rng.choice([0, 0, 0, 1])
         scatter(rng, points, theirs_left - their_bar, list(range(1, 25)), -1)
         our_bar = rng.choice([1, 1, 2, 2, 3, 4])
-        scatter(rng, points, CHECKERS - our_bar, list(range(1, 25)), +1)
+        scatter(rng, points, MAX_CHECKERS - our_bar, list(range(1, 25)), +1)
         position = Position("backgammon", points, (our_bar, their_bar), (0, 0))
         yield our_case("bar", position, roll(rng))
 
@@ -120,12 +120,12 @@ def bear_off_positions(seed: int, count: int) -> Iterator[Case]:
         outside = rng.choice([0, 0, 0, 1, 2])
         for point in rng.sample(range(1, 7), rng.randint(0, 2)):  # opposing blots and anchors
             points[point - 1] = -rng.randint(1, 2)
-        theirs_left = CHECKERS - sum(-c for c in points)
+        theirs_left = MAX_CHECKERS - sum(-c for c in points)
         their_bar = rng.choice([0, 0, 0, 1, 2])
         their_off = rng.randint(0, 5) if rng.random() < 0.3 else 0
         scatter(rng, points, theirs_left - their_bar - their_off, list(range(13, 25)), -1)
         scatter(rng, points, outside, list(range(7, 10)), +1)
-        scatter(rng, points, CHECKERS - our_off - outside, list(range(1, 7)), +1)
+        scatter(rng, points, MAX_CHECKERS - our_off - outside, list(range(1, 7)), +1)
         position = Position("backgammon", points, (0, their_bar), (our_off, their_off))
         yield our_case("bear-off", position, roll(rng))
 

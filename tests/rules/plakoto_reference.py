@@ -3,7 +3,7 @@
 The board is 24 stacks, each a string read bottom to top: ``"m"`` a checker
 of the player to move, ``"o"`` one of the opponent's. ``"om"`` is an opposing
 checker pinned under one of ours. The player to move travels from point 24
-to point 1 and bears off below 1. Sources (docs/rules.md §8):
+to point 1 and bears off below 1. Sources (docs/rules.md §9):
 
 - Wikipedia, "Plakoto": "a piece can only be moved to an open point. An open
   point is the one that is not occupied by two or more of the opponent's pieces";

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from nardy.rules import CHECKERS, Play, Position, Step, find_variant
+from nardy.rules import Play, Position, Step, find_variant
 
 def make(
     variant: str,
@@ -44,7 +44,8 @@ def make(
         assert points[point - 1] == 0, f"point {point} cannot hold both colours"
         points[point - 1] -= count
     if off is None:
-        off = (CHECKERS - sum(mine.values()) - bar[0], CHECKERS - sum(theirs.values()) - bar[1])
+        checkers = find_variant(variant).checkers
+        off = (checkers - sum(mine.values()) - bar[0], checkers - sum(theirs.values()) - bar[1])
     return Position(variant, points, bar, off)
 
 

@@ -1,6 +1,6 @@
-"""Plakoto (docs/rules.md §8): pins instead of hits, the mother rule, scoring.
+"""Plakoto (docs/rules.md §9): pins instead of hits, the mother rule, scoring.
 
-Each rule test quotes the sentence it enforces. Sources, as docs/rules.md §8
+Each rule test quotes the sentence it enforces. Sources, as docs/rules.md §9
 lists them: Wikipedia, "Plakoto" (en.wikipedia.org/wiki/Plakoto); bkgm.com,
 "The Pin Game" (bkgm.com/variants/PinGame.html), which gives Plakoto's pins;
 backgammon-game.eu, "The Pin game" (its mother rule); The Board's "Rules for
@@ -169,7 +169,7 @@ def test_bearing_off_waits_for_a_checker_pinned_outside_home() -> None:
 def test_bearing_off_waits_for_a_checker_pinned_in_home() -> None:
     """The Board: "In order to be allowed to bear off, all checkers must be in the opponent's home board and they
     must also be free"; Ludii: "A player cannot bear off when the player has one or more pieces trapped inside
-    their home section." (docs/rules.md §8, decision)"""
+    their home section." (docs/rules.md §9, decision)"""
     position = board({6: 10, 5: 3}, {3: 1, 1: 14}, {3: 1}, off=(1, 0))
     assert all(step.target != 0 for dice in DICE_ROLLS for step in position.next_steps(dice))
     free = board({6: 10, 5: 3, 3: 1}, {1: 14, 20: 1}, off=(1, 0))
@@ -251,7 +251,7 @@ def test_leaving_ones_own_start_with_the_opposing_mother_pinned_wins() -> None:
 
 def test_both_mothers_pinned_is_a_tie_and_the_game_starts_again() -> None:
     """backgammon-game.eu, "The Pin game": "A game in which both mothers are pinned is a tie." A tie scores nothing: the game
-    is played again from the opening roll (docs/rules.md §8, decision)."""
+    is played again from the opening roll (docs/rules.md §9, decision)."""
     position = board({7: 1, 6: 13}, {1: 1, 20: 13, 24: 1}, {24: 1})
     game = game_at(position, (6, 1)).move(0, [Step(7, 1, 6, True), Step(6, 5, 1)])
     assert game.result is None and game.phase is Phase.OPENING

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nardy.rules import (
-    BAR, CHECKERS, DICE_ROLLS, NUM_POINTS, OFF, VARIANTS, InvalidPositionError, Play, Position, movegen,
+    BAR, MAX_CHECKERS, DICE_ROLLS, NUM_POINTS, OFF, VARIANTS, InvalidPositionError, Play, Position, movegen,
 )
 
 VARIANT_NAMES = sorted(name for name in VARIANTS if not VARIANTS[name].pinning)
@@ -138,7 +138,7 @@ def reference_plays(position: Position, dice: tuple[int, int]) -> Reference:
     """
     variant = position.variant
     hitting = variant.hitting
-    first_roll = position.points[23] == CHECKERS
+    first_roll = position.points[23] == variant.checkers
     head_limit = variant.head_limit
     if head_limit is not None and dice[0] == dice[1] and first_roll and dice[0] in variant.head_exception_doubles:
         head_limit = 2
@@ -247,17 +247,17 @@ def block_position(variant: str, seed: int) -> Position:
             point = gap + rng.randint(1, 6)
             if point <= 24:
                 mine[point] += 1
-        if sum(mine) > CHECKERS:
+        if sum(mine) > MAX_CHECKERS:
             continue
-        while sum(mine) < CHECKERS:
+        while sum(mine) < MAX_CHECKERS:
             mine[rng.choice([p for p in range(1, 25) if p != gap and (mine[p] or rng.random() < 0.3)])] += 1
         free = [p for p in range(1, 25) if not mine[p]]
         behind = [p for p in OPPONENT_ROUTE[:first] if not mine[p]]
         pool = behind if behind and rng.random() < 0.75 else free
-        for _ in range(CHECKERS):
+        for _ in range(MAX_CHECKERS):
             theirs[rng.choice(pool)] += 1
         position = Position(variant, [mine[p] - theirs[p] for p in range(1, 25)])
-        if position.points[23] != CHECKERS and not six_block_banned(position, mine, theirs):
+        if position.points[23] != position.variant.checkers and not six_block_banned(position, mine, theirs):
             return position
 
 
@@ -283,7 +283,7 @@ def stay_position(seed: int) -> Position:
                     mine[point] += 1
         for _ in range(rng.randint(0, 4)):
             mine[rng.choice([p for p in range(1, 25) if not theirs[p]])] += 1
-        left = CHECKERS - len(blots)
+        left = MAX_CHECKERS - len(blots)
         while left >= 2:
             free = [p for p in range(1, 25) if not mine[p] and not theirs[p]]
             if not free:
@@ -293,7 +293,7 @@ def stay_position(seed: int) -> Position:
             left -= count
         points = [mine[p] - theirs[p] for p in range(1, 25)]
         if any(mine):
-            return Position("georgian", points, (0, 0), (CHECKERS - sum(mine), CHECKERS - sum(theirs)))
+            return Position("georgian", points, (0, 0), (MAX_CHECKERS - sum(mine), MAX_CHECKERS - sum(theirs)))
 
 
 def key_of(position: Position) -> Key:
@@ -322,9 +322,9 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @SETTINGS
 @given(walks)
 def test_plays_conserve_checkers_and_pips(walk: Walk) -> None:
-    """Every play keeps 15 checkers a side and moves exactly the pips its steps say.
+    """Every play keeps each side's checkers (15, 3 in hypergammon) and moves exactly the pips its steps say.
 
-    Checkers: board + bar + off is 15 for both sides after every play (the
+    Checkers: board + bar + off is the variant's number for both sides after every play (the
     engine builds play positions without re-validating them). Pips: the
     mover's count falls by exactly the sum of its steps (bar = 25, off = 0),
     so it never grows; the opponent's count is unchanged in long nardy (no
@@ -335,7 +335,7 @@ def test_plays_conserve_checkers_and_pips(walk: Walk) -> None:
         mover_pips, opponent_pips = ply.position.pip_counts()
         for play in ply.plays:
             after = play.position
-            assert checker_totals(after) == (CHECKERS, CHECKERS), describe(ply)
+            assert checker_totals(after) == (after.variant.checkers,) * 2, describe(ply)
             assert min(*after.bar, *after.off) >= 0, describe(ply)
             if not after.variant.hitting:
                 assert after.bar == (0, 0), describe(ply)
@@ -530,10 +530,11 @@ def test_last_checker_is_borne_off_with_the_larger_die(variant: str) -> None:
     ``pos.play((5, 2), play.steps)`` rejected a play ``legal_plays`` had
     offered, on the game's last move.
     """
+    checkers = VARIANTS[variant].checkers
     points = [0] * 24
     points[0] = 1
-    points[23 if VARIANTS[variant].hitting else 12] = -15  # the opponent at home
-    position = Position(variant, points, (0, 0), (14, 0))
+    points[23 if VARIANTS[variant].hitting else 12] = -checkers  # the opponent at home
+    position = Position(variant, points, (0, 0), (checkers - 1, 0))
     [play] = position.legal_plays((5, 2))
     assert play.steps[0].die == 5
     assert position.play((5, 2), play.steps) == play.position

@@ -93,10 +93,11 @@ def test_a_backgammon_counts_three_or_two_where_there_is_one() -> None:
 def test_opponent_numbers_turn_the_board(name: str) -> None:
     """The table of the opponent's numbers is the topology's own: what stands on their point q stands on our
     point ``opponent_numbers()[q]``, the bar and off being each side's own."""
-    topology = find_variant(name).topology
+    variant = find_variant(name)
+    topology = variant.topology
     numbers = topology.opponent_numbers()
     assert len(numbers) == 26 and numbers[0] == 0 and numbers[25] == 25
-    start = topology.start_points()
+    start = variant.start_points()
     turned = topology.flip_points(start)
     for ours in range(1, 25):
         assert turned[numbers[ours] - 1] == -start[ours - 1]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nardy.notation import position_to_dict
-from nardy.rules import CHECKERS, Position
+from nardy.rules import Position
 from tests.server.game_server import GameServer
 
 
@@ -35,7 +35,7 @@ def test_a_position_is_set_up_checker_by_checker(make_game_server: Callable[...,
     assert no_bar.status_code == 422 and "bar" in no_bar.json()["detail"], "long nardy has no bar"
 
     cleared = setup(start, edit="clear").json()["position"]
-    assert cleared["points"] == [0] * 24 and cleared["off"] == [CHECKERS, CHECKERS]
+    assert cleared["points"] == [0] * 24 and cleared["off"] == [15, 15]
 
 
 def test_the_board_names_how_deep_each_play_was_searched(make_game_server: Callable[..., GameServer]) -> None:

@@ -19,6 +19,7 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
     for entry in listed:
         variant = VARIANTS[entry["id"]]
         assert entry["topology"] == variant.board and entry["family"] == variant.family
+        assert entry["group"] == variant.group and entry["checkers"] == variant.checkers
         assert entry["money_play"] == variant.money_play and entry["moves_final"] == variant.moves_final
         lengths = None if variant.match_lengths is None else list(variant.match_lengths)
         assert entry["match_lengths"] == lengths
@@ -36,6 +37,18 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
     # matchmaking pairs for the quick lengths a variant is played to: dave, played from 3 points, not for 1
     assert backgammon["pairing_lengths"] == [1, 3, 5, 7] and dave["pairing_lengths"] == [3, 5, 7]
     assert "world-class" in backgammon["levels"] and "world-class" not in traditional["levels"]
+
+
+def test_each_variant_names_its_lobby_group(game_server: Server) -> None:
+    """The lobby groups variants by ``group`` (docs/protocol.md, *Variants*): short, long, greek, turkish."""
+    listed = game_server.new_client().get("/api/variants").json()["variants"]
+    groups = {entry["id"]: entry["group"] for entry in listed}
+    assert groups == {
+        "backgammon": "short", "dave": "short", "georgian": "short", "hypergammon": "short", "nackgammon": "short",
+        "long-traditional": "long", "long-tournament": "long", "long-bolshie": "long",
+        "portes": "greek", "tavla": "turkish",
+    }
+    assert {entry["id"]: entry["checkers"] for entry in listed}["hypergammon"] == 3
 
 
 def test_the_clocks_are_those_a_table_takes(game_server: Server) -> None:

@@ -7,11 +7,17 @@ from nardy.rules.variant import Variant
 from nardy.rules.variants.backgammon import BACKGAMMON, DAVE
 from nardy.rules.variants.georgian import GEORGIAN
 from nardy.rules.variants.greek import PLAKOTO
+from nardy.rules.variants.hypergammon import HYPERGAMMON, NACKGAMMON
 from nardy.rules.variants.long import LONG_BOLSHIE, LONG_TOURNAMENT, LONG_TRADITIONAL
+from nardy.rules.variants.portes import PORTES
+from nardy.rules.variants.tavla import TAVLA
 
 VARIANTS: Final[dict[str, Variant]] = {
     variant.name: variant
-    for variant in (BACKGAMMON, DAVE, GEORGIAN, LONG_TRADITIONAL, LONG_TOURNAMENT, LONG_BOLSHIE, PLAKOTO)
+    for variant in (
+        BACKGAMMON, DAVE, GEORGIAN, LONG_TRADITIONAL, LONG_TOURNAMENT, LONG_BOLSHIE,
+        HYPERGAMMON, NACKGAMMON, PORTES, TAVLA, PLAKOTO,
+    )
 }
 
 

@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from nardy.rules.variant import ShortTopology, Variant, WinKind
+from nardy.rules.variant import BACKGAMMON_START, ShortTopology, Variant, WinKind
 
 ODD_LENGTHS_TO_21 = tuple(range(1, 22, 2))
 
@@ -11,6 +11,8 @@ BACKGAMMON = Variant(
     title="Backgammon",
     family="backgammon",
     topology=ShortTopology(),
+    group="short",
+    start_layout=BACKGAMMON_START,
     cube_allowed=True,
     match_lengths=ODD_LENGTHS_TO_21,
     money_play=True,

@@ -1,4 +1,4 @@
-"""Plakoto, the Greek game of pins, second of tavli (docs/rules.md §8).
+"""Plakoto, the Greek game of pins, second of tavli (docs/rules.md §9).
 
 Backgammon's board and directions with every checker starting on the
 opponent's ace point (the side to move's 24), no hitting: a checker landing
@@ -35,7 +35,7 @@ class Plakoto(Variant):
     """Plakoto's rules: pins instead of hits, and the mother rule."""
 
     def early_end(self, position: Position) -> EarlyEnd | None:
-        """The mother rule, judged on the position a play leaves (docs/rules.md §8).
+        """The mother rule, judged on the position a play leaves (docs/rules.md §9).
 
         The opponent's mother is its checker pinned on its own starting point
         (our point 1): a pinned checker there is the last one, since a point

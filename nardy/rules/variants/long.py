@@ -13,7 +13,7 @@ default to it; 001 is a tournament regulation over a real board and does not.
 
 from dataclasses import replace
 
-from nardy.rules.variant import LongTopology, Variant, WinKind
+from nardy.rules.variant import LONG_START, LongTopology, Variant, WinKind
 
 _LONG_KINDS = (WinKind.OIN, WinKind.MARS, WinKind.MARS)
 
@@ -22,6 +22,8 @@ LONG_TRADITIONAL = Variant(
     title="Long nardy (traditional)",
     family="long",
     topology=LongTopology(),
+    group="long",
+    start_layout=LONG_START,
     hitting=False,
     head_limit=1,
     head_exception_doubles=frozenset({3, 4, 6}),

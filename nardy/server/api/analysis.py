@@ -20,7 +20,7 @@ from nardy.notation import (
     NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
 )
 from nardy.notation.json_codec import step_to_dict
-from nardy.rules import CHECKERS, VARIANTS, Phase, Position, RulesError
+from nardy.rules import VARIANTS, Phase, Position, RulesError
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.private_tables import READABLE
 from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
@@ -278,7 +278,7 @@ def setup_position(body: SetupIn) -> dict[str, Any]:
 
 def cleared(position: Position) -> Position:
     """``position`` with every checker of both sides in its tray."""
-    return Position(position.variant, (0,) * len(position.points), (0, 0), (CHECKERS, CHECKERS))
+    return Position(position.variant, (0,) * len(position.points), (0, 0), (position.variant.checkers,) * 2)
 
 
 def moved_checker(position: Position, side: int, source: int, target: int) -> Position:

@@ -44,6 +44,8 @@ def variant_json(variant: Variant) -> dict[str, Any]:
         "id": variant.name,
         "title": variant.title,
         "family": variant.family,
+        "group": variant.group,
+        "checkers": variant.checkers,
         "topology": variant.board,
         "opponent_points": list(variant.topology.opponent_numbers()),
         "match_lengths": list(variant.match_lengths) if variant.match_lengths is not None else None,
