@@ -20,12 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nardy.rules import (
-    CHECKERS, DICE_ROLLS, Game, InvalidPositionError, MatchContext, Phase, Position, Step, WinKind, find_variant,
+    DICE_ROLLS, Game, InvalidPositionError, MatchContext, Phase, Position, Step, WinKind, find_variant,
 )
 from tests.rules.plakoto_reference import State, reference_results
 
 P = "plakoto"
 VARIANT = find_variant(P)
+CHECKERS = VARIANT.checkers
 
 
 def board(

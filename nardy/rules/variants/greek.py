@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nardy.rules.board import CHECKERS, NUM_POINTS
+from nardy.rules.board import NUM_POINTS
 from nardy.rules.variant import EarlyEnd, ShortTopology, Variant, WinKind
 
 if TYPE_CHECKING:
@@ -19,16 +19,6 @@ if TYPE_CHECKING:
 
 START = NUM_POINTS
 """The side to move's starting point; the opponent's is our point 1."""
-
-
-class PlakotoTopology(ShortTopology):
-    """Backgammon's board with all fifteen checkers of each side on the other's ace point."""
-
-    def start_points(self) -> tuple[int, ...]:
-        points = [0] * NUM_POINTS
-        points[START - 1] = CHECKERS
-        points[0] = -CHECKERS
-        return tuple(points)
 
 
 class Plakoto(Variant):
@@ -58,7 +48,9 @@ PLAKOTO = Plakoto(
     name="plakoto",
     title="Plakoto",
     family="plakoto",
-    topology=PlakotoTopology(),
+    group="greek",
+    topology=ShortTopology(),
+    start_layout=((START, 15),),
     hitting=False,
     pinning=True,
     match_lengths=(1, 3, 5, 7),
