@@ -172,7 +172,11 @@ class Variant:
     (doubles that allow two on a player's first roll); ``block_rule`` and
     ``block_each_step`` (the six-point block ban and when it is checked);
     ``hit_home_stay`` (Georgian: a hit in one's home keeps that point occupied
-    for the rest of the turn, unless a die has no other step to play it).
+    for the rest of the turn, unless a die has no other step to play it);
+    ``first_checker_away`` (fevga: until a checker of ours has passed the
+    opponent's starting point, no second checker leaves our own, see
+    docs/rules.md §8); the hooks :meth:`closed_sixes` and :meth:`yielding_sixes`
+    (six-point runs the side to move may not hold at the end of its turn).
     ``resignation_offers``: a resigning player may offer one of ``kinds``
     (single, gammon or backgammon; oin, mars or koks in dave) that the opponent
     accepts or declines (backgammon, dave). ``resignation_default``: what a
@@ -204,6 +208,7 @@ class Variant:
     block_rule: BlockRule | None = None
     block_each_step: bool = False
     hit_home_stay: bool = False
+    first_checker_away: bool = False
     cube_allowed: bool = False
     cube_required: bool = False
     dave_restrictions: bool = False
@@ -223,6 +228,21 @@ class Variant:
         if _registered(self.name) is self:
             return (_registered, (self.name,))
         return super().__reduce_ex__(protocol)
+
+    def closed_sixes(self, points: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """Runs of six points (our numbers, in the order the opponent travels them) that the side to move may
+        not all hold when its turn ends, on the board ``points`` it starts the turn with; none by default.
+
+        A hook for bans the six-block rule (``block_rule``) does not name; each run must be six points in a
+        row along the opponent's route (the move generator checks it as a block ending on the run's last point).
+        """
+        return ()
+
+    def yielding_sixes(self, points: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """Like :meth:`closed_sixes`, but binding only where the roll can obey it: when no sequence of steps,
+        the empty one included, leaves each of them open, the roll is played as if they were not named; none by
+        default."""
+        return ()
 
     @property
     def has_bar(self) -> bool:

@@ -1,16 +1,17 @@
-"""The registry of variants: the six names used everywhere (CLI, JSON, protocol)."""
+"""The registry of variants: the names used everywhere (CLI, JSON, protocol)."""
 
 from typing import Final
 
 from nardy.rules.errors import UnknownVariantError
 from nardy.rules.variant import Variant
 from nardy.rules.variants.backgammon import BACKGAMMON, DAVE
+from nardy.rules.variants.fevga import FEVGA
 from nardy.rules.variants.georgian import GEORGIAN
 from nardy.rules.variants.long import LONG_BOLSHIE, LONG_TOURNAMENT, LONG_TRADITIONAL
 
 VARIANTS: Final[dict[str, Variant]] = {
     variant.name: variant
-    for variant in (BACKGAMMON, DAVE, GEORGIAN, LONG_TRADITIONAL, LONG_TOURNAMENT, LONG_BOLSHIE)
+    for variant in (BACKGAMMON, DAVE, GEORGIAN, LONG_TRADITIONAL, LONG_TOURNAMENT, LONG_BOLSHIE, FEVGA)
 }
 
 
