@@ -455,7 +455,7 @@ def _walk_python(start: Board, parameters: Parameters, *, start_to_pass: int = 0
         if start_to_pass:
             if source == NUM_POINTS and not passed and board[NUM_POINTS] < CHECKERS:
                 return False
-            passing = source > start_to_pass > target
+            passing = source >= start_to_pass > target
         heads = head_used
         if source == NUM_POINTS and head_limit >= 0:
             if head_used >= head_limit:
