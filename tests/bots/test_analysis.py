@@ -165,7 +165,7 @@ def _summary_adds_up(player: int, decisions: list[Decision], analysis: Analysis)
 
 RANDOM_MATCHES = [
     ("backgammon", 3, 3), ("backgammon", 0, 4), ("dave", 3, 5), ("georgian", 3, 6),
-    ("long-traditional", 1, 7), ("long-tournament", 1, 8), ("long-bolshie", 3, 9),
+    ("long-traditional", 1, 7), ("long-tournament", 1, 8), ("long-bolshie", 3, 9), ("fevga", 1, 10),
 ]
 
 
