@@ -44,8 +44,10 @@ WEIGHTS: Final[dict[str, str]] = {
     "long-traditional": "long",
     "long-tournament": "long",
     "long-bolshie": "long",
+    "fevga": "long",
 }
-"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with."""
+"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga, on long
+nardy's board with the same race and no hitting, plays with long nardy's network until it has its own."""
 
 _OFF_MOVER: Final = 26
 

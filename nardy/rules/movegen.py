@@ -15,6 +15,15 @@ only when its die has no other legal step at that moment («если кубик 
 никак не сыграть, шашка может уйти»), so the walk tries such steps last, and
 only for a die that nothing else can play.
 
+Fevga's "first checker away" (docs/rules.md §10) is a rule of single steps
+that the compiled walk does not know: while it is in force (no checker of the
+side to move has yet passed the opponent's starting point) the Python walk
+searches, and no second checker leaves the starting point until one has.
+A variant's :meth:`~nardy.rules.variant.Variant.closed_sixes` are end-of-turn
+block bans like the six-block rule; its
+:meth:`~nardy.rules.variant.Variant.yielding_sixes` are too, unless no play
+the other rules allow can obey them, and then the search runs again without.
+
 The rules of a search are decided here (:func:`_parameters`); the walk
 itself runs compiled (``_movegen.c``, built on install) when it is there,
 and otherwise in Python (:func:`_walk_python`), which is the reference: both
@@ -122,6 +131,23 @@ def _banned_ends(variant: Variant, points: tuple[int, ...], opponent_off: int) -
     return _ALL_ROUTE & ~((1 << max(NUM_POINTS - most_advanced, 0)) - 1)
 
 
+def _six_ends(sixes: tuple[tuple[int, ...], ...]) -> int:
+    """The route positions at which the given runs of six points end, as a mask for :func:`_blocks`."""
+    mask = 0
+    for run in sixes:
+        mask |= _ROUTE_BIT[run[-1]]
+    return mask
+
+
+def _start_point_to_pass(variant: Variant, points: tuple[int, ...], off: tuple[int, int]) -> int:
+    """Fevga's "first checker away": the opponent's starting point (our number) while no checker of ours has
+    passed it, else 0 (also for every variant without the rule)."""
+    if not variant.first_checker_away or off[0]:
+        return 0
+    start = variant.topology.opponent_point(NUM_POINTS)
+    return 0 if any(count > 0 for count in points[:start - 1]) else start
+
+
 def _blocks(occupied: int, banned_ends: int) -> int:
     """Nonzero when ``occupied`` holds six consecutive route points ending where ``banned_ends`` forbids."""
     return occupied & occupied << 1 & occupied << 2 & occupied << 3 & occupied << 4 & occupied << 5 & banned_ends
@@ -210,9 +236,7 @@ def sequence_codes(
     What a turn's highlighting and move checks keep: a double has hundreds of
     orders, and the compiled walk packs them without making a tuple of each.
     """
-    if _compiled is not None:
-        return _compiled_walk(variant, points, bar, off, dice, True, _CODES)
-    return [sequence_code(steps) for steps in step_sequences(variant, points, bar, off, dice) if steps]
+    return _answer(variant, points, bar, off, dice, True, _CODES)
 
 
 def result_boards(
@@ -223,19 +247,14 @@ def result_boards(
     Empty when the roll cannot be played. A bot rating every play of every
     roll needs only these, not the steps of each.
     """
-    if _compiled is not None:
-        return _compiled_walk(variant, points, bar, off, dice, False, _BOARDS)
-    return [board for steps, board in _walk(variant, points, bar, off, dice, False) if steps]
+    return _answer(variant, points, bar, off, dice, False, _BOARDS)
 
 
 def result_rows(
     variant: Variant, points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], dice: tuple[int, int],
 ) -> list[tuple[int, ...]]:
     """:func:`result_boards` as position rows: points 1..24, bar (ours, theirs), off (ours, theirs)."""
-    if _compiled is not None:
-        return _compiled_walk(variant, points, bar, off, dice, False, _ROWS)
-    opponent_off = off[1]
-    return [(*board[1:], board[OFF], opponent_off) for board in result_boards(variant, points, bar, off, dice)]
+    return _answer(variant, points, bar, off, dice, False, _ROWS)
 
 
 Parameters = tuple[tuple[int, ...], bool, int, int, int, bool, bool, bool]
@@ -244,11 +263,15 @@ Parameters = tuple[tuple[int, ...], bool, int, int, int, bool, bool, bool]
 
 def _parameters(
     variant: Variant, points: tuple[int, ...], off: tuple[int, int], dice: tuple[int, int], every_sequence: bool,
+    *, start_to_pass: int = 0, yielding: int = 0,
 ) -> Parameters:
     """The rules of one search as plain values, for either walk.
 
     (sorted moves, hitting, head limit or -1, six-block ban mask after every
     step, six-block ban mask at the end, stay rule, every sequence, descending).
+    The mask at the end takes in the variant's :meth:`~Variant.closed_sixes`
+    and ``yielding`` (the ends of its yielding sixes, while they bind);
+    ``start_to_pass`` is :func:`_start_point_to_pass`'s answer.
     """
     moves = moves_of(dice)
     double = len(moves) == 4
@@ -262,14 +285,15 @@ def _parameters(
         head_limit = 2
     banned_ends = _banned_ends(variant, points, off[1])
     ban_each_step = banned_ends if variant.block_each_step else 0
-    ban_at_end = 0 if variant.block_each_step else banned_ends
+    ban_at_end = (0 if variant.block_each_step else banned_ends) | _six_ends(variant.closed_sixes(points)) | yielding
     stay_rule = variant.hit_home_stay
     # With four equal dice, which checker moves first changes no board, and where no
     # rule depends on the order of the steps, moving higher checkers first never makes
     # a later step illegal (it empties the bar, brings checkers home and clears the
     # points above a checker bearing off): the walk may then take sources in
     # descending order only, which visits each set of steps once instead of in every order.
-    descending = double and not every_sequence and not ban_each_step and not stay_rule
+    # Fevga's first checker away is such a rule: a second checker leaves the start only after the first passed.
+    descending = double and not every_sequence and not ban_each_step and not stay_rule and not start_to_pass
     return (
         tuple(sorted(moves)), variant.hitting, -1 if head_limit is None else head_limit,
         ban_each_step, ban_at_end, stay_rule, every_sequence, descending,
@@ -289,12 +313,10 @@ def _walk(
     every_sequence: bool,
 ) -> Walked:
     """The search, compiled when :mod:`nardy.rules._movegen` was built, else :func:`_walk_python`."""
-    if _compiled is not None:
-        return _compiled_walk(variant, points, bar, off, dice, every_sequence, _SEQUENCES)
-    return _walk_python((off[0], *points, *bar), _parameters(variant, points, off, dice, every_sequence))
+    return _answer(variant, points, bar, off, dice, every_sequence, _SEQUENCES)
 
 
-def _compiled_walk(
+def _answer(
     variant: Variant,
     points: tuple[int, ...],
     bar: tuple[int, int],
@@ -303,13 +325,51 @@ def _compiled_walk(
     every_sequence: bool,
     answer: int,
 ) -> list[Any]:
-    """The compiled walk's ``answer`` (:data:`_SEQUENCES`, :data:`_BOARDS` or :data:`_ROWS`)."""
-    parameters = _parameters(variant, points, off, dice, every_sequence)
-    return _compiled.walk((off[0], *points, *bar), *parameters, _ROUTE_POSITIONS, answer, off[1])
+    """The search's ``answer`` (:data:`_SEQUENCES`, :data:`_BOARDS`, :data:`_ROWS` or :data:`_CODES`).
+
+    The variant's yielding sixes bind unless no play obeys them with every
+    other rule: the search finds nothing, while the empty play is not legal
+    either (when it is, a board answer, which leaves it out, is empty too).
+    """
+    start_to_pass = _start_point_to_pass(variant, points, off)
+    yielding = _six_ends(variant.yielding_sixes(points))
+    parameters = _parameters(
+        variant, points, off, dice, every_sequence, start_to_pass=start_to_pass, yielding=yielding,
+    )
+    found = _run(points, bar, off, parameters, start_to_pass, answer)
+    if found or not yielding:
+        return found
+    if not _blocks(_occupancy([off[0], *points]), parameters[4]):
+        return found
+    released = _parameters(variant, points, off, dice, every_sequence, start_to_pass=start_to_pass)
+    return _run(points, bar, off, released, start_to_pass, answer)
 
 
-def _walk_python(start: Board, parameters: Parameters) -> Walked:
-    """The search itself, in Python: the reference the compiled walk is tested against."""
+def _run(
+    points: tuple[int, ...], bar: tuple[int, int], off: tuple[int, int], parameters: Parameters,
+    start_to_pass: int, answer: int,
+) -> list[Any]:
+    """One walk's ``answer``: compiled when it is built and fevga's first-checker rule is not in force."""
+    start = (off[0], *points, *bar)
+    if _compiled is not None and not start_to_pass:
+        return _compiled.walk(start, *parameters, _ROUTE_POSITIONS, answer, off[1])
+    walked = _walk_python(start, parameters, start_to_pass=start_to_pass)
+    if answer == _SEQUENCES:
+        return walked
+    if answer == _CODES:
+        return [sequence_code(steps) for steps, _ in walked if steps]
+    if answer == _BOARDS:
+        return [board for steps, board in walked if steps]
+    return [(*board[1:], board[OFF], off[1]) for steps, board in walked if steps]
+
+
+def _walk_python(start: Board, parameters: Parameters, *, start_to_pass: int = 0) -> Walked:
+    """The search itself, in Python: the reference the compiled walk is tested against.
+
+    ``start_to_pass``: fevga's first checker away is in force, and this is the
+    opponent's starting point, which one checker must pass before a second
+    leaves our own (point 24) while fewer than all our checkers stand there.
+    """
     moves, hitting, head_limit, ban_each_step, ban_at_end, stay_rule, every_sequence, descending = parameters
     double = len(moves) == 4
     board = list(start[:_OPPONENT_BAR])
@@ -317,6 +377,8 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
     outside = sum(c for c in board[7:] if c > 0)
     lowest_open = -1 if hitting else 0
     route_bit = _ROUTE_BIT
+    passed = 0  # while ``start_to_pass`` is set: our checkers past the opponent's starting point this turn
+    ours = sum(c for c in board if c > 0)  # off, on the points and on the bar
 
     best = 0
     found: dict[int, tuple[tuple[RawStep, ...], Board]] = {}
@@ -376,7 +438,7 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
         head_used: int, guarded: int,
     ) -> bool:
         """Walk on from the step of ``die`` from ``source`` if it is legal; whether it was."""
-        nonlocal outside, opponent_bar
+        nonlocal outside, opponent_bar, passed
         target = source - die
         hit = False
         if target > 0:
@@ -390,6 +452,11 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
             if target < 0 and any(board[p] > 0 for p in range(source + 1, 7)):
                 return False
             target = OFF
+        passing = 0
+        if start_to_pass:
+            if source == NUM_POINTS and not passed and board[NUM_POINTS] < ours:
+                return False
+            passing = source >= start_to_pass > target
         heads = head_used
         if source == NUM_POINTS and head_limit >= 0:
             if head_used >= head_limit:
@@ -413,6 +480,7 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
         left_outside = source >= 7 > target
         if left_outside:
             outside -= 1
+        passed += passing
         legal = not (ban_each_step and _blocks(now_occupied, ban_each_step))
         if legal:
             now_guarded = guarded | 1 << target if stay_rule and hit and target <= 6 else guarded
@@ -420,6 +488,7 @@ def _walk_python(start: Board, parameters: Parameters) -> Walked:
                 now_code, rest, (*steps, (source, target, die, hit)), now_occupied, heads, now_guarded,
                 source if descending else BAR,
             )
+        passed -= passing
         if left_outside:
             outside += 1
         if hit:

@@ -182,6 +182,10 @@ class Variant:
     where it stands instead of hitting it; positions then carry their pins,
     :attr:`~nardy.rules.position.Position.pinned`, and the search is
     :mod:`nardy.rules.pinning`'s).
+    ``first_checker_away`` (fevga: until a checker of ours has passed the
+    opponent's starting point, no second checker leaves our own, see
+    docs/rules.md §10); the hooks :meth:`closed_sixes` and :meth:`yielding_sixes`
+    (six-point runs the side to move may not hold at the end of its turn).
     ``resignation_offers``: a resigning player may offer one of ``kinds``
     (single, gammon or backgammon; oin, mars or koks in dave) that the opponent
     accepts or declines (backgammon, dave). ``resignation_default``: what a
@@ -223,6 +227,7 @@ class Variant:
     block_each_step: bool = False
     hit_home_stay: bool = False
     pinning: bool = False
+    first_checker_away: bool = False
     cube_allowed: bool = False
     cube_required: bool = False
     dave_restrictions: bool = False
@@ -264,6 +269,20 @@ class Variant:
             points[point - 1] = count
             points[self.topology.opponent_point(point) - 1] = -count
         return tuple(points)
+    def closed_sixes(self, points: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """Runs of six points (our numbers, in the order the opponent travels them) that the side to move may
+        not all hold when its turn ends, on the board ``points`` it starts the turn with; none by default.
+
+        A hook for bans the six-block rule (``block_rule``) does not name; each run must be six points in a
+        row along the opponent's route (the move generator checks it as a block ending on the run's last point).
+        """
+        return ()
+
+    def yielding_sixes(self, points: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """Like :meth:`closed_sixes`, but binding only where the roll can obey it: when no sequence of steps,
+        the empty one included, leaves each of them open, the roll is played as if they were not named; none by
+        default."""
+        return ()
 
     @property
     def has_bar(self) -> bool:

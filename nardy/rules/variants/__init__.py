@@ -5,6 +5,7 @@ from typing import Final
 from nardy.rules.errors import UnknownVariantError
 from nardy.rules.variant import Variant
 from nardy.rules.variants.backgammon import BACKGAMMON, DAVE
+from nardy.rules.variants.fevga import FEVGA
 from nardy.rules.variants.georgian import GEORGIAN
 from nardy.rules.variants.greek import PLAKOTO
 from nardy.rules.variants.hypergammon import HYPERGAMMON, NACKGAMMON
@@ -16,7 +17,7 @@ VARIANTS: Final[dict[str, Variant]] = {
     variant.name: variant
     for variant in (
         BACKGAMMON, DAVE, GEORGIAN, LONG_TRADITIONAL, LONG_TOURNAMENT, LONG_BOLSHIE,
-        HYPERGAMMON, NACKGAMMON, PORTES, TAVLA, PLAKOTO,
+        HYPERGAMMON, NACKGAMMON, PORTES, TAVLA, PLAKOTO, FEVGA,
     )
 }
 
