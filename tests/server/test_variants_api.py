@@ -46,7 +46,7 @@ def test_each_variant_names_its_lobby_group(game_server: Server) -> None:
     assert groups == {
         "backgammon": "short", "dave": "short", "georgian": "short", "hypergammon": "short", "nackgammon": "short",
         "long-traditional": "long", "long-tournament": "long", "long-bolshie": "long",
-        "portes": "greek", "tavla": "turkish",
+        "portes": "greek", "plakoto": "greek", "fevga": "greek", "tavla": "turkish",
     }
     assert {entry["id"]: entry["checkers"] for entry in listed}["hypergammon"] == 3
 
