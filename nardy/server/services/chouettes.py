@@ -47,7 +47,14 @@ from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.dice import DiceSource
 from nardy.server.services.publisher import Publisher
-from nardy.server.services.table_owner import FINISHED_SECONDS, IDLE_SECONDS, Commit, LiveTables, TableOwner
+from nardy.server.services.table_owner import (
+    FINISHED_SECONDS,
+    IDLE_SECONDS,
+    Commit,
+    LiveTableReads,
+    LiveTables,
+    TableOwner,
+)
 from nardy.server.services.table_state import ActionError, NewEvent, Roller
 from nardy.store import tables_repo
 from nardy.store.models import ChouettePlayer, GameSeed, GameTable, User
@@ -192,7 +199,7 @@ class ChouetteKind:
 
 
 
-class ChouetteService:
+class ChouetteService(LiveTableReads[ChouetteTableState]):
     """Opens chouettes, seats players and hands every action to the table's owner."""
 
     kind = CHOUETTE_KIND
@@ -229,39 +236,9 @@ class ChouetteService:
 
     # ----- reading
 
-    async def current(self, table_id: str) -> ChouetteTableState:
-        """The table's state, loaded if needed and refreshed from the database."""
-        return await self.live.current(table_id)
-
-    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
-        """The current version and view."""
-        return await self.live.snapshot(table_id)
-
-    def view_of(self, state: ChouetteTableState) -> dict[str, Any]:
-        """The client view of ``state`` now."""
-        return self.live.view_of(state)
-
-    async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
-        """The events after ``version``."""
-        return await self.live.events_since(table_id, version)
-
     async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
         """Nothing: a chouette has no chat (its team channel keeps nothing)."""
         return []
-
-    async def adopt(self, table_id: str) -> None:
-        """Serve a table taken over from a process that stopped answering (:meth:`LiveTables.adopt`)."""
-        await self.live.adopt(table_id)
-
-    # ----- which tables are held in memory
-
-    def is_loaded(self, table_id: str) -> bool:
-        """Whether the table is held in memory now."""
-        return self.live.is_loaded(table_id)
-
-    def evict(self, now: datetime | None = None) -> list[str]:
-        """Drop the finished or idle tables nobody uses (:meth:`LiveTables.evict`); their ids."""
-        return self.live.evict(now)
 
     # ----- creating and joining
 

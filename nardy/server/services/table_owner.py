@@ -565,3 +565,38 @@ class LiveTables(Generic[S]):
                 "too_many_tables",
                 f"you already have {waiting_cap} tables waiting for players: start or leave one before opening another",
             )
+
+
+class LiveTableReads(Generic[S]):
+    """What a table service answers about its live tables by asking them (:class:`LiveTables`): one definition
+    for matches and chouettes, whose services differ in what they create and decide, not in how they read."""
+
+    live: LiveTables[S]
+
+    async def current(self, table_id: str) -> S:
+        """The table's state, loaded if needed and refreshed from the database."""
+        return await self.live.current(table_id)
+
+    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
+        """The current version and view."""
+        return await self.live.snapshot(table_id)
+
+    def view_of(self, state: S) -> dict[str, Any]:
+        """The client view of ``state`` now."""
+        return self.live.view_of(state)
+
+    async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
+        """The events after ``version``."""
+        return await self.live.events_since(table_id, version)
+
+    async def adopt(self, table_id: str) -> None:
+        """Serve a table taken over from a process that stopped answering (:meth:`LiveTables.adopt`)."""
+        await self.live.adopt(table_id)
+
+    def is_loaded(self, table_id: str) -> bool:
+        """Whether the table is held in memory now."""
+        return self.live.is_loaded(table_id)
+
+    def evict(self, now: datetime | None = None) -> list[str]:
+        """Drop the finished or idle tables nobody uses (:meth:`LiveTables.evict`); their ids."""
+        return self.live.evict(now)

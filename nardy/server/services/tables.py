@@ -45,6 +45,7 @@ from nardy.server.services.table_owner import (
     FINISHED_SECONDS,
     IDLE_SECONDS,
     Commit,
+    LiveTableReads,
     LiveTables,
     TableOwner,
 )
@@ -273,7 +274,7 @@ LiveTable = TableOwner[TableState]
 """The owner of a two-seat table held in memory."""
 
 
-class TableService:
+class TableService(LiveTableReads[TableState]):
     """Opens two-seat tables, seats players and hands every action to the table's owner."""
 
     kind = TABLE_KIND
@@ -335,39 +336,9 @@ class TableService:
 
     # ----- reading
 
-    async def current(self, table_id: str) -> TableState:
-        """The table's state, loaded if needed and refreshed from the database."""
-        return await self.live.current(table_id)
-
-    async def snapshot(self, table_id: str) -> tuple[int, dict[str, Any]]:
-        """The current version and view."""
-        return await self.live.snapshot(table_id)
-
-    def view_of(self, state: TableState) -> dict[str, Any]:
-        """The client view of ``state`` now."""
-        return self.live.view_of(state)
-
-    async def events_since(self, table_id: str, version: int) -> list[StoredEvent]:
-        """The events after ``version``."""
-        return await self.live.events_since(table_id, version)
-
     async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
         """The last chat messages ``user_id`` (None: a visitor) may read, for a new subscriber."""
         return await self.chat.history(table_id, user_id, last=self.chat.limits.history) or []
-
-    async def adopt(self, table_id: str) -> None:
-        """Serve a table taken over from a process that stopped answering (:meth:`LiveTables.adopt`)."""
-        await self.live.adopt(table_id)
-
-    # ----- which tables are held in memory
-
-    def is_loaded(self, table_id: str) -> bool:
-        """Whether the table is held in memory now."""
-        return self.live.is_loaded(table_id)
-
-    def evict(self, now: datetime | None = None) -> list[str]:
-        """Drop the finished or idle tables nobody uses (:meth:`LiveTables.evict`); their ids."""
-        return self.live.evict(now)
 
     # ----- creating and joining
 
