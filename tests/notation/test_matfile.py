@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import doctest
 import re
+from types import ModuleType
 
 import pytest
 
+import nardy.notation.gnubg_variations as gnubg_variations
 import nardy.notation.matfile as matfile_module
 from nardy.notation import NotationError, format_steps
 from nardy.notation.matfile import transcript_from_mat, transcript_to_mat
@@ -251,6 +253,7 @@ def test_a_transcript_that_does_not_replay_is_refused() -> None:
         transcript_to_mat(broken)
 
 
-def test_the_docstring_examples() -> None:
-    failures, tried = doctest.testmod(matfile_module)
+@pytest.mark.parametrize("module", [matfile_module, gnubg_variations], ids=lambda module: module.__name__)
+def test_the_docstring_examples(module: ModuleType) -> None:
+    failures, tried = doctest.testmod(module)
     assert tried and not failures
