@@ -156,7 +156,8 @@ def _written_as(text: str, position: Position, dice: Sequence[int]) -> list[Play
     (``24/18*/13`` leaves what ``24/13`` leaves), and :meth:`Position.legal_plays`
     gives one play per position. So that a record's move text comes back as
     it was played, the play is taken in the order of steps the text names.
-    Only asked where a pin freed on the way is written or could be (the search is slow).
+    Asked only where a pin freed on the way is written or could be; the
+    search follows only the steps the text can show.
     """
     tokens = [match for word in text.split() if (match := _TOKEN.fullmatch(word))]
     sources = {_read_point(text, match["source"]) for match in tokens}
