@@ -478,7 +478,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot = commands.add_parser("bot", help="choose plays with a trained bot, one JSON request per line with --batch")
     bot.add_argument("--variant", choices=names, required=True)
     bot.add_argument("--level", choices=list(BOT_LEVELS), default="expert",
-                     help="the computer level (world-class: backgammon, dave and georgian only)")
+                     help="the computer level (world-class: variants on the backgammon board only)")
     bot.add_argument("--seed", type=int, default=None, help="seed of the noise of the weaker levels")
     bot.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"))
     bot.add_argument("--batch", action="store_true", help='answer {"position": P, "dice": [A, B]} per stdin line')
@@ -525,7 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze = commands.add_parser("analyze", help="analyse a match: each decision's equity loss, luck, ratings")
     analyze.add_argument("file", help="a table record (.json); .mat and SGF files where this install reads them")
     analyze.add_argument("--level", choices=list(LEVELS), default="expert",
-                         help="depth: advanced 1-ply, expert 2-ply, world-class 3-ply (long nardy: 0, 1, 2)")
+                         help="depth: advanced 1-ply, expert 2-ply, world-class 3-ply (the long board: 0, 1, 2)")
     analyze.add_argument("--json", action="store_true",
                          help="print one JSON object: {variant, level, players, decisions: [...], summaries: [...]}")
     analyze.set_defaults(handler=_analyze)

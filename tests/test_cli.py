@@ -1,16 +1,20 @@
-"""The ``nardy`` command line: the contract of issue 2 for moves, batch, show and perft."""
+"""The ``nardy`` command line: the contract of issue 2 for moves, batch, show and perft; every variant on it."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from nardy.cli import main
-from nardy.notation import position_from_dict, position_to_dict
-from nardy.rules import VARIANTS, Position
+from nardy.notation import position_from_dict, position_to_dict, transcript_to_mat
+from nardy.notation.transcript import transcript_from_record
+from nardy.rules import VARIANTS, GameOptions, Position, find_variant
+from tests.match_records import random_record
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -159,3 +163,64 @@ def test_play_runs_a_whole_game_in_the_terminal() -> None:
     )
     assert done.returncode == 0
     assert done.stdout.splitlines()[-1].endswith("point(s).")
+
+
+# ----- the variants of docs/rules.md §8-§10 on the command line
+
+NEWER_VARIANTS = ["hypergammon", "nackgammon", "portes", "tavla", "plakoto", "fevga"]
+
+
+@pytest.mark.parametrize(("variant", "total"), [
+    ("hypergammon", 195), ("nackgammon", 547),
+    ("portes", 447), ("tavla", 447), ("plakoto", 59), ("fevga", 22),
+])
+def test_perft_depth_one_of_the_newer_variants(variant: str, total: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """From each variant's start. Hypergammon and nackgammon: GNU Backgammon's move generator gives the same
+    counts (gnubg-nn, tests/oracles/gnubg_movegen.py, under the variation's start). Portes and tavla: backgammon's
+    start, movement and opening (no hit can be played from the start), so backgammon's 447. Plakoto: a roll a-b
+    plays one checker a+b or two checkers a and b (2 plays, 15 rolls); a double d moves four d-steps among the
+    checkers on 24 (the 5 partitions of 4), but 6-6 cannot bear off, so not one checker 24 pips: 15*2 + 5*5 + 4.
+    Fevga: the first checker alone moves until it passes our 12, which the opponent holds: 15 rolls one play,
+    6-6 24/18 alone (bkgm's example), 4-4 24/16 and 3-3 24/15 stopped before 12, 2-2 and 1-1 one play, 5-5
+    24/4 or 24/9 24/19 (docs/rules.md §10): 15 + 5 + 2."""
+    code, out, _ = run(capsys, "perft", "--variant", variant, "--depth", "1")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 22 and lines[-1] == f"total: {total}"
+
+
+@pytest.mark.parametrize(("variant", "total"), [
+    ("hypergammon", 38_017), pytest.param("nackgammon", 324_161, marks=pytest.mark.slow),
+])
+def test_perft_depth_two_of_gnubgs_variations(variant: str, total: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """The totals GNU Backgammon's move generator (gnubg-nn) gives two plies deep from the variation's start,
+    each roll's plays counted as distinct positions, a pass as one."""
+    code, out, _ = run(capsys, "perft", "--variant", variant, "--depth", "2")
+    assert code == 0 and out.splitlines()[-1] == f"total: {total}"
+
+
+@pytest.mark.parametrize("variant", NEWER_VARIANTS)
+def test_bot_plays_a_move_of_the_newer_variants(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "bot", "--variant", variant, "--level", "beginner", "--seed", "1",
+                         "--dice", "6", "5", "start")
+    assert code == 0 and err == ""
+    chosen = position_from_dict(json.loads(out)["play"]["position"])
+    assert chosen in {play.position for play in Position.start(variant).legal_plays((6, 5))}
+
+
+@pytest.mark.parametrize("variant", NEWER_VARIANTS)
+def test_analyze_reads_a_mat_file_of_the_newer_variants(
+    variant: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The first dozen actions of a random match, written as .mat: a row per move, analysed at the lowest level."""
+    record, _ = random_record(variant, 1, length=3, options=GameOptions(cube=find_variant(variant).cube_allowed))
+    transcript = transcript_from_record(record)
+    first = transcript.games[0]
+    opening = replace(transcript, games=(replace(first, actions=first.actions[:12]),))
+    path = tmp_path / "match.mat"
+    path.write_text(transcript_to_mat(opening), encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(path), "--level", "advanced", "--json")
+    assert code == 0 and err == ""
+    answer = json.loads(out)
+    moves = sum(action.kind == "move" for action in opening.games[0].actions)
+    assert answer["variant"] == variant and moves
+    assert sum(row["kind"] == "move" for row in answer["decisions"]) == moves

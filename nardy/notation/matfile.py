@@ -30,15 +30,25 @@ winner's column ends a game: after a bear-off or a drop it repeats what the
 rules decided, otherwise it is a resignation, as gnubg reads it (in
 backgammon, the offer worth that many points, accepted).
 
+**The variant** is named in the header, ``; [Variant "plakoto"]`` (every
+variant, backgammon too). For nackgammon and hypergammon the header also
+holds the tag gnubg writes and reads for its variations,
+``; [Variation "NackGammon"]`` or ``; [Variation "HyperGammon (3)"]``
+(:mod:`nardy.notation.gnubg_variations`), so gnubg imports the match on the
+right board; a file without ``[Variant]`` is read as the variation its
+``[Variation]`` names, else as backgammon, and a file naming both must name
+the same game.
+
 **What only nardy has** is written on comment lines gnubg passes over (it
-notes the first one as an unrecognised move and goes on): the variant and
-options in the header, ``; [Variant "long-traditional"]``, ``; [Cube "Off"]``,
+notes the first one as an unrecognised move and goes on): the options in the
+header, ``; [Cube "Off"]``,
 ``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "2"]``,
 ``; [BackgammonValue "2"]`` (options are written when they differ from the
 variant's usual ones), and inside a game, at the place they happened:
 
-- ``; nardy opening 4 4``: an opening roll that moved nobody (a tie, or in
-  long nardy the roll that chose white, who then rolls again);
+- ``; nardy opening 4 4``: an opening roll that moved nobody (a tie, or
+  where the opening winner rolls again, as in long nardy and the games of
+  tavli, the roll that chose who starts);
 - ``; nardy timeout 1``, ``; nardy forfeit 0``: a seat's clock ran out, a
   seat left the match (what the server then played for a timed-out seat is
   marked ``forced`` again on reading, as :func:`transcript_from_record` does);
@@ -48,7 +58,10 @@ variant's usual ones), and inside a game, at the place they happened:
 
 A file written here and read back replays to the same match. What is lost:
 the ``source`` of each action, and a resignation offered without naming a
-kind comes back as an offer of a single game.
+kind comes back as an offer of a single game. Plakoto's pins are in the
+move text: a checker that pins is marked ``*`` as a hit is
+(``24/18*``), and a plakoto game that ends in a tie (both mothers pinned)
+goes on, in the file as in the rules, with the next ``; nardy opening``.
 
 >>> from nardy.rules import Step, GameOptions
 >>> from nardy.notation.transcript import Action, GameTranscript, Transcript
@@ -70,6 +83,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from nardy.notation.errors import NotationError
+from nardy.notation.gnubg_variations import mat_variation, variant_of_mat_variation
 from nardy.notation.movetext import format_steps, parse_play
 from nardy.notation.transcript import (
     Action,
@@ -416,6 +430,9 @@ class _Builder:
 def _option_tags(variant: Variant, options: GameOptions) -> list[tuple[str, str]]:
     """The header tags for ``options`` that differ from what a reader assumes for ``variant``."""
     tags = [("Variant", variant.name)]
+    variation = mat_variation(variant.name)
+    if variation is not None:
+        tags.append(("Variation", variation))
     if options.cube != variant.cube_allowed:
         tags.append(("Cube", _on_off(options.cube)))
     if options.jacoby:
@@ -433,13 +450,31 @@ def _on_off(flag: bool) -> str:
     return "On" if flag else "Off"
 
 
-def _options_from_tags(tags: dict[str, tuple[str, str]]) -> tuple[str, GameOptions]:
-    """The variant and options that header tags (name -> (value, where)) give, defaults where absent."""
+def _variant_from_tags(tags: dict[str, tuple[str, str]]) -> Variant:
+    """The variant ``[Variant]`` names, else the one gnubg's ``[Variation]`` names, else backgammon.
+
+    A file naming both must name the same game.
+    """
     variant_name, where = tags.get("Variant", ("backgammon", "the header"))
     try:
         variant = find_variant(variant_name)
     except RulesError as error:
         raise NotationError(f"{where}: {error}") from None
+    if "Variation" not in tags:
+        return variant
+    value, at = tags["Variation"]
+    try:
+        gnubg_variant = variant_of_mat_variation(value)
+    except NotationError as error:
+        raise NotationError(f"{at}: {error}") from None
+    if "Variant" in tags and gnubg_variant != variant.name:
+        raise NotationError(f"{at}: [Variation {value!r}] is gnubg's {gnubg_variant}, but {where} names {variant.name}")
+    return find_variant(gnubg_variant)
+
+
+def _options_from_tags(tags: dict[str, tuple[str, str]]) -> tuple[str, GameOptions]:
+    """The variant and options that header tags (name -> (value, where)) give, defaults where absent."""
+    variant = _variant_from_tags(tags)
 
     def flag(name: str, default: bool) -> bool:
         value, at = tags.get(name, (_on_off(default), ""))

@@ -6,7 +6,8 @@ is written once, from where it started to where it stopped (``24/13``),
 naming only the intermediate points where it hit (``24/18*/13``). ``*``
 marks a hit; identical paths are written once with a count (``13/7(2)``);
 paths are listed from the highest source down, the bar first; a play with no
-move is ``pass``. Long nardy uses the same text, without bar or hits.
+move is ``pass``. Long nardy uses the same text, without bar or hits;
+plakoto, without a bar, marks a checker that pins as a hit (``24/18*``).
 
 Reading goes the other way round: :func:`parse_play` applies the moves the
 text describes and returns the legal play that leaves the same position, so
@@ -130,6 +131,9 @@ def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
         own = (tuple(own_after[1:BAR]), own_after[BAR], own_after[OFF])
         same_checkers = [play for play in plays if _own_checkers(play.position) == own]
         exact = [play for play in same_checkers if format_steps(play.steps) == " ".join(words)]
+        freed = "*/" in text or any("*/" in format_steps(play.steps) for play in same_checkers)
+        if not exact and freed:
+            exact = _written_as(" ".join(words), position, dice)
     else:
         described = _apply(text, words, position)
         own = _own_checkers(described)
@@ -142,6 +146,38 @@ def parse_play(text: str, position: Position, dice: Sequence[int]) -> Play:
     if same_checkers:
         raise IllegalPlayError(f"{text!r} is ambiguous with {roll}: say where the checker hits with '*'")
     raise IllegalPlayError(f"{text!r} is not a legal play of {roll}")
+
+
+def _written_as(text: str, position: Position, dice: Sequence[int]) -> list[Play]:
+    """The legal play whose own steps are written ``text``, found step by step (empty if none is).
+
+    With pins, plays that leave the same position can be written apart: a
+    checker that pins on its way and moves on frees the pin again
+    (``24/18*/13`` leaves what ``24/13`` leaves), and :meth:`Position.legal_plays`
+    gives one play per position. So that a record's move text comes back as
+    it was played, the play is taken in the order of steps the text names.
+    Asked only where a pin freed on the way is written or could be; the
+    search follows only the steps the text can show.
+    """
+    tokens = [match for word in text.split() if (match := _TOKEN.fullmatch(word))]
+    sources = {_read_point(text, match["source"]) for match in tokens}
+    marked = {
+        _read_point(text, landing[1]) for match in tokens for landing in _LANDING.finditer(match["rest"])
+        if landing[0].endswith("*")
+    }
+    pending: list[tuple[Step, ...]] = [()]
+    while pending:
+        made = pending.pop()
+        following = position.next_steps(dice, made)
+        if not following and format_steps(made) == text:
+            return [Play(made, position.play(dice, made))]
+        # a step the text cannot show is not followed: a pin it does not mark, a checker from a point it names not
+        landed = {step.target for step in made}
+        pending.extend(
+            (*made, step) for step in following
+            if (step.target in marked or not step.hit) and (step.source in sources or step.source in landed)
+        )
+    return []
 
 
 def _apply(text: str, words: list[str], position: Position) -> Position:

@@ -15,7 +15,11 @@ and the score it began at, White's (``ws``) and Black's (``bs``). ``PW`` and
 ``Crawford`` (every match), ``CrawfordGame``, ``Jacoby``, and ours, which
 gnubg passes over: ``Beavers``, ``AutoDoubles=2``, ``BackgammonValue=2``.
 ``RE[W+2]``: who won the game and the points, ``R`` after the points when by
-resignation. ``VA[georgian]`` (ours) names a variant other than backgammon.
+resignation. ``VA[georgian]`` (ours) names a variant other than backgammon;
+for nackgammon and hypergammon ``RU`` also holds the word gnubg writes and
+reads for its variation, ``Nackgammon`` or ``Hypergammon3``
+(:mod:`nardy.notation.gnubg_variations`), which names the variant of a root
+without ``VA``.
 
 **Seats.** Seat 0 is White (``W``, ``PW``), seat 1 Black (``B``, ``PB``).
 
@@ -36,11 +40,13 @@ passes over, holding the same words as the ``.mat`` comment lines of
 declined, still open, or whose kind ``RE``'s points would not tell) and
 ``NA[decline 0]``. An accepted resignation is ``RE[W+2R]``, as in gnubg.
 
-Only games on the backgammon board fit: long nardy raises
-:class:`NotationError`. Reading follows each tree's main line (gnubg saves no
-variations) and passes over properties it does not use (gnubg's analysis,
-comments); it never decides legality itself: moves are read with
-:func:`nardy.notation.parse_play` and every action goes through the rules.
+Only games on the backgammon board fit (plakoto's pins too: a move names
+each step, and a checker landing on a lone opposing one pins it): long
+nardy and fevga raise :class:`NotationError`. Reading follows each tree's
+main line (gnubg saves no variations) and passes over properties it does
+not use (gnubg's analysis, comments); it never decides legality itself:
+moves are read with :func:`nardy.notation.parse_play` and every action goes
+through the rules.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from dataclasses import dataclass, field
 from typing import Final, NoReturn
 
 from nardy.notation.errors import NotationError
+from nardy.notation.gnubg_variations import sgf_rule, variant_of_sgf_rule
 from nardy.notation.matfile import (
     _Builder,
     _Cube,
@@ -108,6 +115,9 @@ def _game_tree(transcript: Transcript, variant: Variant, index: int, game: _Game
     if variant.name != "backgammon":
         root.append(f"VA[{variant.name}]")
     rules = _rules(transcript.options, transcript.length, game.crawford)
+    variation = sgf_rule(variant.name)
+    if variation is not None:
+        rules.append(variation)
     if rules:
         root.append(f"RU[{':'.join(rules)}]")
     root += [_result(entry) for entry in game.entries if isinstance(entry, _Win)]
@@ -192,10 +202,7 @@ def _match_of(root: _Node) -> tuple[str, int, GameOptions]:
     game_type = root.value("GM") or str(GAME_NUMBER)
     if game_type != str(GAME_NUMBER):
         raise NotationError(f"{where}: GM[{game_type}] is not backgammon, GM[{GAME_NUMBER}]")
-    try:
-        variant = find_variant(root.value("VA") or "backgammon")
-    except RulesError as error:
-        raise NotationError(f"{where}: {error}") from None
+    variant = _variant_of(root)
     info = _match_info(root)
     rules = set((root.value("RU") or "").split(":"))
     numbers = {name: value for name, _, value in (rule.partition("=") for rule in rules) if value}
@@ -212,6 +219,23 @@ def _match_of(root: _Node) -> tuple[str, int, GameOptions]:
     return variant.name, info.get("length", 0), options
 
 
+def _variant_of(root: _Node) -> Variant:
+    """The variant ``VA`` names, else the gnubg variation an ``RU`` word names, else backgammon.
+
+    A root naming both must name the same game.
+    """
+    where = f"line {root.line}"
+    try:
+        variant = find_variant(root.value("VA") or "backgammon")
+        variations = {found for word in (root.value("RU") or "").split(":") if (found := variant_of_sgf_rule(word))}
+    except (RulesError, NotationError) as error:
+        raise NotationError(f"{where}: {error}") from None
+    named = variations | ({variant.name} if root.value("VA") else set())
+    if len(named) > 1:
+        raise NotationError(f"{where}: VA and RU name different variants: {', '.join(sorted(named))}")
+    return find_variant(named.pop()) if named else variant
+
+
 def _match_info(root: _Node) -> dict[str, int]:
     """The ``MI`` values (``length``, ``game``, ``ws``, ``bs``) that are whole numbers."""
     info = {}
@@ -225,8 +249,8 @@ def _match_info(root: _Node) -> dict[str, int]:
 def _read_game(builder: _Builder, tree: Sequence[_Node], variant: str, length: int) -> None:
     root = tree[0]
     where = f"line {root.line}"
-    _, game_length, _ = _match_of(root)
-    if (root.value("VA") or "backgammon") != variant or game_length != length:
+    game_variant, game_length, _ = _match_of(root)
+    if game_variant != variant or game_length != length:
         raise NotationError(f"{where}: every game of a match has the same variant and match length")
     info = _match_info(root)
     builder.start_game(where)

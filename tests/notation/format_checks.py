@@ -21,8 +21,14 @@ CASES = [
     ("long-traditional", 1, GameOptions()),
     ("long-tournament", 1, GameOptions()),
     ("long-bolshie", 1, GameOptions()),
+    ("hypergammon", 3, GameOptions(cube=True)),
+    ("nackgammon", 0, GameOptions(cube=True, jacoby=True)),
+    ("portes", 3, GameOptions()),
+    ("tavla", 3, GameOptions()),
+    ("plakoto", 3, GameOptions()),
+    ("fevga", 3, GameOptions()),
 ]
-"""(variant, match length, options) of the random matches every format is tried on."""
+"""(variant, match length, options) of the random matches every format is tried on (where it holds the variant)."""
 
 
 def course(transcript: Transcript) -> tuple[list[tuple[Any, ...]], tuple[Any, ...]]:

@@ -19,6 +19,9 @@ CASES = [
     ("dave", 3, GameOptions(cube=True, backgammon_value=2)),
     ("georgian", 3, GameOptions()),
     ("long-traditional", 1, GameOptions()),
+    ("hypergammon", 3, GameOptions(cube=True)),
+    ("tavla", 3, GameOptions()),
+    ("fevga", 3, GameOptions()),
 ]
 
 

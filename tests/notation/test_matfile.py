@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import doctest
 import re
+from types import ModuleType
 
 import pytest
 
+import nardy.notation.gnubg_variations as gnubg_variations
 import nardy.notation.matfile as matfile_module
-from nardy.notation import NotationError
+from nardy.notation import NotationError, format_steps
 from nardy.notation.matfile import transcript_from_mat, transcript_to_mat
 from nardy.notation.transcript import Action, GameTranscript, Transcript, replay, transcript_from_record
-from nardy.rules import GameOptions, WinKind
+from nardy.rules import GameOptions, WinKind, find_variant
 from tests.match_records import random_record
 from tests.notation.format_checks import CASES, SCENARIOS, Script, course
 
@@ -110,6 +112,47 @@ def test_options_are_header_tags() -> None:
     assert '; [Cube "Off"]' in no_cube and transcript_from_mat(no_cube).options == GameOptions()
 
 
+@pytest.mark.parametrize(("variant", "variation"), [("nackgammon", "NackGammon"), ("hypergammon", "HyperGammon (3)")])
+def test_gnubgs_variations_carry_the_tag_gnubg_reads(variant: str, variation: str) -> None:
+    """Beside our [Variant], the [Variation] tag of gnubg's export.c, which its import.c reads; a file with
+    gnubg's tag alone (as gnubg exports it) reads as the same variant."""
+    record, _ = random_record(variant, 1, length=3, options=GameOptions(cube=True))
+    transcript = transcript_from_record(record)
+    lines = transcript_to_mat(transcript).splitlines()
+    assert lines[:2] == [f'; [Variant "{variant}"]', f'; [Variation "{variation}"]']
+    gnubg_style = transcript_from_mat("\n".join(lines[1:]))
+    assert gnubg_style.variant == variant and course(gnubg_style) == course(transcript)
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "dave", "georgian", "portes", "tavla", "plakoto", "fevga"])
+def test_other_variants_have_no_gnubg_variation_tag(variant: str) -> None:
+    text = transcript_to_mat(Transcript(variant, 3, GameOptions(cube=find_variant(variant).cube_allowed), ("ann", "bob")))
+    assert text.startswith(f'; [Variant "{variant}"]\n') and "[Variation" not in text
+
+
+def test_plakoto_pins_are_written_as_hits_and_come_back() -> None:
+    """A step that pins has ``hit`` set and is written with ``*``; the file replays to the same pins."""
+    for seed in range(10):
+        transcript = transcript_from_record(random_record("plakoto", seed, length=3, options=GameOptions())[0])
+        pins = [s.game.position.pinned for s in replay(transcript) if s.action.kind == "move"
+                and any(step.hit for step in s.action.steps or ())]
+        if pins:
+            break
+    else:
+        pytest.fail("no random plakoto match had a pin")
+    text = transcript_to_mat(transcript)
+    assert re.search(r"\d+/\d+\*", text)
+    back = transcript_from_mat(text)
+    assert course(back) == course(transcript)
+    assert any(any(pinned) for pinned in pins)
+    assert _move_texts(back) == _move_texts(transcript)
+
+
+def _move_texts(transcript: Transcript) -> list[str]:
+    return [format_steps(action.steps or ()) for game in transcript.games for action in game.actions
+            if action.kind == "move"]
+
+
 # ----- files from elsewhere
 
 GNUBG_EXPORT = """\ufeff; [Site "somewhere"]
@@ -164,6 +207,9 @@ def _file(*game_lines: str, header: str = " 3 point match") -> str:
         ("hello\n 3 point match\n", "line 1: expected ' N point match'"),
         ('; [Variant "chess"]\n 3 point match\n', "line 1: unknown variant 'chess'"),
         ('; [Cube "maybe"]\n 3 point match\n', r'line 1: \[Cube\] is "On" or "Off"'),
+        ('; [Variation "HyperGammon (2)"]\n 3 point match\n', "line 1: .* a variation of gnubg that nardy does not"),
+        ('; [Variant "backgammon"]\n; [Variation "NackGammon"]\n 3 point match\n',
+         "line 2: .* is gnubg's nackgammon, but line 1 names backgammon"),
         (" 4 point match\n\n Game 1\n a : 0  b : 0\n", r"the match cannot be played"),
         (" 3 point match\n\n stray text\n", "line 3: expected ' Game 1'"),
         (" 3 point match\n\n Game 2\n", "line 3: expected game 1, got game 2"),
@@ -207,6 +253,7 @@ def test_a_transcript_that_does_not_replay_is_refused() -> None:
         transcript_to_mat(broken)
 
 
-def test_the_docstring_examples() -> None:
-    failures, tried = doctest.testmod(matfile_module)
+@pytest.mark.parametrize("module", [matfile_module, gnubg_variations], ids=lambda module: module.__name__)
+def test_the_docstring_examples(module: ModuleType) -> None:
+    failures, tried = doctest.testmod(module)
     assert tried and not failures

@@ -235,6 +235,17 @@ def test_long_nardy_cannot_land_on_a_single_opposing_checker() -> None:
         parse_play("24/18 20/19", position, (6, 1))
 
 
+def test_a_pin_freed_in_the_same_turn_reads_back_as_written() -> None:
+    """Plakoto: "a checker that moves on in the same turn frees it again" (docs/rules.md §9), so 24/18*/13
+    leaves what 24/13 leaves; each text reads back as the steps it names, the pin on the way included."""
+    position = make("plakoto", {24: 15}, {18: 1, 1: 14})
+    pinned_on_the_way = parse_play("24/18*/13", position, (6, 5))
+    assert pinned_on_the_way.steps == (Step(24, 18, 6, True), Step(18, 13, 5, False))
+    assert format_steps(pinned_on_the_way.steps) == "24/18*/13"
+    straight = parse_play("24/13", position, (6, 5))
+    assert format_steps(straight.steps) == "24/13" and straight.position == pinned_on_the_way.position
+
+
 def test_bad_dice_are_the_engine_error() -> None:
     with pytest.raises(InvalidDiceError):
         parse_play("24/20", Position.start("backgammon"), (3, 7))

@@ -10,14 +10,14 @@ from __future__ import annotations
 import pytest
 
 from nardy.notation import NotationError
-from nardy.notation.sgf import transcript_from_sgf, transcript_to_sgf
+from nardy.notation.sgf import holds, transcript_from_sgf, transcript_to_sgf
 from nardy.notation.transcript import Action, Transcript, transcript_from_record
-from nardy.rules import GameOptions, WinKind
+from nardy.rules import GameOptions, WinKind, find_variant
 from tests.match_records import random_record
 from tests.notation.format_checks import CASES, SCENARIOS, Script, course
 
-SHORT_CASES = [case for case in CASES if not case[0].startswith("long")]
-LONG_CASES = [case for case in CASES if case[0].startswith("long")]
+SHORT_CASES = [case for case in CASES if holds(find_variant(case[0]))]
+LONG_CASES = [case for case in CASES if not holds(find_variant(case[0]))]
 
 
 @pytest.mark.parametrize(("variant", "length", "options"), SHORT_CASES)
@@ -40,8 +40,30 @@ def test_what_only_nardy_records_comes_back_from_na_nodes(scenario: str) -> None
     assert course(transcript_from_sgf(text)) == course(transcript)
 
 
+@pytest.mark.parametrize(("variant", "rule"), [("nackgammon", "Nackgammon"), ("hypergammon", "Hypergammon3")])
+def test_gnubgs_variations_are_rules_as_gnubg_writes_them(variant: str, rule: str) -> None:
+    """Beside our VA, the RU word of gnubg's sgf.c; a file with gnubg's word alone reads as the same variant."""
+    record, _ = random_record(variant, 2, length=3, options=GameOptions(cube=True))
+    transcript = transcript_from_record(record)
+    text = transcript_to_sgf(transcript)
+    assert text.count(f"VA[{variant}]RU[Crawford:") == text.count(f":{rule}]") == len(transcript.games)
+    gnubg_style = transcript_from_sgf(text.replace(f"VA[{variant}]", ""))
+    assert gnubg_style.variant == variant and course(gnubg_style) == course(transcript)
+
+
+def test_plakoto_pins_come_back_from_the_steps() -> None:
+    """SGF writes each step without a mark; a checker landing on a lone opposing one pins it on reading."""
+    for seed in range(10):
+        transcript = transcript_from_record(random_record("plakoto", seed, length=3, options=GameOptions())[0])
+        if any(step.hit for game in transcript.games for a in game.actions for step in a.steps or ()):
+            break
+    else:
+        pytest.fail("no random plakoto match had a pin")
+    assert course(transcript_from_sgf(transcript_to_sgf(transcript))) == course(transcript)
+
+
 @pytest.mark.parametrize(("variant", "length", "options"), LONG_CASES)
-def test_long_nardy_is_refused(variant: str, length: int, options: GameOptions) -> None:
+def test_the_long_board_is_refused(variant: str, length: int, options: GameOptions) -> None:
     with pytest.raises(NotationError, match=f"SGF holds backgammon-board games only; {variant} is played"):
         transcript_to_sgf(Transcript(variant, length, options))
 
@@ -102,6 +124,8 @@ ROOT = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[ann]PB[bob]"
         ("(;GM[1])", "GM\\[1\\] is not backgammon"),
         ("(;GM[6]VA[chess])", "unknown variant 'chess'"),
         ("(;GM[6]RU[AutoDoubles=x])", "needs a whole number"),
+        ("(;GM[6]RU[Crawford:Hypergammon2])", "line 1: RU\\[Hypergammon2\\] is a variation of gnubg that nardy does"),
+        ("(;GM[6]VA[backgammon]RU[Nackgammon])", "line 1: VA and RU name different variants: backgammon, nackgammon"),
         (ROOT + "\n;W[31fehe]\n;B[99])", "line 3: cannot read the move '99'"),
         (ROOT + "\n;W[31fehe]\n;B[52a{])", "line 3: cannot read the move"),
         (ROOT + "\n;W[31heha])", "line 2: '8/5 8/1' lands on 1, which the opponent holds"),

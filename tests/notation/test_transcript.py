@@ -17,6 +17,9 @@ CASES = [
     ("long-traditional", 1, GameOptions()),
     ("long-tournament", 1, GameOptions()),
     ("long-bolshie", 1, GameOptions()),
+    ("nackgammon", 0, GameOptions(cube=True)),
+    ("portes", 3, GameOptions()),
+    ("fevga", 3, GameOptions()),
 ]
 
 

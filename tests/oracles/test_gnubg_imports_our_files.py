@@ -6,11 +6,15 @@ text mode, ``gnubg -t -q -r`` with commands on stdin, its home directory a
 temporary one so it keeps no settings. The tests are skipped when it is not
 installed.
 
-For random 5-point backgammon matches with the cube: gnubg imports the file
-without a complaint (the one line it may print is its note on our first
-``; nardy`` comment line, which it passes over), counts the same games and
-the same final score, and what gnubg then writes back (``export match mat``,
-``save match``) reads back into a match with the same results. For random
+For random 5-point matches with the cube, of backgammon and of gnubg's
+two variations nardy plays, nackgammon and hypergammon (named in our files
+as gnubg names them: ``; [Variation "NackGammon"]``, ``RU[...:Nackgammon]``):
+gnubg imports the file without a complaint (the one line it may print is its
+note on our first ``; nardy`` comment line, which it passes over), counts the
+same games and the same final score, and what gnubg then writes back
+(``export match mat``, ``save match``) reads back into a match of the same
+variant with the same results; gnubg is told nothing of the variant but
+what the file says. For random
 positions, gnubg's ``set xgid`` sets the board whose Position ID we compute.
 """
 
@@ -40,8 +44,12 @@ pytestmark = [
     pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon is not installed (apt-get install gnubg)"),
 ]
 
-SEEDS = [3, 4, 9]
-"""Matches that end on the score; seed 4's has timeouts, written on ``; nardy`` lines."""
+MATCHES = [
+    ("backgammon", 3), ("backgammon", 4), ("backgammon", 9),
+    ("nackgammon", 9), ("nackgammon", 16), ("hypergammon", 5), ("hypergammon", 9),
+]
+"""Matches that end on the score; backgammon's seed 4, nackgammon's 9 and hypergammon's 5 have timeouts,
+written on ``; nardy`` lines."""
 
 SCORE = re.compile(r"The score \(after (\d+) games?\) is: ann (\d+), bob (\d+)")
 PROBLEM = re.compile(r"warning|invalid|illegal|not a valid|doesn't follow|unrecognised|error", re.IGNORECASE)
@@ -58,8 +66,8 @@ def gnubg(commands: list[str], home: Path) -> str:
     return done.stdout + done.stderr
 
 
-def played(seed: int) -> tuple[Transcript, Match]:
-    record, match = random_record("backgammon", seed, length=5, options=GameOptions(cube=True))
+def played(variant: str, seed: int) -> tuple[Transcript, Match]:
+    record, match = random_record(variant, seed, length=5, options=GameOptions(cube=True))
     assert match.ended_by == "score"
     return transcript_from_record(record), match
 
@@ -76,24 +84,26 @@ def results(transcript: Transcript) -> list[tuple[int, int]]:
     return [(r.winner, r.points) for step in replay(transcript) if (r := step.game.result) is not None]
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_gnubg_imports_our_mat(seed: int, tmp_path: Path) -> None:
-    transcript, match = played(seed)
+@pytest.mark.parametrize(("variant", "seed"), MATCHES)
+def test_gnubg_imports_our_mat(variant: str, seed: int, tmp_path: Path) -> None:
+    transcript, match = played(variant, seed)
     ours, theirs = tmp_path / "ours.mat", tmp_path / "theirs.mat"
     ours.write_text(transcript_to_mat(transcript), encoding="utf-8")
     output = gnubg([f"import mat {ours}", "show score", f"export match mat {theirs}"], tmp_path)
     check_gnubg_agrees(output, match)
-    assert results(transcript_from_mat(theirs.read_text(encoding="utf-8"))) == results(transcript)
+    back = transcript_from_mat(theirs.read_text(encoding="utf-8"))
+    assert back.variant == variant and results(back) == results(transcript)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_gnubg_loads_our_sgf(seed: int, tmp_path: Path) -> None:
-    transcript, match = played(seed)
+@pytest.mark.parametrize(("variant", "seed"), MATCHES)
+def test_gnubg_loads_our_sgf(variant: str, seed: int, tmp_path: Path) -> None:
+    transcript, match = played(variant, seed)
     ours, theirs = tmp_path / "ours.sgf", tmp_path / "theirs.sgf"
     ours.write_text(transcript_to_sgf(transcript), encoding="utf-8")
     output = gnubg([f"load match {ours}", "show score", f"save match {theirs}"], tmp_path)
     check_gnubg_agrees(output, match)
-    assert results(transcript_from_sgf(theirs.read_text(encoding="utf-8"))) == results(transcript)
+    back = transcript_from_sgf(theirs.read_text(encoding="utf-8"))
+    assert back.variant == variant and results(back) == results(transcript)
 
 
 @pytest.mark.parametrize("seed", range(8))
