@@ -296,7 +296,8 @@ def test_orientation_and_language_change_the_page(client: MakeClient, web_server
 
     # languages: the navigation, the settings page and the game page follow
     expected = {"ru": ("Играть", "Настройки", "Бросить"), "ka": ("თამაში", "პარამეტრები", "გაგორება"),
-                "tr": ("Oyna", "Ayarlar", "Zar at"), "en": ("Play", "Settings", "Roll")}
+                "tr": ("Oyna", "Ayarlar", "Zar at"), "el": ("Παίξτε", "Ρυθμίσεις", "Ρίξτε"),
+                "en": ("Play", "Settings", "Roll")}
     for language, (play, settings, _roll) in expected.items():
         person.goto("#/settings")
         person.page.select_option("select[name=language]", language)

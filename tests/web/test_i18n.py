@@ -1,4 +1,4 @@
-"""Every string of the browser client is translated into Russian, English, Georgian and Turkish.
+"""Every string of the browser client is translated into Russian, English, Georgian, Turkish and Greek.
 
 Keys are found where the client uses them: ``t("key")`` in ``nardy/web/js/*.js``
 and ``data-i18n="key"`` / ``data-i18n-<attribute>="key"`` in the HTML. Keys
@@ -20,12 +20,15 @@ from nardy.bots import BOT_LEVELS
 from nardy.rules import VARIANTS, WinKind
 
 WEB = Path(__file__).resolve().parents[2] / "nardy" / "web"
-LANGUAGES = ("en", "ru", "ka", "tr")
+LANGUAGES = ("en", "ru", "ka", "tr", "el")
 
 # Values that may stay the same as in English. Keep this tiny and justify each entry:
 # a key belongs here only if the English text is also the right text in that language
-# (a proper name, a number, a symbol). Tavla is the game's own Turkish name, which English borrows.
-SAME_AS_ENGLISH: dict[str, set[str]] = {"ru": set(), "ka": set(), "tr": {"variant.tavla", "family.tavla"}}
+# (a proper name, a number, a symbol). Tavla and mars (its two-point win) are Turkish words that English
+# borrows. Greek writes the games' names, the Western ones too, in Greek letters, so it needs none.
+SAME_AS_ENGLISH: dict[str, set[str]] = {
+    "ru": set(), "ka": set(), "tr": {"variant.tavla", "family.tavla", "result.mars"}, "el": set(),
+}
 
 T_CALL = re.compile(r"""\bt\(\s*(["'])([^"'`]+)\1""")
 T_DYNAMIC = re.compile(r"""\bt\(\s*[^"'\s)]""")
@@ -62,6 +65,16 @@ def used_keys() -> dict[str, set[str]]:
         for match in DATA_I18N.finditer(path.read_text(encoding="utf-8")):
             found.setdefault(match.group(1), set()).add(path.name)
     return found
+
+
+def test_the_picker_offers_every_translation() -> None:
+    """The settings' language picker (``LANGUAGES`` in i18n.js) lists exactly the translations there are."""
+    script = (WEB / "js" / "i18n.js").read_text(encoding="utf-8")
+    picker = re.search(r"export const LANGUAGES = \[(.*?)\];", script, re.S)
+    assert picker, "i18n.js has no LANGUAGES list"
+    offered = re.findall(r'code:\s*"(\w+)"', picker.group(1))
+    files = sorted(path.stem for path in (WEB / "i18n").glob("*.json"))
+    assert sorted(offered) == files == sorted(LANGUAGES)
 
 
 def test_the_client_uses_keys() -> None:

@@ -237,7 +237,7 @@ def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
     """The mission's mobile layout: nothing is wider than a 360-pixel screen, whatever the language. The
     Russian and Georgian names of the long-nardy regulations, the longest options of the lobby's and the
     analysis board's selects, once widened the one column past the screen (a sideways scroll)."""
-    for locale in ("ru-RU", "en-US", "ka-GE", "tr-TR"):
+    for locale in ("ru-RU", "en-US", "ka-GE", "tr-TR", "el-GR"):
         person = client(viewport=PHONE_UPRIGHT, locale=locale, has_touch=True, is_mobile=True)
         for page, ready in (("#/", "select[name=variant]"), ("#/analysis", "svg.board")):
             person.goto(page)

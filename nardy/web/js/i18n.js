@@ -1,11 +1,12 @@
 // Translations: t(KEY, {name: value}) in scripts and data-i18n attributes in markup.
-// Languages: Russian, English, Georgian, Turkish; the default follows the browser, falling back to English.
+// Languages: Russian, English, Georgian, Turkish, Greek; the default follows the browser, falling back to English.
 
 export const LANGUAGES = [
   { code: "ru", name: "Русский" },
   { code: "en", name: "English" },
   { code: "ka", name: "ქართული" },
   { code: "tr", name: "Türkçe" },
+  { code: "el", name: "Ελληνικά" },
 ];
 const CODES = LANGUAGES.map((l) => l.code);
 

@@ -31,6 +31,7 @@ export function reasonName(reason) {
     timeouts: t("reason.timeouts"),
     forfeit: t("reason.forfeit"),
     score: t("reason.score"),
+    mother: t("reason.mother"),
   }[reason] ?? reason;
 }
 
