@@ -5,7 +5,7 @@ and ``data-i18n="key"`` / ``data-i18n-<attribute>="key"`` in the HTML. Keys
 are only ever written out literally (never built from pieces), so this scan
 finds every one, except the names the server sends as data, translated by
 ``tData("namespace", id)``: for those every name the server has must have its
-key (``variant.<id>`` for each variant of the rules, ...).
+key (``variant.<id>`` for each variant of the rules, ``variant_group.<group>`` for each group...).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ DATA_NAMES: dict[str, tuple[str, ...]] = {
     "variant": tuple(VARIANTS),
     "variant_hint": tuple(VARIANTS),
     "family": tuple(dict.fromkeys(variant.family for variant in VARIANTS.values())),
+    "variant_group": tuple(dict.fromkeys(variant.group for variant in VARIANTS.values())),
     "bot": BOT_LEVELS,
     "result": tuple(kind.value for kind in WinKind),
 }

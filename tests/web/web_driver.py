@@ -236,10 +236,12 @@ class Driver:
         return board
 
     def checkers_on_board(self) -> int:
+        """This seat's checkers not borne off: on the points (pinned ones too, plakoto) and on the bar."""
         board = self.board()
         on_points: int = sum(c for c in board["points"] if c > 0)
+        pinned: int = sum(1 for c in board.get("pinned", ()) if c > 0)
         on_bar: int = board["bar"][0]
-        return on_points + on_bar
+        return on_points + pinned + on_bar
 
     def play_turn(self) -> None:
         """Do whatever the table waits for from this seat now (roll, move, answer the cube)."""

@@ -9,15 +9,16 @@ import { post, errorText } from "./api.js";
 import { Board } from "./board.js";
 import { playArrows } from "./play_arrows.js";
 import { getSettings } from "./settings.js";
-import { variantName, formatDice } from "./names.js";
-import { variants, variantRules } from "./variants.js";
+import { formatDice } from "./names.js";
+import { variantRules } from "./variants.js";
+import { variantOptions } from "./variant_choices.js";
 
 const DIE = [1, 2, 3, 4, 5, 6];
 const XGID = /^\s*XGID=/i;
 
 export function mountAnalysisBoard(view) {
   const variant = h("select", { name: "board-variant", "aria-label": t("lobby.variant") },
-    variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
+    variantOptions());
   const position = h("input", { type: "text", name: "board-position", value: "start", autocomplete: "off", spellcheck: "false",
     "aria-label": t("board.position") });
   const dieA = h("select", { name: "die-a", "aria-label": t("board.die") }, DIE.map((d) => h("option", { value: String(d) }, String(d))));
@@ -48,7 +49,7 @@ export function mountAnalysisBoard(view) {
   function draw(pos, dice, arrows = []) {
     const movable = setup ? setupSources(pos) : new Set();
     board.render({
-      orientation: getSettings().home, points: pos.points, bar: pos.bar, off: pos.off,
+      orientation: getSettings().home, points: pos.points, bar: pos.bar, off: pos.off, pinned: pos.pinned,
       colours: { me: "white", opp: "black" },
       dice: dice ? { values: dice, used: [], mine: true } : null, cube: null, arrows, movable,
     });

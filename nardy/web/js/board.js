@@ -1,6 +1,6 @@
-// The SVG board: 24 points, checkers with stack counts, bar, bear-off tray, dice, cube,
-// pip counts, the last move drawn as arrows, click-to-highlight, drag-and-drop (mouse and
-// touch, through pointer events), keyboard play, and checkers flying along the moves just made.
+// The SVG board: 24 points, checkers with stack counts (a pinned checker under the stack that pins it), bar,
+// bear-off tray, dice, cube, pip counts, the last move drawn as arrows, click-to-highlight, drag-and-drop (mouse
+// and touch, through pointer events), keyboard play, and checkers flying along the moves just made.
 //
 // The board draws what it is given from one player's side ("me": positive counts,
 // my points 1..24 laid out as a U with my home in the chosen corner) and reports
@@ -297,6 +297,9 @@ export class Board {
     const id = this.id;
     const out = [];
     const points = v.points || new Array(24).fill(0);
+    // a variant with pins sends them with every position (`pinned`: +1 mine under theirs, -1 theirs under mine)
+    const pinning = Array.isArray(v.pinned);
+    const pinned = v.pinned || [];
     const movable = v.movable || new Set();
     const targets = v.targets || new Set();
     const colours = v.colours || { me: "white", opp: "black" };
@@ -343,29 +346,35 @@ export class Board {
       }
     }
 
-    // checkers on points
+    // checkers on points: a pinned checker at the foot of the point, under the stack that pins it
     for (let p = 1; p <= 24; p++) {
       const count = points[p - 1];
-      if (!count) continue;
+      const pin = pinned[p - 1] || 0;
+      if (!count && !pin) continue;
       const mine = count > 0;
       const n = Math.abs(count);
       const { col, bottom } = pointPlace(p, corner);
       const cx = colX(g, col) + PW / 2;
-      for (let i = 0; i < Math.min(n, MAX_STACK); i++) {
-        const top = i === Math.min(n, MAX_STACK) - 1;
+      if (pin) out.push(this.pinnedChecker(cx, slotY(g, bottom, 0), colourOf(pin > 0), pin > 0));
+      const under = pin ? 1 : 0;
+      const shown = Math.min(n, MAX_STACK - under);
+      for (let i = 0; i < shown; i++) {
+        const top = i === shown - 1;
         const lifted = top && mine && lift === p ? " lifted" : "";
         const cls = top && mine && v.selected === p ? " selected" : top && mine && movable.has(p) ? " movable" : "";
-        out.push(this.checker(cx, slotY(g, bottom, i), colourOf(mine), cls + lifted, p));
+        out.push(this.checker(cx, slotY(g, bottom, under + i), colourOf(mine), cls + lifted, p));
       }
-      if (n > MAX_STACK) out.push(this.countLabel(cx, slotY(g, bottom, MAX_STACK - 1), n, colourOf(mine)));
+      if (n > shown) out.push(this.countLabel(cx, slotY(g, bottom, under + shown - 1), n, colourOf(mine)));
     }
 
-    // landing markers on targets
+    // landing markers on targets: on top of the stack; a lone opposing checker is hit (its slot is taken) where
+    // there is no pinning, and pinned (the checker lands on it) where there is
     for (const p of targets) {
       if (p >= 1 && p <= 24) {
         const { col, bottom } = pointPlace(p, corner);
         const count = points[p - 1];
-        const slot = count > 0 ? count : 0; // a lone opposing checker is hit: land on its slot
+        const under = pinned[p - 1] ? 1 : 0;
+        const slot = count > 0 ? count + under : pinning && count < 0 ? 1 : 0;
         out.push(`<circle class="landing" cx="${colX(g, col) + PW / 2}" cy="${slotY(g, bottom, slot)}" r="${R - 4}"/>`);
       }
     }
@@ -452,7 +461,9 @@ export class Board {
       const count = points[p - 1];
       const owner = count > 0 ? "me" : count < 0 ? "opp" : "";
       const state = [movable.has(p) ? "movable" : "", v.selected === p ? "selected" : "", targets.has(p) ? "target" : ""].filter(Boolean).join(" ");
-      out.push(`<g class="hit ${state}" data-point="${p}" data-count="${Math.abs(count)}" data-owner="${owner}" tabindex="0" role="button" aria-label="${esc(this.pointLabel(p, count, colours, movable.has(p), targets.has(p), v.selected === p))}">`
+      const pin = pinned[p - 1] || 0;
+      const pinAttr = pin ? ` data-pinned="${pin > 0 ? "me" : "opp"}"` : "";
+      out.push(`<g class="hit ${state}" data-point="${p}" data-count="${Math.abs(count)}" data-owner="${owner}"${pinAttr} tabindex="0" role="button" aria-label="${esc(this.pointLabel(p, count, pin, colours, movable.has(p), targets.has(p), v.selected === p))}">`
         + `<rect x="${x}" y="${y}" width="${PW}" height="${MID - TOP - 6}" fill="transparent"/>`
         + `<rect class="focus-ring" x="${x + 2}" y="${y + 2}" width="${PW - 4}" height="${MID - TOP - 10}" rx="6"/></g>`);
     }
@@ -468,7 +479,7 @@ export class Board {
     return out.join("");
   }
 
-  pointLabel(p, count, colours, movable, target, selected) {
+  pointLabel(p, count, pin, colours, movable, target, selected) {
     const n = Math.abs(count);
     let label = t("board.point", { n: p });
     if (n) {
@@ -478,6 +489,7 @@ export class Board {
     } else {
       label += ": " + t("board.empty");
     }
+    if (pin) label += ", " + pinnedLabel(pin > 0);
     if (selected) label += ", " + t("board.selected");
     else if (movable) label += ", " + t("board.can_move");
     if (target) label += ", " + t("board.can_move_here");
@@ -504,6 +516,16 @@ export class Board {
     const id = this.id;
     return `<g class="checker ${colour}${cls}"${at === null ? "" : ` data-at="${at}"`} filter="url(#${id}-shadow)"><circle cx="${cx}" cy="${cy}" r="${R - 1}" fill="url(#${id}-${colour})" class="c-body"/>`
       + `<circle cx="${cx}" cy="${cy}" r="${R - 8}" fill="none" class="c-rim"/></g>`;
+  }
+
+  /** A checker pinned under the other side's stack: a checker with a pin's mark, named by its title. */
+  pinnedChecker(cx, cy, colour, mine) {
+    const id = this.id;
+    return `<g class="checker ${colour} pinned" data-pinned="${mine ? "me" : "opp"}" filter="url(#${id}-shadow)">`
+      + `<title>${esc(pinnedLabel(mine))}</title>`
+      + `<circle cx="${cx}" cy="${cy}" r="${R - 1}" fill="url(#${id}-${colour})" class="c-body"/>`
+      + `<circle cx="${cx}" cy="${cy}" r="${R - 8}" fill="none" class="c-rim"/>`
+      + `<path class="pin-mark" d="M${cx - 9} ${cy - 9} L${cx + 9} ${cy + 9} M${cx + 9} ${cy - 9} L${cx - 9} ${cy + 9}"/></g>`;
   }
 
   countLabel(cx, cy, n, colour) {
@@ -559,7 +581,8 @@ export class Board {
       return { x: trayX + SIDE_W / 2, y: down ? BOTTOM - 80 : TOP + 80 };
     }
     const { col, bottom } = pointPlace(p, corner);
-    const n = Math.abs(stacks[p - 1]);
+    const under = this.view && this.view.pinned && this.view.pinned[p - 1] ? 1 : 0; // the stack stands on a pinned checker
+    const n = Math.abs(stacks[p - 1]) + under;
     const index = leaving ? n : Math.max(n - 1, 0);
     return { x: colX(g, col) + PW / 2, y: slotY(g, bottom, index) };
   }
@@ -578,6 +601,9 @@ export class Board {
     return `<path class="arrow ${a.pending ? "pending" : "last"}" d="M${from.x} ${from.y} Q${qx} ${qy} ${to.x} ${to.y}" marker-end="url(#${this.id}-arrow)"/>`;
   }
 }
+
+/** A pinned checker in words, after the stack that pins it: "the opponent's checker pinned beneath them". */
+const pinnedLabel = (mine) => (mine ? t("board.pinned_yours") : t("board.pinned_theirs"));
 
 function centre(el) {
   const box = el.getBoundingClientRect();

@@ -15,7 +15,7 @@ function spectatorView(state) {
   const colourOf = (seat) => (seat === g.white ? "white" : "black");
   const board = g.boards[0];
   return {
-    points: board.points, bar: board.bar, off: board.off,
+    points: board.points, bar: board.bar, off: board.off, pinned: board.pinned,
     colours: { me: colourOf(0), opp: colourOf(1) },
     dice: g.dice && g.phase !== "finished" ? { ...diceFaces(g.dice, g.pending), mine: g.turn === 0 } : null,
     cube: state.options.cube ? {

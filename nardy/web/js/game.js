@@ -650,6 +650,7 @@ class GamePage {
       points: board.points,
       bar: board.bar,
       off: board.off,
+      pinned: board.pinned,
       colours: { me: this.colourOf(me), opp: this.colourOf(opp) },
       dice: this.diceView(),
       rollable: this.mySeat() !== null && s.actor === me && g.phase === "rolling",

@@ -15,7 +15,8 @@ import { coinsNote, stakeText } from "./coins.js";
 import {
   variantName, variantHint, matchLengthName, timeControlName, timeControlOf, bankClockName, botLevelName, playerName,
 } from "./names.js";
-import { variants, variantRules, clocks, bankClockValue, matchLengthChoices, shortestMatch, levelsOf } from "./variants.js";
+import { variantRules, clocks, bankClockValue, matchLengthChoices, shortestMatch, levelsOf } from "./variants.js";
+import { variantOptions } from "./variant_choices.js";
 
 /** The time controls the server offers (GET /api/variants): none, its bank clocks, seconds per move, days per move. */
 function timeControls() {
@@ -76,7 +77,7 @@ export function mountLobby(view, { socket, toast, navigate }) {
 
   // ----- quick play against the computer, at the level this browser chose last (intermediate at first)
   const quickVariant = h("select", { name: "quick-variant", "aria-label": t("lobby.variant") },
-    variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
+    variantOptions());
   const quickLevel = h("select", { name: "quick-level", "aria-label": t("lobby.bot_level") });
   offerLevels(quickLevel, quickVariant.value, rememberedQuickLevel());
   quickVariant.addEventListener("change", () => offerLevels(quickLevel, quickVariant.value, rememberedQuickLevel()));
@@ -215,7 +216,7 @@ function createForm(start) {
   const TIME_CONTROLS = timeControls();
   const bankClocks = TIME_CONTROLS.filter((c) => c.delay);
   const defaultBankClock = bankClockValue(clocks().default_bank);
-  const variant = h("select", { name: "variant" }, variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
+  const variant = h("select", { name: "variant" }, variantOptions());
   const variantNote = h("small", { class: "hint" });
   const lengthSlot = h("span", { class: "length-slot" });
   const time = h("select", { name: "time" }, TIME_CONTROLS.map((c) => h("option", { value: c.value },

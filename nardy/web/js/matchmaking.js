@@ -6,8 +6,9 @@ import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser } from "./session.js";
-import { variantName, bankClockName } from "./names.js";
-import { variants, variantRules, clocks, bankClockValue } from "./variants.js";
+import { bankClockName } from "./names.js";
+import { variantRules, clocks, bankClockValue } from "./variants.js";
+import { variantOptions } from "./variant_choices.js";
 
 const POLL_MS = 2000;
 
@@ -15,7 +16,7 @@ export function findOpponentCard({ toast, navigate }) {
   let timer = null;
   let looking = false;
   const variant = h("select", { name: "mm-variant", "aria-label": t("lobby.variant") },
-    variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
+    variantOptions());
   const length = h("select", { name: "mm-length", "aria-label": t("matchmaking.length") });
   const offerLengths = () => {
     // the lengths the server pairs players of this variant for (/api/variants)

@@ -13,6 +13,12 @@ export function familyName(family) {
   return tData("family", family, family);
 }
 
+/** The name of a group of variants, under which the pickers list them (a variant's `group`: short, long, greek,
+ * turkish), translated ("variant_group.greek"), else the group as the server names it. */
+export function variantGroupName(group) {
+  return tData("variant_group", group, group);
+}
+
 /** A line about a variant under the form's choice ("variant_hint.long-traditional"), or nothing. */
 export function variantHint(variant) {
   return tData("variant_hint", variant, "");

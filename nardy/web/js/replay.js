@@ -222,6 +222,7 @@ export function mountViewer(view, back, load) {
       points: b.points,
       bar: b.bar,
       off: b.off,
+      pinned: b.pinned,
       colours: { me: white === 0 ? "white" : "black", opp: white === 0 ? "black" : "white" },
       dice: shownDice(index) ? { values: shownDice(index), used: [], mine: turnSeat === 0 } : null,
       opening: frame.kind === "opening_rolled" ? frame.dice : null,

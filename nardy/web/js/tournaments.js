@@ -11,7 +11,8 @@ import { currentUser } from "./session.js";
 import {
   variantName, bankClockName, matchLengthName, kindName, reasonName, formatDate, formatDice, botLevelName,
 } from "./names.js";
-import { variants, clocks, bankClockValue, levelsOf } from "./variants.js";
+import { clocks, bankClockValue, levelsOf } from "./variants.js";
+import { variantOptions } from "./variant_choices.js";
 
 const REFRESH_MS = 2000;
 
@@ -88,7 +89,7 @@ function listSection(key, title, items) {
 }
 
 function createForm({ toast, navigate }) {
-  const variant = h("select", { name: "variant" }, variants().map((v) => h("option", { value: v.id }, variantName(v.id))));
+  const variant = h("select", { name: "variant" }, variantOptions());
   variant.value = "long-bolshie";
   const format = h("select", { name: "format" },
     ["knockout", "swiss", "round_robin"].map((f) => h("option", { value: f }, formatName(f))));
