@@ -61,11 +61,12 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
     known = levels_for(variant)
     if level not in known:
         raise ValueError(f"unknown bot level {level!r} for {variant}; known levels: {', '.join(known)}")
-    rules = find_variant(variant)
-    if rules.games:
-        return RotationBot({game.name: make_bot(level, variant=game.name, seed=seed) for game in rules.game_variants})
     if level == "random":
         return RandomBot(seed=seed)
+    rules = find_variant(variant)
+    if rules.games:
+        bots = {game.name: make_bot(level, variant=game.name, seed=seed) for game in rules.game_variants}
+        return RotationBot({**bots, rules.name: bots[rules.game_variant(0).name]})
     if rules.board == "short":
         check_available()
         return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
@@ -82,7 +83,8 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
 
 class RotationBot:
     """The bot of a match whose games rotate through rule sets (tavli): each decision goes to the bot made
-    for the rule set of the game or position it is about."""
+    for the rule set of the game or position it is about (a position of the match's own variant is its first
+    game's, as :meth:`~nardy.rules.Game.new` makes it)."""
 
     def __init__(self, bots: dict[str, Bot]) -> None:
         self.bots = bots

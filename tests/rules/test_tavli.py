@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from nardy.rules import (
-    Game, GameOptions, IllegalActionError, Match, Phase, Position, Step, WinKind, find_variant,
+    Game, GameOptions, IllegalActionError, Match, MatchContext, Phase, Position, Step, WinKind, find_variant,
 )
 from nardy.rules.replay import AcceptResignation, GameInput, Move, OpeningRoll, Replay, Resign, Roll
 
@@ -49,7 +49,7 @@ def test_the_games_rotate_portes_plakoto_fevga_and_round_again() -> None:
     match = Match.new("tavli", length=7)
     assert match.variant is TAVLI and match.game.variant is PORTES
     assert match.game.position == Position.start(PORTES)
-    assert Game.new("tavli").variant is PORTES
+    assert Game.new("tavli", context=MatchContext(length=5)).variant is PORTES
 
 
 def test_the_rotation_goes_on_past_three_games() -> None:
