@@ -307,14 +307,14 @@ def analyse(
     ValueError an unknown level.
     """
     _check_level(level)
-    if judge is None:
-        judge = judge_for(transcript.variant, level)
+    rules = find_variant(transcript.variant)
+    judges = {game.name: judge or judge_for(game.name, level) for game in rules.game_variants}
     games = games_of(transcript)
     total = sum(step.action.kind in ANALYSED for steps in games for step in steps)
     done = 0
     analysed: list[GameAnalysis] = []
     for number, steps in enumerate(games, start=1):
-        walker = _GameWalker(judge, number)
+        walker = _GameWalker(judges[rules.game_variant(number - 1).name], number)
         for step in steps:
             if step.action.kind in ANALYSED:
                 walker.take(step)

@@ -5,6 +5,8 @@ The short board (backgammon, dave, Georgian nardy) is played by bgsage
 (:mod:`nardy.bots.neural`), which are the only long-nardy networks there
 are, with the bear-off races answered exactly by the one-sided database
 (:mod:`nardy.bots.race`). ``world-class`` exists on the short board only.
+A match whose games rotate through several rule sets (tavli) is played by the
+bot of each game's own rule set (:class:`RotationBot`), at the levels they share.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from nardy.bots.neural import LEVELS, NeuralBot
 from nardy.bots.race import long_evaluator
 from nardy.bots.random_bot import RandomBot
 from nardy.bots.sage import SAGE_LEVELS, SageBot, check_available
-from nardy.rules import Game, Play, Position, find_variant
+from nardy.rules import Game, Play, Position, Variant, find_variant
 
 
 class Bot(Protocol):
@@ -42,8 +44,14 @@ BOT_LEVELS: Final = ("random", "beginner", "intermediate", "advanced", "expert",
 
 
 def levels_for(variant: str) -> tuple[str, ...]:
-    """The levels of ``variant``: all of :data:`BOT_LEVELS` on the short board, all but world-class in long nardy."""
-    if find_variant(variant).board == "short":
+    """The levels of ``variant``: all of :data:`BOT_LEVELS` on the short board, all but world-class in long nardy;
+    for a rotation of games (tavli), the levels every one of its games offers."""
+    games = find_variant(variant).game_variants
+    return tuple(level for level in BOT_LEVELS if all(level in _board_levels(game) for game in games))
+
+
+def _board_levels(rules: Variant) -> tuple[str, ...]:
+    if rules.board == "short":
         return BOT_LEVELS
     return tuple(level for level in BOT_LEVELS if level in LEVELS or level == "random")
 
@@ -55,7 +63,11 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
         raise ValueError(f"unknown bot level {level!r} for {variant}; known levels: {', '.join(known)}")
     if level == "random":
         return RandomBot(seed=seed)
-    if find_variant(variant).board == "short":
+    rules = find_variant(variant)
+    if rules.games:
+        bots = {game.name: make_bot(level, variant=game.name, seed=seed) for game in rules.game_variants}
+        return RotationBot({**bots, rules.name: bots[rules.game_variant(0).name]})
+    if rules.board == "short":
         check_available()
         return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
     chosen = LEVELS[level]
@@ -67,3 +79,22 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
         seed=seed,
         name=level,
     )
+
+
+class RotationBot:
+    """The bot of a match whose games rotate through rule sets (tavli): each decision goes to the bot made
+    for the rule set of the game or position it is about (a position of the match's own variant is its first
+    game's, as :meth:`~nardy.rules.Game.new` makes it)."""
+
+    def __init__(self, bots: dict[str, Bot]) -> None:
+        self.bots = bots
+        self.name = next(iter(bots.values())).name
+
+    def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
+        return self.bots[position.variant.name].choose_play(position, dice, game)
+
+    def wants_to_double(self, game: Game, player: int) -> bool:
+        return self.bots[game.variant.name].wants_to_double(game, player)
+
+    def accepts_double(self, game: Game, player: int) -> bool:
+        return self.bots[game.variant.name].accepts_double(game, player)

@@ -404,7 +404,7 @@ class _Builder:
             raise NotationError(f"{where}: the file says seat {player} won, but the game is not over")
         if self.result is None and game.phase is Phase.RESIGNATION:
             self.add(Action("accept_resignation", player), where)
-        elif self.result is None and self.variant.resignation_offers:
+        elif self.result is None and game.variant.resignation_offers:
             kind = _kind_worth(game, 1 - player, points)
             if kind is None:
                 raise NotationError(f"{where}: no resignation by seat {1 - player} is worth {points} points here")

@@ -89,8 +89,9 @@ _RESULT: Final = re.compile(r"([WB])\+(\d+)(R?)", re.IGNORECASE)
 
 
 def holds(variant: Variant) -> bool:
-    """Whether SGF can hold games of ``variant``: its backgammon board is the short board only."""
-    return variant.board == "short"
+    """Whether SGF can hold games of ``variant``: its backgammon board is the short board only, for every
+    game of a match (tavli's fevga is played on the long board)."""
+    return all(game.board == "short" for game in variant.game_variants)
 
 
 def transcript_to_sgf(transcript: Transcript) -> str:

@@ -94,8 +94,13 @@ class Game:
         first_player: int | None = None,
     ) -> Game:
         """A new game waiting for its opening roll, or, with ``first_player``,
-        for that player's first roll (long nardy: the previous winner starts, 004)."""
-        rules = find_variant(variant) if isinstance(variant, str) else variant
+        for that player's first roll (long nardy: the previous winner starts, 004).
+
+        A variant naming a rotation of games (tavli) begins with the first of them:
+        a game is always played, and its positions held, by a single game's rules.
+        """
+        named = find_variant(variant) if isinstance(variant, str) else variant
+        rules = named.game_variant(0)
         chosen = options if options is not None else rules.default_options()
         match = context if context is not None else MatchContext()
         rules.check_options(chosen, match.length)

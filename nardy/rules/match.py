@@ -2,7 +2,10 @@
 
 The match starts each game with the right context: the score, the Crawford
 game (000: "the first game after a player reaches N-1 is played without the
-cube"), and in long nardy the previous winner as the first player (004).
+cube"), the previous winner as the first player where the game's rules say so
+(long nardy, 004; the games of tavli), and the rule set of each game: the
+match's variant, or the one its rotation names for that game (tavli's
+portes, plakoto, fevga, :meth:`Variant.game_variant`).
 
 >>> match = Match.new("georgian", length=3)
 >>> match.game.phase.value
@@ -29,7 +32,11 @@ MatchEnd = Literal["score", "timeouts", "forfeit"]
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """Score, finished games and the game in play. ``length`` 0 is money play (no end)."""
+    """Score, finished games and the game in play. ``length`` 0 is money play (no end).
+
+    ``variant`` is the match's rules (its length, options and rotation); ``game.variant``
+    the rules of the game in play, the same but in a match of a rotation (tavli).
+    """
 
     variant: Variant
     options: GameOptions
@@ -48,7 +55,7 @@ class Match:
         rules = find_variant(variant) if isinstance(variant, str) else variant
         chosen = options if options is not None else rules.default_options()
         rules.check_options(chosen, length)
-        first = Game.new(rules, options=chosen, context=MatchContext(length=length))
+        first = Game.new(rules.game_variant(0), options=chosen, context=MatchContext(length=length))
         return cls(rules, chosen, length, first)
 
     @property
@@ -104,8 +111,9 @@ class Match:
             and self.length - 1 in new_score
         )
         context = MatchContext(length=self.length, score=new_score, crawford=crawford)
-        first = result.winner if self.variant.previous_winner_starts else None
-        next_game = Game.new(self.variant, options=self.options, context=context, first_player=first)
+        rules = self.variant.game_variant(len(results))
+        first = result.winner if rules.previous_winner_starts else None
+        next_game = Game.new(rules, options=self.options, context=context, first_player=first)
         return replace(
             self,
             score=new_score,

@@ -207,6 +207,13 @@ class Variant:
     ratings are kept per family. ``match_lengths``: the lengths a match may have, ``None`` for any
     length from 1 (long nardy: 004 sets none); ``money_play``: whether single
     games may be played for a running total (match length 0).
+    ``games``: the rule sets a match's games play in turn, the first game
+    the first of them, and round again after the last (tavli: portes,
+    plakoto, fevga, :mod:`nardy.rules.variants.tavli`); empty, as for every
+    single game's rule set, when each game is played by this variant itself.
+    A variant naming games is a match's rules: its own movement data are its
+    first game's, and each game (and each position of it) is played by the
+    game's own variant (:meth:`game_variant`).
     ``moves_final``: 004's platform, «Ходы окончательны: сделанный ход нельзя
     отменить»; tables of this variant are played without undo unless their
     creator chooses otherwise (the server's table option; the rules of a play
@@ -238,8 +245,11 @@ class Variant:
     resignation_default: WinKind | None = None
     moves_final: bool = False
     kinds: tuple[WinKind, WinKind, WinKind] = (WinKind.SINGLE, WinKind.GAMMON, WinKind.BACKGAMMON)
+    games: tuple[Variant, ...] = ()
 
     def __post_init__(self) -> None:
+        if any(game.games for game in self.games):
+            raise ValueError(f"{self.name}: the games of a rotation are single games' rule sets")
         points = [point for point, _ in self.start_layout]
         if not all(1 <= point <= NUM_POINTS for point in points) or len(set(points)) != len(points):
             raise ValueError(f"{self.name}: a start names each point 1..{NUM_POINTS} once, got {self.start_layout}")
@@ -283,6 +293,23 @@ class Variant:
         the empty one included, leaves each of them open, the roll is played as if they were not named; none by
         default."""
         return ()
+
+    def game_variant(self, index: int) -> Variant:
+        """The rule set of a match's game ``index`` (0 for the first): the rotation's, round and round
+        (:attr:`games`), or this variant itself when it names no games.
+
+        >>> from nardy.rules.variants import find_variant
+        >>> [find_variant("tavli").game_variant(index).name for index in range(4)]
+        ['portes', 'plakoto', 'fevga', 'portes']
+        """
+        if index < 0:
+            raise ValueError(f"games are numbered from 0, got {index}")
+        return self.games[index % len(self.games)] if self.games else self
+
+    @property
+    def game_variants(self) -> tuple[Variant, ...]:
+        """Every rule set a game of this variant's matches may be played by, each once, in rotation order."""
+        return tuple(dict.fromkeys(self.games)) if self.games else (self,)
 
     @property
     def has_bar(self) -> bool:

@@ -167,7 +167,7 @@ RANDOM_MATCHES = [
     ("backgammon", 3, 3), ("backgammon", 0, 4), ("dave", 3, 5), ("georgian", 3, 6),
     ("long-traditional", 1, 7), ("long-tournament", 1, 8), ("long-bolshie", 3, 9),
     ("hypergammon", 3, 10), ("nackgammon", 1, 11), ("portes", 1, 12), ("tavla", 1, 13), ("plakoto", 3, 14),
-    ("fevga", 1, 15),
+    ("fevga", 1, 15), ("tavli", 3, 16),
 ]
 
 

@@ -36,6 +36,22 @@ def test_random_matches_come_back_as_they_were_played(variant: str, length: int,
         assert course(back) == course(transcript)
 
 
+def test_a_tavli_match_comes_back_each_game_by_its_own_rules() -> None:
+    """docs/rules.md §11 (Wikipedia, "Tavli": "played in succession: Portes, Plakoto and Fevga"): the file names
+    the match, and reading it back plays each game by the rules of its place in the rotation."""
+    rotation = ("portes", "plakoto", "fevga")
+    for seed in range(2):
+        record, _ = random_record("tavli", seed, length=7)
+        transcript = transcript_from_record(record)
+        text = transcript_to_mat(transcript)
+        assert text.startswith('; [Variant "tavli"]')
+        back = transcript_from_mat(text)
+        assert (back.variant, back.length) == ("tavli", 7) and course(back) == course(transcript)
+        played = {(step.game_number, step.before.variant.name) for step in replay(back)}
+        games = max(number for number, _ in played)
+        assert played == {(number, rotation[(number - 1) % 3]) for number in range(1, games + 1)}
+
+
 @pytest.mark.parametrize("scenario", sorted(SCENARIOS))
 def test_what_only_nardy_records_comes_back_from_comment_lines(scenario: str) -> None:
     transcript = SCENARIOS[scenario]()

@@ -190,3 +190,37 @@ def test_the_computer_is_made_for_the_tables_variant(game_server, monkeypatch):
     guest.subscribe(created["table"])
     game_server.play_out(created["table"], [guest, None], choose=game_server.racing)
     assert len(made) > 2 and set(made) == {("beginner", "long-tournament")}
+
+
+def test_a_tavli_match_plays_each_game_by_its_own_variant(game_server, monkeypatch):
+    """docs/rules.md §11: tavli's games rotate portes → plakoto → fevga (Wikipedia, "Tavli": "played in
+    succession: Portes, Plakoto and Fevga"); each game's board is its own variant's, in the view and the replay,
+    and the computer is made for the game in play ("After the first game, the winner of the previous game goes
+    first", bkgm.com's Tavli)."""
+    made = []
+
+    def factory(level, *, variant=None):
+        made.append(variant)
+        return make_bot(level, variant=variant)
+
+    monkeypatch.setattr(game_server.app.state.tables, "_bot_factory", factory)
+    game_server.seed("tavli")
+    guest = game_server.guest()
+    game_server.top_up()
+    table = game_server.create(guest, "tavli", 3, opponent="computer", bot_level="random")["table"]
+    assert guest.subscribe(table)["state"]["game"]["variant"] == "portes"
+    final = game_server.play_out(table, [guest, None], choose=game_server.racing)
+
+    record = game_server.record(table)
+    _check_finished_match(final, record["events"], 3)
+    rotation = ("portes", "plakoto", "fevga")
+    assert final["game_number"] >= 2
+    assert final["game"]["variant"] == rotation[(final["game_number"] - 1) % 3]
+    frames = guest.client.get(f"/api/tables/{table}/replay").json()["frames"]
+    boards = {(frame["game_number"], frame["board"]["variant"]) for frame in frames if frame["kind"] == "moved"}
+    assert boards == {(number, rotation[(number - 1) % 3]) for number in range(1, final["game_number"] + 1)}
+    assert made[0] == "tavli" and {"portes", "plakoto"} <= set(made[1:]) <= set(rotation)
+    starts = [e for e in record["events"] if e["kind"] in ("game_ended", "rolled", "opening_rolled")]
+    for ended, first in zip(starts, starts[1:]):
+        if ended["kind"] == "game_ended":
+            assert first["kind"] == "rolled" and first["seat"] == ended["payload"]["result"]["winner"]

@@ -26,6 +26,7 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
         assert entry["levels"] == list(levels_for(variant.name))
         assert entry["scoring"]["kinds"] == [str(kind) for kind in variant.win_kinds]
         assert entry["cube"]["allowed"] == variant.cube_allowed and entry["cube"]["required"] == variant.cube_required
+        assert entry["games"] == ([game.name for game in variant.games] or None)
         numbers = entry["opponent_points"]
         assert [numbers[q] for q in range(1, 25)] == [variant.topology.opponent_point(q) for q in range(1, 25)]
     backgammon, dave, georgian, traditional = listed[:4]
@@ -46,7 +47,7 @@ def test_each_variant_names_its_lobby_group(game_server: Server) -> None:
     assert groups == {
         "backgammon": "short", "dave": "short", "georgian": "short", "hypergammon": "short", "nackgammon": "short",
         "long-traditional": "long", "long-tournament": "long", "long-bolshie": "long",
-        "portes": "greek", "plakoto": "greek", "fevga": "greek", "tavla": "turkish",
+        "portes": "greek", "plakoto": "greek", "fevga": "greek", "tavli": "greek", "tavla": "turkish",
     }
     assert {entry["id"]: entry["checkers"] for entry in listed}["hypergammon"] == 3
 
@@ -78,3 +79,15 @@ def test_lobby_entries_name_the_computer_by_level(game_server: Server) -> None:
     mine = guest.client.get("/api/me/tables").json()["tables"]
     entry = next(row for row in mine if row["table"] == table)
     assert entry["bots"] == [None, "random"] and entry["players"][1] == "Computer (random)"
+
+
+def test_tavli_names_its_games_lengths_and_the_levels_all_three_offer(game_server: Server) -> None:
+    """docs/rules.md §11: tavli's games are portes, plakoto and fevga in turn, in matches of 3, 5 or 7 points;
+    its computer levels are those of every one of its games (fevga has no world-class)."""
+    listed = {entry["id"]: entry for entry in game_server.new_client().get("/api/variants").json()["variants"]}
+    tavli = listed["tavli"]
+    assert tavli["games"] == ["portes", "plakoto", "fevga"] and tavli["family"] == "tavli"
+    assert tavli["match_lengths"] == [3, 5, 7] and tavli["pairing_lengths"] == [3, 5, 7]
+    assert tavli["money_play"] is False and tavli["cube"]["allowed"] is False
+    assert tavli["levels"] == listed["fevga"]["levels"] and "world-class" not in tavli["levels"]
+    assert tavli["match_files"] == ["mat"]

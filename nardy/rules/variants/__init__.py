@@ -12,12 +12,13 @@ from nardy.rules.variants.hypergammon import HYPERGAMMON, NACKGAMMON
 from nardy.rules.variants.long import LONG_BOLSHIE, LONG_TOURNAMENT, LONG_TRADITIONAL
 from nardy.rules.variants.portes import PORTES
 from nardy.rules.variants.tavla import TAVLA
+from nardy.rules.variants.tavli import TAVLI
 
 VARIANTS: Final[dict[str, Variant]] = {
     variant.name: variant
     for variant in (
         BACKGAMMON, DAVE, GEORGIAN, LONG_TRADITIONAL, LONG_TOURNAMENT, LONG_BOLSHIE,
-        HYPERGAMMON, NACKGAMMON, PORTES, TAVLA, PLAKOTO, FEVGA,
+        HYPERGAMMON, NACKGAMMON, PORTES, TAVLA, PLAKOTO, FEVGA, TAVLI,
     )
 }
 

@@ -45,6 +45,7 @@ def variant_json(variant: Variant) -> dict[str, Any]:
         "title": variant.title,
         "family": variant.family,
         "group": variant.group,
+        "games": [game.name for game in variant.games] or None,
         "checkers": variant.checkers,
         "topology": variant.board,
         "opponent_points": list(variant.topology.opponent_numbers()),

@@ -694,6 +694,7 @@ def _game_view(state: TableState, game: Game) -> dict[str, Any]:
     elif actor is not None and game.phase is Phase.DOUBLED:
         legal = {"can_beaver": game.can_beaver(actor)}
     return {
+        "variant": game.variant.name,
         "phase": game.phase.value,
         "turn": game.turn,
         "white": game.white,

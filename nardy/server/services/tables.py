@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from nardy.bots import Bot, make_bot
 from nardy.notation.fair_dice import commitment
-from nardy.rules import GameOptions, Phase
+from nardy.rules import GameOptions, Phase, find_variant
 from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.clock import Clock
 from nardy.server.services.coins import COIN_EVENTS, CoinPolicy, refuse_guest, sit_down, write_table_coins
@@ -258,11 +258,15 @@ def _seat_of(state: TableState, user_id: int) -> int:
 
 
 def _finished_row(state: TableState, data: dict[str, Any], now: datetime) -> FinishedGame:
-    """The row of a game a batch ended (``data``: its ``game_ended`` payload); the seats are the batch's last."""
+    """The row of a game a batch ended (``data``: its ``game_ended`` payload); the seats are the batch's last.
+
+    The row names the game's own variant: in a tavli match, the portes, plakoto or fevga it was played by.
+    """
     white = data["white"]
     users = [s.user_id if s is not None else None for s in state.seats]
+    variant = find_variant(state.spec.variant).game_variant(data["number"] - 1).name
     return FinishedGame(
-        table_id=state.id, number=data["number"], variant=state.spec.variant,
+        table_id=state.id, number=data["number"], variant=variant,
         white_id=users[white], black_id=users[1 - white],
         winner_colour="white" if data["result"]["winner"] == white else "black",
         kind=data["result"]["kind"], points=data["result"]["points"], reason=data["result"]["reason"],
@@ -575,7 +579,9 @@ class TableService(LiveTableReads[TableState]):
         seat_info = state.seats[seat]
         if seat_info is None or seat_info.bot is None or state.version != version:
             return
-        bot = self._bot_factory(seat_info.bot, variant=state.spec.variant)
+        game = state.game
+        # the bot of the game in play: in tavli each game has its own rule set (portes, plakoto, fevga)
+        bot = self._bot_factory(seat_info.bot, variant=game.variant.name if game is not None else state.spec.variant)
         loop = asyncio.get_running_loop()
         began = loop.time()
         action = await loop.run_in_executor(None, _bot_action, bot, state, seat)

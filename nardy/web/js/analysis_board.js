@@ -17,8 +17,9 @@ const DIE = [1, 2, 3, 4, 5, 6];
 const XGID = /^\s*XGID=/i;
 
 export function mountAnalysisBoard(view) {
+  // a position belongs to one game's rules: a match of rotating games (tavli) is studied game by game
   const variant = h("select", { name: "board-variant", "aria-label": t("lobby.variant") },
-    variantOptions());
+    variantOptions((v) => !v.games));
   const position = h("input", { type: "text", name: "board-position", value: "start", autocomplete: "off", spellcheck: "false",
     "aria-label": t("board.position") });
   const dieA = h("select", { name: "die-a", "aria-label": t("board.die") }, DIE.map((d) => h("option", { value: String(d) }, String(d))));

@@ -231,7 +231,8 @@ class GamePage {
   flightsOf(events, before) {
     if (events.filter((e) => e.kind === "moved").length > 1) return [];
     const me = this.viewSeat();
-    const variant = this.state.variant;
+    // the moves belong to the game shown before them (in tavli the next game may have begun since)
+    const variant = before?.variant ?? this.state.game?.variant ?? this.state.variant;
     const shown = (seat, p) => (seat === me ? p : fromOpponent(variant, p));
     const flight = (seat, from, to) => ({ from: shown(seat, from), to: shown(seat, to), mine: seat === me });
     let made = before && before.pending ? before.pending.slice() : [];
@@ -632,8 +633,8 @@ class GamePage {
     const { movable, selected, targets } = highlights(steps, this.selected);
     this.selected = selected;
     const convert = (steps_, seat, pending) => steps_.map((x) => ({
-      from: seat === me ? x.source : fromOpponent(s.variant, x.source),
-      to: seat === me ? x.target : fromOpponent(s.variant, x.target),
+      from: seat === me ? x.source : fromOpponent(g.variant ?? s.variant, x.source),
+      to: seat === me ? x.target : fromOpponent(g.variant ?? s.variant, x.target),
       mine: seat === me,
       pending,
     }));

@@ -198,13 +198,14 @@ export function mountViewer(view, back, load) {
   /** Arrows for a move frame's steps (the mover's numbering), drawn from seat 0's side. */
   function arrowsOf(frame) {
     if (frame.kind !== "moved" || !frame.steps) return [];
-    const shown = (p) => (frame.seat === 0 ? p : fromOpponent(source.variant, p));
+    // each frame's board names its game's own variant (tavli's games are played on two boards)
+    const shown = (p) => (frame.seat === 0 ? p : fromOpponent(frame.board?.variant ?? source.variant, p));
     return frame.steps.map((s) => ({ from: shown(s.source), to: shown(s.target), mine: frame.seat === 0, pending: false }));
   }
 
   /** Arrows for the best play the analysis found for a decision (its player's numbering), drawn from seat 0's side. */
-  function bestArrows(decision) {
-    const shown = (p) => (decision.player === 0 ? p : fromOpponent(source.variant, p));
+  function bestArrows(decision, frame) {
+    const shown = (p) => (decision.player === 0 ? p : fromOpponent(frame.board?.variant ?? source.variant, p));
     return (decision.best_steps || []).map((s) => ({ from: shown(s.source), to: shown(s.target), mine: decision.player === 0, pending: true }));
   }
 
@@ -228,7 +229,7 @@ export function mountViewer(view, back, load) {
       opening: frame.kind === "opening_rolled" ? frame.dice : null,
       cube: source.cube ? { value: frame.cube.value, owner: frame.cube.owner === null ? null : frame.cube.owner === 0 ? "me" : "opp" } : null,
       pips: frame.pips,
-      arrows: bestShown && decision ? bestArrows(decision) : arrowsOf(frame),
+      arrows: bestShown && decision ? bestArrows(decision, frame) : arrowsOf(frame),
     });
     markMove(index);
     fill(caption,

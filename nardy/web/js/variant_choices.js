@@ -6,10 +6,11 @@ import { h } from "./dom.js";
 import { variants } from "./variants.js";
 import { variantName, variantGroupName } from "./names.js";
 
-/** The <optgroup>s of a variant <select>, each holding its group's <option>s (values: the variants' ids). */
-export function variantOptions() {
+/** The <optgroup>s of a variant <select>, each holding its group's <option>s (values: the variants' ids); only the variants
+ * `keep` accepts (the analysis board studies one game's rules, so it leaves out a match of rotating games). */
+export function variantOptions(keep = () => true) {
   const groups = new Map();
-  for (const variant of variants()) {
+  for (const variant of variants().filter(keep)) {
     if (!groups.has(variant.group)) groups.set(variant.group, []);
     groups.get(variant.group).push(variant);
   }
