@@ -83,3 +83,13 @@ def test_the_pin_heuristic_plays_legal_plakoto_against_random() -> None:
         if after.winner_is_mover() or position.variant.early_end(after) is not None:
             break
         position = after.turned()
+
+
+def test_no_hints_or_analysis_where_no_engine_rates_equities() -> None:
+    from nardy.bots.analysis import judge_for
+    from nardy.bots.hints import top_plays
+
+    with pytest.raises(ValueError, match="no hints"):
+        top_plays(Position.start("plakoto"), (6, 5))
+    with pytest.raises(ValueError, match="no analysis"):
+        judge_for("plakoto", "expert")
