@@ -27,8 +27,10 @@ Default matchups (A against B; ppg is A's points per game):
 A player that cannot be built here (gnubg or bgsage missing) has its
 matchups skipped with a message.
 
-Method. Games are cubeless money games scored single 1, double 2, triple 3
-(2 in long nardy). Dice are duplicated: pair k draws all its dice from
+Method. Games are cubeless money games scored by the variant's values
+(single 1, double 2, triple 3; a triple 2 in long nardy, tavla, portes,
+plakoto and fevga); plakoto's mother rule ends a game as the rules do,
+a tie scoring 0. Dice are duplicated: pair k draws all its dice from
 ``random.Random("strength:<variant>:<k>")``, and is played twice, A as
 player 0 then A as player 1, so each bot gets the rolls the other had
 (including the opening roll). The pair's value is the mean of its two games
@@ -42,7 +44,8 @@ of the players in :data:`SPEED_PLAYERS`: the short board's levels on
 backgammon (over (position, roll) pairs taken from pubeval self-play games
 with a fixed seed) and, when a long-nardy variant is played, our network at
 0 and 2 plies on the first of them (from the heuristic bot's self-play),
-measured in the main process while no games run.
+and every level of each other variant played (:func:`speed_plan`, from the
+heuristic bot's self-play), measured in the main process while no games run.
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from nardy.rules import GameOptions, Play, Position, find_variant
+from nardy.rules.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parent.parent
 GNUBG_PLAYER = ROOT / "benchmarks" / "gnubg_player.py"
@@ -201,6 +205,10 @@ def make_player(spec: str, variant: str) -> Player:
 # ---------------------------------------------------------------- games
 
 
+TIE: Final = -1
+"""The winner of a game that ended in a tie (plakoto, both mothers pinned)."""
+
+
 @dataclass(frozen=True)
 class GameResult:
     winner: int
@@ -227,6 +235,11 @@ def play_game(players: tuple[Player, Player], variant: str, rng: random.Random) 
             position = play.position
             if position.winner_is_mover():
                 return GameResult(turn, rules.win_points(position.win_kind(), options), ply + 1)
+            ending = rules.early_end(position)  # plakoto's mother rule: a double win, or a tie worth nothing
+            if ending == "tie":
+                return GameResult(TIE, 0, ply + 1)
+            if ending is not None:
+                return GameResult(turn, rules.win_points(ending, options), ply + 1)
         position, turn = position.turned(), 1 - turn
         dice = (rng.randint(1, 6), rng.randint(1, 6))
     raise RuntimeError("a game ran past 10,000 plies")
@@ -399,8 +412,9 @@ def speed_corpus(
         if len(plays) > 1:
             corpus.append((position, dice))
         play = bot.choose_play(position, dice)
+        ended = play is not None and position.variant.early_end(play.position) is not None
         position = (play.position if play else position).turned()
-        if position.is_game_over():
+        if ended or position.is_game_over():
             position = Position.start(variant)
     return corpus
 
@@ -423,10 +437,23 @@ SPEED_PLAYERS: Final = {
 advanced does; in long nardy beginner costs what intermediate does)."""
 
 
-def speed_variants(variants: Sequence[str]) -> list[str]:
-    """One variant per engine among ``variants``: backgammon always, long nardy when played."""
+TIMED_ELSEWHERE: Final = ("backgammon", "dave", "georgian", "long-traditional", "long-tournament", "long-bolshie")
+"""Variants whose levels the backgammon and long-nardy timings stand for; every other variant played is timed
+level by level."""
+
+
+def speed_plan(variants: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """Whose decisions are timed, per variant: backgammon's levels always, long nardy's when played, and every
+    level but random of each other variant played (its engine and its start differ)."""
+    from nardy.bots import levels_for
+
     long_ones = [v for v in variants if v.startswith("long-")]
-    return ["backgammon", *long_ones[:1]]
+    plan: list[tuple[str, tuple[str, ...]]] = [("backgammon", SPEED_PLAYERS["backgammon"])]
+    plan += [(variant, SPEED_PLAYERS["long"]) for variant in long_ones[:1]]
+    for variant in variants:
+        if variant not in TIMED_ELSEWHERE:
+            plan.append((variant, tuple(f"level:{level}" for level in levels_for(variant) if level != "random")))
+    return plan
 
 
 def measure_speed(variant: str, spec: str, count: int, weights: Path | None = None) -> Speed:
@@ -513,8 +540,8 @@ def format_table(matchups: Sequence[Matchup]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.strength", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per matchup, played as duplicate pairs (400)")
-    parser.add_argument("--variant", action="append", choices=sorted(DEFAULT_VARIANTS) + ["dave"],
-                        help="variant to play (repeatable; default: all but dave)")
+    parser.add_argument("--variant", action="append", choices=sorted(VARIANTS),
+                        help="variant to play (repeatable; default: " + ", ".join(DEFAULT_VARIANTS) + ")")
     parser.add_argument("--plies", type=int, default=0, help="search depth of our long-nardy network in the games (0)")
     parser.add_argument("--level", default="advanced",
                         help="the short board's level in the default matchups (advanced)")
@@ -551,8 +578,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     speeds: list[Speed] = []
     if not args.no_speed:
-        for variant in speed_variants(variants):
-            players = SPEED_PLAYERS["long" if variant.startswith("long-") else "backgammon"]
+        for variant, players in speed_plan(variants):
             for spec in players:
                 deep = spec.endswith(("expert", "world-class"))
                 count = max(args.speed_decisions // (8 if spec.endswith("world-class") else 4), 10) if deep \

@@ -1,7 +1,8 @@
 """Computer opponents: the bot interface and the bots that implement it.
 
 ``sage`` is the short board's engine (bgsage rating our legal plays and
-deciding the cube); ``base`` says which engine plays each variant and level.
+deciding the cube); ``engines`` says which engine plays each variant
+(bgsage, our network or a heuristic), ``base`` builds the bot of a level.
 
 ``encoding`` turns positions into network inputs, ``network`` is the MLP,
 ``evaluator`` the interface every position evaluator offers, ``neural`` the

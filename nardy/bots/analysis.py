@@ -65,6 +65,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final, TypedDict
 
+from nardy.bots.engines import engine_for
 from nardy.bots.judge import ROLL_WEIGHT, CubeEquities, Judge, roll_key
 from nardy.bots.judge_neural import NeuralJudge
 from nardy.bots.judge_sage import SageJudge
@@ -138,7 +139,10 @@ def judge_for(variant: str, level: str) -> Judge:
     """The judge of ``variant`` at ``level``: bgsage on the short board, our network in long nardy."""
     _check_level(level)
     rules = find_variant(variant)
-    if rules.board == "short":
+    kind = engine_for(rules.name).kind
+    if kind == "heuristic":
+        raise ValueError(f"no analysis of {rules.name}: its computer player rates no equities")
+    if kind == "bgsage":
         return SageJudge(SHORT_PLIES[level])
     return NeuralJudge(rules.name, LONG_PLIES[level])
 

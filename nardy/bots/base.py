@@ -1,23 +1,27 @@
 """The interface every computer opponent implements, the levels a table can pick, and which engine plays them.
 
-The short board (backgammon, dave, Georgian nardy) is played by bgsage
-(:mod:`nardy.bots.sage`); long nardy by our own networks
-(:mod:`nardy.bots.neural`), which are the only long-nardy networks there
-are, with the bear-off races answered exactly by the one-sided database
-(:mod:`nardy.bots.race`). ``world-class`` exists on the short board only.
-A match whose games rotate through several rule sets (tavli) is played by the
-bot of each game's own rule set (:class:`RotationBot`), at the levels they share.
+The engine of each variant is :data:`nardy.bots.engines.ENGINES`'s: bgsage
+(:mod:`nardy.bots.sage`) on the short board where its networks fit the
+rules, our own networks (:mod:`nardy.bots.neural`) in long nardy and fevga,
+with the bear-off races answered exactly by the one-sided database
+(:mod:`nardy.bots.race`), and a hand-written heuristic where neither fits
+(plakoto's pins, :mod:`nardy.bots.pin_heuristic`). Each engine has its own
+levels (:func:`levels_for`); ``world-class`` exists with bgsage only.
+A match whose games rotate through several rule sets (tavli) is played by the bot of each
+game's own rule set (:class:`RotationBot`), at the levels they share.
 """
 
 from __future__ import annotations
 
 from typing import Final, Protocol
 
+from nardy.bots.engines import engine_for
+from nardy.bots.heuristic import heuristic_bot
 from nardy.bots.neural import LEVELS, NeuralBot
 from nardy.bots.race import long_evaluator
 from nardy.bots.random_bot import RandomBot
 from nardy.bots.sage import SAGE_LEVELS, SageBot, check_available
-from nardy.rules import Game, Play, Position, Variant, find_variant
+from nardy.rules import Game, Play, Position, find_variant
 
 
 class Bot(Protocol):
@@ -43,17 +47,23 @@ BOT_LEVELS: Final = ("random", "beginner", "intermediate", "advanced", "expert",
 """Every level a table may choose, weakest first; :func:`levels_for` says which a variant offers."""
 
 
+HEURISTIC_LEVELS: Final[dict[str, float]] = {"beginner": 1.5, "intermediate": 0.0}
+"""The heuristic engine's levels: the noise on its scores (about ten pips of race to the score point)."""
+
+
 def levels_for(variant: str) -> tuple[str, ...]:
-    """The levels of ``variant``: all of :data:`BOT_LEVELS` on the short board, all but world-class in long nardy;
+    """The levels of ``variant``, weakest first: ``random`` and its engine's own (one per distinct setting);
     for a rotation of games (tavli), the levels every one of its games offers."""
     games = find_variant(variant).game_variants
-    return tuple(level for level in BOT_LEVELS if all(level in _board_levels(game) for game in games))
+    return tuple(level for level in BOT_LEVELS if all(level in _engine_levels(game.name) for game in games))
 
 
-def _board_levels(rules: Variant) -> tuple[str, ...]:
-    if rules.board == "short":
+def _engine_levels(variant: str) -> tuple[str, ...]:
+    kind = engine_for(variant).kind
+    if kind == "bgsage":
         return BOT_LEVELS
-    return tuple(level for level in BOT_LEVELS if level in LEVELS or level == "random")
+    own = LEVELS if kind == "network" else HEURISTIC_LEVELS
+    return tuple(level for level in BOT_LEVELS if level in own or level == "random")
 
 
 def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
@@ -67,9 +77,12 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
     if rules.games:
         bots = {game.name: make_bot(level, variant=game.name, seed=seed) for game in rules.game_variants}
         return RotationBot({**bots, rules.name: bots[rules.game_variant(0).name]})
-    if rules.board == "short":
+    kind = engine_for(variant).kind
+    if kind == "bgsage":
         check_available()
         return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
+    if kind == "heuristic":
+        return heuristic_bot(variant, noise=HEURISTIC_LEVELS[level], seed=seed, name=level)
     chosen = LEVELS[level]
     return NeuralBot(
         long_evaluator(variant),

@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 from nardy.rules import NUM_POINTS, Game, Play, Position
@@ -77,7 +78,7 @@ def _short_contact(points: tuple[int, ...], bar: tuple[int, int]) -> bool:
     return own > theirs
 
 
-def _longest_run(flags: list[bool]) -> int:
+def longest_run(flags: list[bool]) -> int:
     best = run = 0
     for flag in flags:
         run = run + 1 if flag else 0
@@ -120,7 +121,7 @@ def short_score(position: Position) -> float:
     rearmost = min((i for i, c in enumerate(points, start=1) if c < 0), default=NUM_POINTS + 1)
     if bar[1]:
         rearmost = 0
-    prime = _longest_run(made[rearmost : NUM_POINTS])
+    prime = longest_run(made[rearmost : NUM_POINTS])
     score += 0.3 * prime * prime
 
     # Our back checkers: still to escape, worse behind the opponent's prime.
@@ -129,7 +130,7 @@ def short_score(position: Position) -> float:
         our_rearmost = NUM_POINTS + 1
     back = sum(c for c in points[18:] if c > 0) + bar[0]
     score -= 0.25 * back
-    opponent_prime = _longest_run(list(reversed(opponent_made[: max(our_rearmost - 1, 0)])))
+    opponent_prime = longest_run(list(reversed(opponent_made[: max(our_rearmost - 1, 0)])))
     score -= 0.25 * opponent_prime * opponent_prime
 
     # Stacks waste checkers.
@@ -181,7 +182,7 @@ def long_score(position: Position) -> float:
     score = 0.1 * (theirs - mine)
     # Our block along the opponent's route, in front of its rearmost checker.
     held = [points[_OUR_POINT_OF[o] - 1] > 0 for o in range(1, their_rearmost)]
-    block = _longest_run(held)
+    block = longest_run(held)
     score += 0.35 * block * block
     # Points held in our home and in the opponent's home (its last stretch).
     score += 0.5 * sum(1 for p in HOME_POINTS if points[p - 1] > 0)
@@ -196,16 +197,28 @@ def long_score(position: Position) -> float:
         span = range(max(min(ours), 7), own_rearmost)
         score -= 0.1 * sum(1 for p in span if points[p - 1] <= 0)
     # The opponent's block in front of our rearmost checker.
-    their_block = _longest_run([points[q - 1] < 0 for q in range(own_rearmost - 1, 0, -1)])
+    their_block = longest_run([points[q - 1] < 0 for q in range(own_rearmost - 1, 0, -1)])
     score -= 0.3 * their_block * their_block
     score += 1.0 * off[0]
     return score
 
 
-class _ScoringBot:
-    """Plays the legal play whose resulting position ``score`` rates highest."""
+class ScoringBot:
+    """Plays the legal play whose resulting position ``score`` rates highest.
+
+    A play that ends the game (bearing off the last checker, or an early end
+    such as plakoto's mother rule, a tie included) is played at once.
+    ``noise``: the standard deviation of Gaussian noise added to each score
+    (a weaker level), drawn from ``seed``.
+    """
 
     name = "heuristic"
+
+    def __init__(self, *, noise: float = 0.0, seed: int | None = None, name: str | None = None) -> None:
+        self.noise = noise
+        self._random = random.Random(seed)
+        if name is not None:
+            self.name = name
 
     def evaluate(self, position: Position) -> float:
         """The score of a position left by a play, for the player who made it."""
@@ -219,10 +232,14 @@ class _ScoringBot:
         best = plays[0]
         best_score = float("-inf")
         rate = self.evaluate
+        early_end = position.variant.early_end
+        noise, gauss = self.noise, self._random.gauss
         for play in plays:
-            if play.position.winner_is_mover():
+            if play.position.winner_is_mover() or early_end(play.position) is not None:
                 return play
             value = rate(play.position)
+            if noise:
+                value += gauss(0.0, noise)
             if value > best_score:
                 best, best_score = play, value
         return best
@@ -237,7 +254,7 @@ class _ScoringBot:
         return True
 
 
-class GeorgianHeuristicBot(_ScoringBot):
+class GeorgianHeuristicBot(ScoringBot):
     """Short-board heuristic (Georgian nardy; also plays backgammon and dave)."""
 
     name = "georgian-heuristic"
@@ -246,11 +263,11 @@ class GeorgianHeuristicBot(_ScoringBot):
         return short_score(position)
 
     def _check(self, position: Position) -> None:
-        if not position.variant.has_bar:
+        if not position.variant.has_bar or position.variant.pinning:
             raise ValueError(f"the short-board heuristic does not play {position.variant.name}")
 
 
-class LongHeuristicBot(_ScoringBot):
+class LongHeuristicBot(ScoringBot):
     """Long-nardy heuristic (every regulation)."""
 
     name = "long-heuristic"
@@ -259,15 +276,27 @@ class LongHeuristicBot(_ScoringBot):
         return long_score(position)
 
     def _check(self, position: Position) -> None:
-        if position.variant.has_bar:
+        if position.variant.board != "long":
             raise ValueError(f"the long-nardy heuristic does not play {position.variant.name}")
 
 
-def heuristic_bot(variant: str) -> GeorgianHeuristicBot | LongHeuristicBot:
-    """The heuristic bot for ``variant``'s board."""
+def heuristic_bot(variant: str, *, noise: float = 0.0, seed: int | None = None, name: str | None = None) -> ScoringBot:
+    """The heuristic bot for ``variant``: the pin game's with pins, else the short or long board's."""
+    from nardy.bots.pin_heuristic import PinHeuristicBot
     from nardy.rules import find_variant
 
-    return GeorgianHeuristicBot() if find_variant(variant).has_bar else LongHeuristicBot()
+    rules = find_variant(variant)
+    kind: type[ScoringBot]
+    if rules.pinning:
+        kind = PinHeuristicBot
+    elif rules.has_bar:
+        kind = GeorgianHeuristicBot
+    else:
+        kind = LongHeuristicBot
+    return kind(noise=noise, seed=seed, name=name)
 
 
-__all__ = ["GeorgianHeuristicBot", "HIT_MASKS", "LongHeuristicBot", "heuristic_bot", "long_score", "short_score", "shots"]
+__all__ = [
+    "GeorgianHeuristicBot", "HIT_MASKS", "LongHeuristicBot", "ScoringBot", "heuristic_bot", "long_score", "longest_run",
+    "short_score", "shots",
+]

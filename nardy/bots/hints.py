@@ -1,9 +1,10 @@
-"""Hints: the best plays of a roll with their equities, and the cube decision, for any variant.
+"""Hints: the best plays of a roll with their equities, and the cube decision, for any variant an engine rates.
 
 What the hint button of a game against the computer and the analysis board
-show. The short board is rated by bgsage (:func:`nardy.bots.sage.rank_plays`,
-cubeful for the game's cube and score), long nardy by our network and
-search (:func:`nardy.bots.search.choose`). The levels are the analysis's:
+show, rated by the variant's engine (:mod:`nardy.bots.engines`): bgsage
+(:func:`nardy.bots.sage.rank_plays`, cubeful for the game's cube and
+score) or our network and search (:func:`nardy.bots.search.choose`); a
+variant played by a heuristic (plakoto) has no equities, so no hints. The levels are the analysis's:
 ``advanced``, ``expert`` and ``world-class`` look 1, 2 and 3 plies ahead on
 the short board, 0, 1 and 2 in long nardy. Equities are the mover's, for a
 cube of 1.
@@ -16,6 +17,7 @@ from typing import Final
 
 import numpy as np
 
+from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import after_play_probabilities, equity
 from nardy.bots.race import long_evaluator
 from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext, board_of, engine, rank_plays
@@ -40,6 +42,12 @@ class Hint:
     plies: int
 
 
+def gives_hints(variant: str) -> bool:
+    """Whether hints and the analysis board rate the plays of ``variant``: not where its computer player is a
+    hand-written score that rates no equities (plakoto)."""
+    return engine_for(variant).kind != "heuristic"
+
+
 def top_plays(
     position: Position, dice: tuple[int, int], *, context: CubeContext = CUBELESS, level: str = "expert",
     count: int = 5,
@@ -51,7 +59,10 @@ def top_plays(
     """
     if level not in SHORT_PLIES:
         raise ValueError(f"hint levels are {', '.join(SHORT_PLIES)}, not {level!r}")
-    if position.variant.board == "short":
+    if not gives_hints(position.variant.name):
+        raise ValueError(f"no hints in {position.variant.name}: its computer player rates no equities")
+    kind = engine_for(position.variant.name).kind
+    if kind == "bgsage":
         ranked = rank_plays(position, dice, context, plies=SHORT_PLIES[level])
         deepest = ranked[0].plies if ranked else 0
         return [Hint(r.play, r.equity, r.plies == deepest, r.plies) for r in ranked[:count]]

@@ -19,11 +19,15 @@ and :func:`position_of` only move the bars.
 Equity. In a game with the cube, plays and cube actions are rated by
 bgsage's cubeful equity (Janowski's model on its probabilities), for money
 (with the Jacoby rule and beavers as the game's options say) or for the
-match score (away scores, Crawford). Without the cube (Georgian nardy, and
-backgammon or dave played cubeless) plays are rated by cubeless equity,
-single 1, double 2, triple 3: Georgian's oin/mars/koks score exactly so.
-Beyond the first ply bgsage searches with backgammon's rules, the nearest
-it knows; our rules decide every play actually made.
+match score (away scores, Crawford). Without the cube (Georgian nardy,
+tavla, portes, and backgammon or dave played cubeless) plays are rated by
+cubeless equity computed here from bgsage's five probabilities with the
+variant's own values (:func:`cubeless_equity`, :meth:`CubeContext.cubeless`):
+Georgian's oin/mars/koks count 1, 2, 3, but tavla's and portes's triple
+counts 2 (a backgammon is only a gammon there), and a backgammon agreed at
+2 counts 2. bgsage's n-ply search returns the probabilities too, so every
+depth is scored so. Beyond the first ply bgsage searches with backgammon's
+rules, the nearest it knows; our rules decide every play actually made.
 
 Search. A play is rated at 1-ply by the network on the position it
 leaves, told the position before it (bgsage chooses its networks by the
@@ -46,12 +50,12 @@ import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 import numpy as np
 
-from nardy.rules import MAX_CUBE, NUM_POINTS, Game, Phase, Play, Position, Variant, find_variant
+from nardy.rules import MAX_CUBE, NUM_POINTS, Game, GameOptions, Phase, Play, Position, Variant, find_variant
 
 FIRST_WINDOW: Final = 0.08
 FIRST_KEEP: Final = 5
@@ -93,6 +97,8 @@ SEARCH_THREADS: Final = min(8, os.cpu_count() or 1)
 """Threads rating plays in bgsage's cube-aware tree at once (it releases the GIL there)."""
 
 Owner = Literal["centered", "player", "opponent"]
+Values = tuple[int, int, int]
+"""The points of a single, double and triple win (a variant's three ``kinds``)."""
 
 
 class SageUnavailable(RuntimeError):
@@ -103,9 +109,13 @@ class SageUnavailable(RuntimeError):
 
 
 def board_of(position: Position) -> list[int]:
-    """bgsage's 26 numbers for a short-board position, seen from its side to move."""
-    if position.variant.board != "short":
-        raise ValueError(f"bgsage plays the short board, not {position.variant.name}")
+    """bgsage's 26 numbers for a short-board position, seen from its side to move.
+
+    A variant with pins (plakoto) is refused: bgsage has no pins, and a pinned
+    checker, missing from its board, would read as borne off.
+    """
+    if position.variant.board != "short" or position.variant.pinning:
+        raise ValueError(f"bgsage plays the short board without pins, not {position.variant.name}")
     return [position.bar[1], *position.points, position.bar[0]]
 
 
@@ -127,8 +137,10 @@ def position_of(variant: Variant | str, board: Sequence[int]) -> Position:
 class CubeContext:
     """What the cube and the match score mean for the equity of one player about to act.
 
-    ``live`` False rates cubeless equity (no cube in the game). ``away`` is
-    (player, opponent) points to go, ``(0, 0)`` for money play.
+    ``live`` False rates cubeless equity (no cube in the game) with
+    ``values``, the points of a single, double and triple win (``None``:
+    bgsage's own 1, 2, 3 until :meth:`scored_for` names the variant's).
+    ``away`` is (player, opponent) points to go, ``(0, 0)`` for money play.
     """
 
     live: bool = False
@@ -138,12 +150,13 @@ class CubeContext:
     crawford: bool = False
     jacoby: bool = False
     beaver: bool = False
+    values: Values | None = None
 
     @classmethod
     def of(cls, game: Game, player: int) -> CubeContext:
-        """The context of ``player`` in ``game`` (cubeless when the game has no cube)."""
+        """The context of ``player`` in ``game`` (cubeless, with the game's values, when it has no cube)."""
         if not game.options.cube:
-            return cls()
+            return cls.cubeless(game.variant, game.options)
         cube = game.cube
         owner: Owner = "centered" if cube.owner is None else ("player" if cube.owner == player else "opponent")
         context = game.context
@@ -158,8 +171,53 @@ class CubeContext:
             beaver=money and game.options.beavers,
         )
 
+    @classmethod
+    def cubeless(cls, variant: Variant, options: GameOptions | None = None) -> CubeContext:
+        """Cubeless rating with ``variant``'s values under ``options`` (its default options if none)."""
+        return cls(values=win_values(variant, options))
+
+    def scored_for(self, variant: Variant) -> CubeContext:
+        """This context, with ``variant``'s values (default options) where it is cubeless and names none."""
+        if self.live or self.values is not None:
+            return self
+        return replace(self, values=win_values(variant))
+
 
 CUBELESS: Final = CubeContext()
+BGSAGE_VALUES: Final[Values] = (1, 2, 3)
+"""What bgsage's own cubeless equity counts a single, gammon and backgammon."""
+
+
+def win_values(variant: Variant, options: GameOptions | None = None) -> Values:
+    """The points of ``variant``'s single, double and triple wins (``variant.kinds``) before the cube.
+
+    >>> from nardy.rules import find_variant
+    >>> win_values(find_variant("tavla")), win_values(find_variant("backgammon"))
+    ((1, 2, 2), (1, 2, 3))
+    """
+    chosen = options if options is not None else variant.default_options()
+    single, double, triple = (variant.win_points(kind, chosen) for kind in variant.kinds)
+    return single, double, triple
+
+
+def cubeless_equity(probabilities: Sequence[float], values: Values) -> float:
+    """The mover's cubeless equity of bgsage's five probabilities, counting wins and losses by ``values``.
+
+    The probabilities are cumulative, in bgsage's order: win, win gammon
+    (backgammons included), win backgammon, lose gammon (backgammons
+    included), lose backgammon. A single counts ``values[0]``, a gammon
+    ``values[1]``, a backgammon ``values[2]``.
+
+    >>> round(cubeless_equity([0.6, 0.2, 0.05, 0.1, 0.02], (1, 2, 3)), 6)  # 2·0.6 - 1 + 0.1 + 0.03
+    0.33
+    >>> round(cubeless_equity([0.6, 0.2, 0.05, 0.1, 0.02], (1, 2, 2)), 6)  # a backgammon only a gammon
+    0.3
+    """
+    win, win_double, win_triple, lose_double, lose_triple = (float(p) for p in probabilities)
+    single, double, triple = values
+    won = single * (win - win_double) + double * (win_double - win_triple) + triple * win_triple
+    lost = single * (1.0 - win - lose_double) + double * (lose_double - lose_triple) + triple * lose_triple
+    return won - lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +282,8 @@ class Engine:
         pre = list(before)
         answers = [self._one_ply.evaluate_board(list(board), pre) for board in boards]
         if not context.live:
-            return [float(answer["equity"]) for answer in answers]
+            values = context.values or BGSAGE_VALUES
+            return [cubeless_equity(answer["probs"], values) for answer in answers]
         return [self._janowski(list(board), list(answer["probs"]), context) for board, answer in zip(boards, answers)]
 
     def deep(
@@ -237,8 +296,9 @@ class Engine:
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 return list(pool.map(lambda board: self._cube_aware(pre, list(board), context, plies), boards))
         strategy = self._deep[plies]
+        values = context.values or BGSAGE_VALUES
         with self._locks[plies]:
-            equities = [float(strategy.evaluate_board(list(board), pre)["equity"]) for board in boards]
+            equities = [cubeless_equity(strategy.evaluate_board(list(board), pre)["probs"], values) for board in boards]
             strategy.clear_cache()
         return equities
 
@@ -351,6 +411,7 @@ def rank_plays(
     """
     if not 1 <= plies <= MAX_PLIES:
         raise ValueError(f"bgsage bots search 1 to {MAX_PLIES} plies, not {plies}")
+    context = context.scored_for(position.variant)
     plays = position.legal_plays(dice)
     if not plays:
         return []
@@ -440,7 +501,7 @@ class SageBot:
 
     def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
         """The play bgsage rates best (cubeful when ``game`` has a cube), or ``None`` when there is none."""
-        context = CubeContext.of(game, game.turn) if game is not None else CUBELESS
+        context = CubeContext.of(game, game.turn) if game is not None else CubeContext.cubeless(position.variant)
         level = self.level
         if level.noise:
             plays = position.legal_plays(dice)

@@ -25,6 +25,7 @@ from nardy.bots.analysis import (
     mark,
     rating,
 )
+from nardy.bots.engines import engine_for
 from nardy.bots.judge import CubeEquities, PlayVerdict
 from nardy.bots.judge_sage import SageJudge
 from nardy.bots.sage import CubeContext, board_of, engine
@@ -166,8 +167,8 @@ def _summary_adds_up(player: int, decisions: list[Decision], analysis: Analysis)
 RANDOM_MATCHES = [
     ("backgammon", 3, 3), ("backgammon", 0, 4), ("dave", 3, 5), ("georgian", 3, 6),
     ("long-traditional", 1, 7), ("long-tournament", 1, 8), ("long-bolshie", 3, 9),
-    ("hypergammon", 3, 10), ("nackgammon", 1, 11), ("portes", 1, 12), ("tavla", 1, 13), ("plakoto", 3, 14),
-    ("fevga", 1, 15), ("tavli", 3, 16),
+    ("hypergammon", 3, 10), ("nackgammon", 1, 11), ("portes", 1, 12), ("tavla", 1, 13),
+    ("fevga", 1, 15),
 ]
 
 
@@ -201,7 +202,9 @@ def test_the_deeper_levels_are_sound_too(variant: str, level: str) -> None:
 
 
 def test_every_variant_is_covered() -> None:
-    assert {variant for variant, _, _ in RANDOM_MATCHES} == set(VARIANTS)
+    """Every variant an engine rates is analysed; plakoto's heuristic rates no equities (tests/bots/test_engines.py)."""
+    rated = {name for name in VARIANTS if engine_for(name).kind != "heuristic"}
+    assert {variant for variant, _, _ in RANDOM_MATCHES} == rated
 
 
 def test_a_money_session_with_cube_has_cube_decisions_with_their_options() -> None:

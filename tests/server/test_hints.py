@@ -80,7 +80,7 @@ def test_the_analysis_board_reads_every_kind_of_position(make_game_server: Calla
     cube = board(variant="backgammon", position="start", cube=True)
     assert cube["plays"] == [] and cube["cube"]["should_double"] is False  # type: ignore[index]
     for wrong in ({"position": "nonsense"}, {"variant": "chess"}, {"variant": "long-bolshie", "cube": True},
-                  {"dice": [7, 1]}):
+                  {"dice": [7, 1]}, {"variant": "plakoto", "dice": [3, 1]}):
         refused = anyone.post("/api/analysis/position", {"variant": "backgammon", "position": "start", **wrong})
         assert refused.status_code == 422, (wrong, refused.text)
 
@@ -90,3 +90,16 @@ def test_the_analysis_board_is_rate_limited(make_game_server: Callable[..., Game
     anyone = server.player(sign_up=False, connect=False)
     body = {"variant": "georgian", "position": "start", "dice": [2, 1], "level": "advanced"}
     assert [anyone.post("/api/analysis/position", body).status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_no_hints_where_the_computer_rates_no_equities(game_server: GameServer) -> None:
+    """Plakoto's computer player is a hand-written score (docs/strength.md): a hint is refused, not guessed."""
+    alice = game_server.player()
+    game_server.push((6, 1), (3, 1))  # alice wins the opening and rolls 3-1 (tavli's opening winner rolls again)
+    table = game_server.create(alice, "plakoto", 1, opponent="computer", bot_level="random")["table"]
+    alice.subscribe(table)
+    _my_turn(alice, table, "rolling")
+    alice.ok("roll", table)
+    _my_turn(alice, table, "moving")
+    answer = alice.post(f"/api/tables/{table}/hint", {"level": "advanced"})
+    assert answer.status_code == 422 and "plakoto" in answer.text

@@ -14,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from nardy.bots.hints import Hint, cube_hint, top_plays
+from nardy.bots.hints import Hint, cube_hint, gives_hints, top_plays
 from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext
 from nardy.notation import (
     NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
@@ -160,6 +160,8 @@ async def hint(table_id: str, request: Request, user: CurrentUser, body: HintIn 
     if game is None or state.actor() != seat:
         raise HTTPException(409, "it is not your decision")
     level = (body or HintIn()).level
+    if not gives_hints(game.position.variant.name):
+        raise HTTPException(422, f"no hints in {game.position.variant.name}: its computer player rates no equities")
     context = CubeContext.of(game, seat)
     if game.phase is Phase.MOVING and game.dice is not None:
         dice = game.dice
@@ -197,6 +199,8 @@ async def analyse_position(body: BoardIn, request: Request, settings: SettingsDe
     limiter.spend(Limit.of("board", settings.board_requests_per_address, "too many analysis board requests"),
                   client_address(request))
     position, dice, context = _board(body)
+    if not gives_hints(position.variant.name):
+        raise HTTPException(422, f"no analysis in {position.variant.name}: its computer player rates no equities")
     if dice is not None:
         plays = await run_in_threadpool(top_plays, position, dice, context=context, level=body.level, count=10)
         return {"variant": position.variant.name, "position": position_to_dict(position), "dice": list(dice),
