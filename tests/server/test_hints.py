@@ -80,7 +80,7 @@ def test_the_analysis_board_reads_every_kind_of_position(make_game_server: Calla
     cube = board(variant="backgammon", position="start", cube=True)
     assert cube["plays"] == [] and cube["cube"]["should_double"] is False  # type: ignore[index]
     for wrong in ({"position": "nonsense"}, {"variant": "chess"}, {"variant": "long-bolshie", "cube": True},
-                  {"dice": [7, 1]}, {"variant": "plakoto", "dice": [3, 1]}):
+                  {"dice": [7, 1]}):
         refused = anyone.post("/api/analysis/position", {"variant": "backgammon", "position": "start", **wrong})
         assert refused.status_code == 422, (wrong, refused.text)
 
@@ -103,3 +103,5 @@ def test_no_hints_where_the_computer_rates_no_equities(game_server: GameServer) 
     _my_turn(alice, table, "moving")
     answer = alice.post(f"/api/tables/{table}/hint", {"level": "advanced"})
     assert answer.status_code == 422 and "plakoto" in answer.text
+    board = alice.post("/api/analysis/position", {"variant": "plakoto", "position": "start", "dice": [3, 1]}).json()
+    assert board["plays"] == [] and "plakoto" in board["unavailable"] and board["position"]["variant"] == "plakoto"

@@ -200,7 +200,9 @@ async def analyse_position(body: BoardIn, request: Request, settings: SettingsDe
                   client_address(request))
     position, dice, context = _board(body)
     if not gives_hints(position.variant.name):
-        raise HTTPException(422, f"no analysis in {position.variant.name}: its computer player rates no equities")
+        return {"variant": position.variant.name, "position": position_to_dict(position),
+                "dice": list(dice) if dice is not None else None, "plays": [], "cube": None,
+                "unavailable": f"no analysis in {position.variant.name}: its computer player rates no equities"}
     if dice is not None:
         plays = await run_in_threadpool(top_plays, position, dice, context=context, level=body.level, count=10)
         return {"variant": position.variant.name, "position": position_to_dict(position), "dice": list(dice),
