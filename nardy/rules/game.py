@@ -278,15 +278,7 @@ class Game:
         history = (*self.history, Moved(player, self.dice, wanted))
         if after.winner_is_mover():
             kind = after.win_kind()
-            return replace(
-                self,
-                position=after,
-                phase=Phase.FINISHED,
-                dice=None,
-                turns_played=self.turns_played + 1,
-                history=history,
-                result=GameResult(player, kind, self._points(kind), "bore-off"),
-            )
+            return self._won(after, history, GameResult(player, kind, self._points(kind), "bore-off"))
         ending = self.variant.early_end(after)
         if ending == "tie":
             # plakoto, both mothers pinned: a tie, which scores nothing; the game starts again (docs/rules.md §9)
@@ -295,16 +287,15 @@ class Game:
                 turns_played=0, history=history,
             )
         if ending is not None:
-            return replace(
-                self,
-                position=after,
-                phase=Phase.FINISHED,
-                dice=None,
-                turns_played=self.turns_played + 1,
-                history=history,
-                result=GameResult(player, ending, self._points(ending), "mother"),
-            )
+            return self._won(after, history, GameResult(player, ending, self._points(ending), "mother"))
         return replace(self, position=after, history=history)._next_turn()
+
+    def _won(self, after: Position, history: tuple[GameEvent, ...], result: GameResult) -> Game:
+        """The game finished by the play that left ``after``, with ``result``."""
+        return replace(
+            self, position=after, phase=Phase.FINISHED, dice=None, turns_played=self.turns_played + 1,
+            history=history, result=result,
+        )
 
     def double(self, player: int) -> Game:
         """``player`` offers to double the stake before rolling."""
