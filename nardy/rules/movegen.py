@@ -285,7 +285,9 @@ def _parameters(
         head_limit = 2
     banned_ends = _banned_ends(variant, points, off[1])
     ban_each_step = banned_ends if variant.block_each_step else 0
-    ban_at_end = (0 if variant.block_each_step else banned_ends) | _six_ends(variant.closed_sixes(points)) | yielding
+    ban_at_end = 0 if variant.block_each_step else banned_ends
+    if not variant.plain_search:
+        ban_at_end |= _six_ends(variant.closed_sixes(points)) | yielding
     stay_rule = variant.hit_home_stay
     # With four equal dice, which checker moves first changes no board, and where no
     # rule depends on the order of the steps, moving higher checkers first never makes
@@ -331,6 +333,11 @@ def _answer(
     other rule: the search finds nothing, while the empty play is not legal
     either (when it is, a board answer, which leaves it out, is empty too).
     """
+    if variant.plain_search:
+        parameters = _parameters(variant, points, off, dice, every_sequence)
+        if _compiled is not None:
+            return _compiled.walk((off[0], *points, *bar), *parameters, _ROUTE_POSITIONS, answer, off[1])
+        return _run(points, bar, off, parameters, 0, answer)
     start_to_pass = _start_point_to_pass(variant, points, off)
     yielding = _six_ends(variant.yielding_sixes(points))
     parameters = _parameters(

@@ -227,6 +227,9 @@ class Variant:
     group: VariantGroup
     start_layout: Layout
     checkers: int = field(init=False)
+    plain_search: bool = field(init=False, repr=False)
+    """No search hook is in play (no first checker away, no closed or yielding sixes): the move generator
+    runs the one walk with the rules its other attributes name, as it does for all but fevga."""
     hitting: bool = True
     head_limit: int | None = None
     head_exception_doubles: frozenset[int] = frozenset()
@@ -261,6 +264,9 @@ class Variant:
         if not 1 <= checkers <= MAX_CHECKERS:
             raise ValueError(f"{self.name}: a side has 1 to {MAX_CHECKERS} checkers, not {checkers}")
         object.__setattr__(self, "checkers", checkers)
+        rules = type(self)
+        hooked = rules.closed_sixes is not Variant.closed_sixes or rules.yielding_sixes is not Variant.yielding_sixes
+        object.__setattr__(self, "plain_search", not self.first_checker_away and not hooked)
 
     def __hash__(self) -> int:
         return hash(self.name)
