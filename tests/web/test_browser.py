@@ -55,13 +55,10 @@ def near_the_end(driver: Driver) -> bool:
     return driver.my_turn() and game["phase"] == "rolling" and driver.checkers_on_board() <= 4
 
 
-def play_to_the_end_screen(
-    person: Client, driver: Driver, near: Callable[[Driver], bool] = near_the_end,
-) -> None:
-    """The driver plays most of each game, until ``near`` says the end is close; the page the final turns; until
-    the match is over."""
+def play_to_the_end_screen(person: Client, driver: Driver) -> None:
+    """The driver plays most of each game, the page the final turns, until the match is over."""
     for _ in range(10):
-        driver.play_until(near)
+        driver.play_until(near_the_end)
         assert driver.state["status"] != "finished" or person.page.locator('.overlay[data-end="match"]').is_visible()
         for _ in range(200):
             if person.page.locator(".overlay:not([hidden])").count():

@@ -24,7 +24,7 @@ import pytest
 from nardy.notation import position_from_dict
 from nardy.rules import Position, find_variant
 from tests.web.browser_client import Client
-from tests.web.test_browser import BOT_ROLLS, HUMAN_ROLLS, play_to_the_end_screen, quick_play
+from tests.web.test_browser import BOT_ROLLS, HUMAN_ROLLS, quick_play
 from tests.web.web_driver import Driver, Http, Json, WebServer, racing_play
 
 
@@ -87,6 +87,24 @@ def near_the_end(driver: Driver) -> bool:
             and game["pips"][driver.seat] <= 30)
 
 
+def play_to_the_end_screen(person: Client, driver: Driver) -> None:
+    """The driver plays the game but its last turns, which the page clicks through, until the match is over."""
+    for _ in range(10):
+        driver.play_until(near_the_end)
+        for _ in range(200):
+            if person.page.locator(".overlay:not([hidden])").count():
+                break
+            person.wait_my_turn_or_end()
+            if person.page.locator(".overlay:not([hidden])").count() or person.game().get("status") == "finished":
+                break
+            person.play_one_action()
+        overlay = person.page.wait_for_selector(".overlay:not([hidden])")
+        if overlay.get_attribute("data-end") == "match":
+            return
+        person.page.click("[data-action=next-game]")
+    raise AssertionError("the match did not end")
+
+
 def play_first_turns(person: Client, turns: int = 1) -> None:
     """Click through my first turns in the page (roll, each step, confirm), the computer answering each."""
     for _ in range(turns):
@@ -147,7 +165,7 @@ def test_a_guest_plays_a_new_variant_to_the_end_screen(variant: str, client: Mak
     rules = open_table(person, web_server, variant)
     driver = (PinningDriver if variant == "plakoto" else Driver)(web_server, person.cookie_header(), person.table_id())
     try:
-        play_to_the_end_screen(person, driver, near_the_end)
+        play_to_the_end_screen(person, driver)
     finally:
         driver.close()
     overlay = person.page.locator('.overlay[data-end="match"]')
