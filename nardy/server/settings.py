@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from limits import parse_many as parse_rates
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Environment = Literal["development", "testing", "production"]
+PasswordHashProfile = Literal["rfc9106-low-memory", "cheapest"]
 
 MOVE_SECONDS_CHOICES = (30, 60, 90, 120)
 """Per-move time controls offered to players (004); ``None`` means untimed."""
@@ -65,6 +66,11 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(default=None, description="publish/subscribe across server processes")
     cookie_secure: bool | None = Field(default=None, description="Secure cookies; on outside development")
     session_days: int = 30
+    password_hash_profile: PasswordHashProfile | None = Field(
+        default=None,
+        description="argon2id's parameters for new password hashes: RFC 9106's low-memory profile; 'cheapest' "
+                    "only in testing, where it is the default (a suite signs up thousands of players)",
+    )
     max_message_bytes: int = 4096
     messages_per_second: float = 20.0
     message_burst: int = 40
@@ -237,6 +243,20 @@ class Settings(BaseSettings):
         if self.statistics_seconds is not None:
             return self.statistics_seconds
         return 0.0 if self.testing else SITE_STATISTICS_SECONDS
+
+    @model_validator(mode="after")
+    def _cheap_hashes_only_in_testing(self) -> Settings:
+        if self.password_hash_profile == "cheapest" and not self.testing:
+            raise ValueError("password_hash_profile 'cheapest' is for the testing environment only")
+        return self
+
+    @property
+    def password_hashing(self) -> PasswordHashProfile:
+        """The argon2id profile of new password hashes: the setting, else the cheapest in testing, RFC 9106's
+        low-memory profile everywhere else."""
+        if self.password_hash_profile is not None:
+            return self.password_hash_profile
+        return "cheapest" if self.testing else "rfc9106-low-memory"
 
     @property
     def testing(self) -> bool:

@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 from nardy.server.app import create_app
 from nardy.server.services.dice import DiceSource, ScriptedDice
 from nardy.server.settings import Settings
+from tests.migrated_sqlite import provide_migrated_sqlite
 from tests.server.game_server import GameServer
 
 
@@ -46,6 +47,8 @@ def make_game_server(tmp_path: Path) -> Iterator[Callable[..., GameServer]]:
         def build(dice: DiceSource | str | None = None, **settings: Any) -> GameServer:
             directory = settings.pop("data_dir", None) or tmp_path / f"server{next(count)}"
             directory.mkdir(exist_ok=True)
+            if "database_url" not in settings:
+                provide_migrated_sqlite(directory)
             source: DiceSource | None
             if dice == "fair":
                 source = None
@@ -58,6 +61,10 @@ def make_game_server(tmp_path: Path) -> Iterator[Callable[..., GameServer]]:
             config = Settings(**{"environment": "testing", "data_dir": directory, **limits, **settings})
             app = create_app(config, dice=source)
             client = TestClient(app)
+            # The app's start collects every generation and freezes what survives (runtime/collector.py);
+            # in a test process that walk would also cover the whole session's objects, at every start.
+            # Frozen first, they are out of its sight; the app's stop unfreezes them all again.
+            gc.freeze()
             client.__enter__()
             game_server = GameServer(client, app.state.dice, directory)
             stack.callback(game_server.stop)

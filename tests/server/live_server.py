@@ -54,6 +54,7 @@ from websockets.typing import Origin
 
 from nardy.notation import position_from_dict
 from nardy.server.ws.view_changes import apply_changes
+from tests.migrated_sqlite import provide_migrated_sqlite
 from tests.server_process import ServerProcess, start_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -137,6 +138,8 @@ class LiveServer:
         with open(self.log_path, "ab") as log:
             log.write(f"\n===== start {self.starts} =====\n".encode())
             log.flush()
+        if not self.database_url and "NARDY_DATABASE_URL" not in self.extra_env:
+            provide_migrated_sqlite(self.data_dir)
         self.process = start_server(self.environment(), REPO_ROOT, self.log_path)
         if self.starts == 1:
             atexit.register(self.kill)  # never leave a server behind, whatever happens to the test

@@ -142,13 +142,25 @@ def test_cookies_are_secure_when_the_settings_say_so(make_app: AppFactory) -> No
     assert cookies[CSRF_COOKIE]["secure"] is True
 
 
-def test_password_is_stored_as_an_argon2id_hash(app: FastAPI, client: TestClient) -> None:
-    signup(client)
+def test_password_is_stored_as_an_argon2id_hash_of_rfc_9106s_low_memory_profile(make_app: AppFactory) -> None:
+    """Outside testing (where the cheapest profile is the default) every new hash takes RFC 9106's parameters."""
+    app = make_app(password_hash_profile="rfc9106-low-memory")
+    with TestClient(app) as client:
+        signup(client)
     with db_session(app) as db:
         user = db.scalars(select(User)).one()
     assert user.password_hash is not None
-    assert user.password_hash.startswith("$argon2id$")
+    assert user.password_hash.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
     assert PASSWORD not in user.password_hash
+
+
+def test_the_cheapest_hashes_are_for_testing_only() -> None:
+    assert Settings(environment="production").password_hashing == "rfc9106-low-memory"
+    assert Settings(environment="development").password_hashing == "rfc9106-low-memory"
+    assert Settings(environment="testing").password_hashing == "cheapest"
+    for environment in ("production", "development"):
+        with pytest.raises(ValueError, match="testing environment only"):
+            Settings(environment=environment, password_hash_profile="cheapest")
 
 
 def test_only_the_sha256_of_the_session_token_is_stored(app: FastAPI, client: TestClient) -> None:
@@ -306,7 +318,8 @@ def test_a_guest_cannot_log_in_by_name(make_app: AppFactory) -> None:
     assert response.json() == {"detail": WRONG}
 
 
-def test_login_replaces_an_outdated_hash(app: FastAPI, client: TestClient) -> None:
+def test_login_replaces_an_outdated_hash(make_app: AppFactory) -> None:
+    app = make_app(password_hash_profile="rfc9106-low-memory")
     with db_session(app) as db:
         db.add(
             User(
@@ -316,7 +329,8 @@ def test_login_replaces_an_outdated_hash(app: FastAPI, client: TestClient) -> No
             )
         )
         db.commit()
-    assert client.post("/api/login", json={"username": "old", "password": PASSWORD}).status_code == 200
+    with TestClient(app) as client:
+        assert client.post("/api/login", json={"username": "old", "password": PASSWORD}).status_code == 200
     with db_session(app) as db:
         new_hash = db.scalars(select(User.password_hash)).one()
     assert new_hash is not None
@@ -585,9 +599,9 @@ def verified(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     checked: list[str] = []
     verify = accounts._verify
 
-    def counting(password_hash: str, password: str) -> bool:
+    def counting(hasher: PasswordHasher, password_hash: str, password: str) -> bool:
         checked.append(password)
-        return verify(password_hash, password)
+        return verify(hasher, password_hash, password)
 
     monkeypatch.setattr(accounts, "_verify", counting)
     return checked

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.migrated_sqlite import provide_migrated_sqlite
 from tests.server_process import start_server
 from tests.web.browser_client import DESKTOP, Client
 from tests.web.web_driver import REPO_ROOT, WebServer
@@ -50,6 +51,7 @@ class PacedServer(WebServer):
             "NARDY_PORT": str(self.port), "NARDY_DATA_DIR": str(self.data_dir),
             "NARDY_BOT_DELAY_SECONDS": str(PAUSE), "PYTHONUNBUFFERED": "1",
         })
+        provide_migrated_sqlite(self.data_dir)
         self.process = start_server(env, REPO_ROOT, self.log_path)
         return self
 

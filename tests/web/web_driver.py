@@ -29,6 +29,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from nardy.notation import position_from_dict
 from nardy.server.ws.view_changes import apply_changes
+from tests.migrated_sqlite import provide_migrated_sqlite
 from tests.server_process import ServerProcess, start_server
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -73,6 +74,7 @@ class WebServer:
             "NARDY_MESSAGE_BURST": "1000",
             "PYTHONUNBUFFERED": "1",
         })
+        provide_migrated_sqlite(self.data_dir)
         self.process = start_server(env, REPO_ROOT, self.log_path)
         return self
 

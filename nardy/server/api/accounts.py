@@ -126,11 +126,12 @@ def signup(
         Limit.of("signup-addresses", settings.signups_per_address, "too many sign-ups from your address"),
         client_address(request),
     )
+    hasher = accounts.PASSWORD_HASHERS[settings.password_hashing]
     with _account_refusals():
         if guest is None:
-            user = accounts.create_user(db, username=body.username, password=body.password)
+            user = accounts.create_user(db, username=body.username, password=body.password, hasher=hasher)
         else:
-            user = accounts.upgrade_guest(db, user=guest, username=body.username, password=body.password)
+            user = accounts.upgrade_guest(db, user=guest, username=body.username, password=body.password, hasher=hasher)
     _start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 
@@ -162,7 +163,8 @@ def login(
         Limit.of("login-addresses", settings.logins_per_address, "too many logins from your address"),
         client_address(request),
     )
-    user = accounts.authenticate(db, username=body.username, password=body.password)
+    hasher = accounts.PASSWORD_HASHERS[settings.password_hashing]
+    user = accounts.authenticate(db, username=body.username, password=body.password, hasher=hasher)
     if user is None:
         raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED, detail=WRONG_CREDENTIALS)
     limiter.forget(failures, account)

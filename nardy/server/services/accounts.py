@@ -9,6 +9,11 @@ first) must score it :data:`PASSWORD_MIN_SCORE` or more. A login session is
 a random token held by the browser, of which only the SHA-256 is stored, so
 a copy of the database signs nobody in.
 
+New hashes take argon2id's parameters from :data:`PASSWORD_HASHERS`: RFC
+9106's low-memory profile everywhere but in testing, whose servers sign up
+thousands of players and use argon2-cffi's cheapest (the ``hasher`` argument,
+the strong one unless the caller names another; ``Settings.password_hashing``).
+
 Usernames are unique without regard to case ("Bob" and "bob" are one name)
 but are shown as typed. Time enters through an optional ``now`` (an aware
 datetime; the current UTC time by default) so tests can open sessions in
@@ -24,8 +29,9 @@ import threading
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from functools import cache
+from typing import Final
 
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -50,7 +56,12 @@ GUEST_DIGITS = range(4, USERNAME_MAX_LENGTH - len(GUEST_PREFIX) + 1)
 GUEST_TRIES_PER_LENGTH = 3
 
 _USERNAME_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
-_hasher = PasswordHasher()
+PASSWORD_HASHERS: Final[dict[str, PasswordHasher]] = {
+    "rfc9106-low-memory": PasswordHasher.from_parameters(profiles.RFC_9106_LOW_MEMORY),
+    "cheapest": PasswordHasher.from_parameters(profiles.CHEAPEST),
+}
+"""The argon2id hashers by the name ``Settings.password_hash_profile`` gives them."""
+STRONG_HASHER: Final = PASSWORD_HASHERS["rfc9106-low-memory"]
 _zxcvbn_lock = threading.Lock()
 """zxcvbn keeps the user inputs of a call in a module-level dictionary: one estimate at a time."""
 
@@ -75,7 +86,9 @@ class NotAGuest(AccountError):
     """Only a guest can be turned into an account; this user already is one."""
 
 
-def create_user(db: Session, *, username: str, password: str, now: datetime | None = None) -> User:
+def create_user(
+    db: Session, *, username: str, password: str, now: datetime | None = None, hasher: PasswordHasher = STRONG_HASHER,
+) -> User:
     """A new account with an argon2id hash of ``password``.
 
     Raises :class:`InvalidUsername`, :class:`WeakPassword` or :class:`UsernameTaken`.
@@ -83,7 +96,7 @@ def create_user(db: Session, *, username: str, password: str, now: datetime | No
     check_new_account(db, username=username, password=password)
     user = User(
         username=username,
-        password_hash=_hasher.hash(password),
+        password_hash=hasher.hash(password),
         is_guest=False,
         created_at=_utc_now(now),
     )
@@ -116,14 +129,16 @@ def create_guest(db: Session, *, now: datetime | None = None) -> User:
     raise AccountError("no free guest name was found; try again")
 
 
-def upgrade_guest(db: Session, *, user: User, username: str, password: str) -> User:
+def upgrade_guest(
+    db: Session, *, user: User, username: str, password: str, hasher: PasswordHasher = STRONG_HASHER,
+) -> User:
     """Turn the guest ``user`` into an account in place, so its games and history stay its own.
 
     Raises :class:`NotAGuest` and the errors of :func:`create_user`.
     """
     check_new_account(db, username=username, password=password, guest=user)
     user.username = username
-    user.password_hash = _hasher.hash(password)
+    user.password_hash = hasher.hash(password)
     user.is_guest = False
     _commit_username(db, username)
     return user
@@ -146,7 +161,9 @@ def check_new_account(db: Session, *, username: str, password: str, guest: User 
         raise _taken(username)
 
 
-def authenticate(db: Session, *, username: str, password: str) -> User | None:
+def authenticate(
+    db: Session, *, username: str, password: str, hasher: PasswordHasher = STRONG_HASHER,
+) -> User | None:
     """The account named ``username`` (any letter case) if ``password`` is its password, else ``None``.
 
     An unknown name, or a guest (who has no password), costs one hash check
@@ -155,12 +172,12 @@ def authenticate(db: Session, *, username: str, password: str) -> User | None:
     """
     user = users_repo.by_name(db, username) if _USERNAME_CHARACTERS.fullmatch(username) else None
     if user is None or user.password_hash is None:
-        _verify(_dummy_hash(), password)
+        _verify(hasher, _dummy_hash(hasher), password)
         return None
-    if not _verify(user.password_hash, password):
+    if not _verify(hasher, user.password_hash, password):
         return None
-    if _hasher.check_needs_rehash(user.password_hash):
-        user.password_hash = _hasher.hash(password)
+    if hasher.check_needs_rehash(user.password_hash):
+        user.password_hash = hasher.hash(password)
         db.commit()
     return user
 
@@ -268,17 +285,17 @@ def _commit_username(db: Session, username: str) -> None:
         raise _taken(username) from None
 
 
-def _verify(password_hash: str, password: str) -> bool:
+def _verify(hasher: PasswordHasher, password_hash: str, password: str) -> bool:
     try:
-        return _hasher.verify(password_hash, password)
+        return hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 
 
 @cache
-def _dummy_hash() -> str:
-    """A hash of a random password, made on first use, that no password matches."""
-    return _hasher.hash(secrets.token_urlsafe(32))
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    """A hash of a random password, made on first use of ``hasher``, that no password matches."""
+    return hasher.hash(secrets.token_urlsafe(32))
 
 
 def _token_hash(token: str) -> str:
