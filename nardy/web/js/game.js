@@ -7,7 +7,7 @@
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { Board, FLIGHT_MS } from "./board.js";
-import { fromOpponent } from "./variants.js";
+import { fromOpponent, analysisOf } from "./variants.js";
 import { icon } from "./icons.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser, ensureUser, onUserChange } from "./session.js";
@@ -762,7 +762,8 @@ class GamePage {
     fill(this.controls, out);
   }
 
-  /** Hints: in games against the computer that are not rated, on the player's own decision (the server checks). */
+  /** Hints: in games against the computer that are not rated, on the player's own decision, where the engine
+   * of the game in play gives them (GET /api/variants: `analysis`); the server checks. */
   hintAllowed() {
     const s = this.state;
     const g = s.game;
@@ -770,6 +771,7 @@ class GamePage {
     if (s.status !== "playing" || !g || me === null || s.actor !== me || s.rated) return false;
     const opponent = s.seats[1 - me];
     if (!opponent || !opponent.bot) return false;
+    if (!analysisOf(g.variant ?? s.variant).levels.length) return false;  // the game's engine rates no equities
     return (g.phase === "moving" && !(g.pending && g.pending.length)) || (g.phase === "rolling" && g.legal && g.legal.can_double);
   }
 
