@@ -355,6 +355,12 @@ class GamePage {
           }
         }
         break;
+      case "game_tied":
+        // the play before it tied the game (plakoto: both mothers pinned); it starts again from its opening roll
+        this.log.push({ type: "tied", number: payload.number });
+        this.lastMoveGame = null;  // the board is the start again: the tying play's arrows belong to the game before
+        if (live) this.flash(t("log.tied", { n: payload.number }));
+        break;
       case "match_ended":
         this.log.push({ type: "match", winner: payload.winner, reason: payload.reason, score: payload.score });
         break;
@@ -903,6 +909,7 @@ class GamePage {
         case "result": return h("li", { class: "log-result" }, t("log.result", {
           n: entry.number, name: this.name(entry.result.winner), points: entry.result.points, kind: kindName(entry.result.kind),
         }));
+        case "tied": return h("li", { class: "log-result", "data-tied": "" }, t("log.tied", { n: entry.number }));
         case "match": return h("li", { class: "log-result" }, t("log.match", { name: this.name(entry.winner), score: entry.score.join(" : ") }));
         default: return null;
       }
