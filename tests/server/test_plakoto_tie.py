@@ -7,7 +7,8 @@ from nardy.notation import parse_play, position_from_dict
 from nardy.notation.matfile import transcript_from_mat
 from nardy.notation.sgf import transcript_from_sgf
 from nardy.notation.transcript import transcript_from_record
-from tests.notation.format_checks import TIED_PLAKOTO, course
+from nardy.server.services.records import transcript_replay
+from tests.notation.format_checks import TIED_PLAKOTO, a_plakoto_tie, course
 from tests.server.game_server import GameServer
 
 
@@ -44,3 +45,12 @@ def test_a_tied_plakoto_game_is_told_replayed_and_exported(game_server: GameServ
     sgf = game_server.client.get(f"/api/tables/{table}/export.sgf")
     assert sgf.status_code == 200 and ";NA[tie]" in sgf.text
     assert course(transcript_from_sgf(sgf.text)) == course(transcript)
+
+
+def test_a_tie_read_from_a_file_is_a_frame_of_its_replay() -> None:
+    """An imported match's replay shows the tie as a table's does: a ``game_tied`` frame after the tying play."""
+    frames = transcript_replay(a_plakoto_tie())["frames"]
+    kinds = [frame["kind"] for frame in frames]
+    tied = kinds.index("game_tied")
+    assert kinds.count("game_tied") == 1 and kinds[tied - 1:tied + 2] == ["moved", "game_tied", "opening_rolled"]
+    assert frames[tied]["game_number"] == 1 and frames[tied]["seat"] is None

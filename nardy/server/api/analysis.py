@@ -14,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from nardy.bots.hints import AnalysisOffer, Hint, analysis_offer, cube_hint, top_plays
+from nardy.bots.hints import Hint, analysis_offer, cube_hint, top_plays
 from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext
 from nardy.notation import (
     NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
@@ -141,7 +141,7 @@ class HintIn(BaseModel):
 def offered_level(variant: str, level: str | None) -> str:
     """The level to rate ``variant``'s plays at: ``level``, or the variant's default when none is named; 422 where
     the variant's engine offers no hints or not that level (nardy.bots.hints.analysis_offer decides)."""
-    offer: AnalysisOffer = analysis_offer(variant)
+    offer = analysis_offer(variant)
     chosen = level or offer.default_level
     if offer.unavailable is not None or chosen is None:
         raise HTTPException(422, f"no hints in {variant}: its computer player rates no equities")

@@ -3,10 +3,10 @@
 A chouette game is one board between the box and the team, with one cube per
 team member (000: «каждый член команды может индивидуально решать, принимать
 или отказываться»; docs/chouette.md). Each member's game against the box is
-an ordinary money game of the chouette's variant: the same opening, rolls and plays (the
-captain moves for the team), and that member's own cube: the box's double and
-the member's take or pass, the team's double and the box's take or pass of
-that member's cube. A member's game ends where their stake was settled (a
+an ordinary money game of the chouette's variant: the same opening, rolls
+and plays (the captain moves for the team), and that member's own cube: the
+box's double and the member's take or pass, the team's double and the box's
+take or pass of that member's cube. A member's game ends where their stake was settled (a
 pass, a resignation, or the board's end), so what the team played after a
 member left is not theirs.
 

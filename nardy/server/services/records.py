@@ -104,7 +104,8 @@ def transcript_replay(transcript: Transcript) -> dict[str, Any]:
     A file has no events, so a frame's ``version`` is its action's ``source``
     (an imported match's actions are numbered, which is how its analysis
     names them); the end of each game and of the match, and a tie that
-    starts a game again, get frames of their own, with no version. NotationError names an action the rules refuse.
+    starts a game again, get frames of their own, with no version.
+    NotationError names an action the rules refuse.
     """
     frames: list[dict[str, Any]] = []
     whites: dict[str, int] = {}
