@@ -13,16 +13,17 @@ cube of 1.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 import numpy as np
 
+from nardy.bots.base import levels_for
 from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import after_play_probabilities, equity
 from nardy.bots.race import long_evaluator
 from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext, board_of, engine, rank_plays
 from nardy.bots.search import choose
-from nardy.rules import Play, Position
+from nardy.rules import Play, Position, find_variant
 
 SHORT_PLIES: Final[dict[str, int]] = {"advanced": 1, "expert": 2, "world-class": 3}
 LONG_PLIES: Final[dict[str, int]] = {"advanced": 0, "expert": 1, "world-class": 2}
@@ -42,10 +43,44 @@ class Hint:
     plies: int
 
 
+Unavailable = Literal["no_equities"]
+"""Why a variant has no hints and no analysis board: ``no_equities``, its computer player (or that of one of
+its games) is a hand-written score that rates no equities (plakoto)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisOffer:
+    """What hints and the analysis board offer in a variant: its levels, weakest first, or none and why."""
+
+    levels: tuple[str, ...]
+    unavailable: Unavailable | None = None
+
+    @property
+    def default_level(self) -> str | None:
+        """The level a request naming none gets: ``expert`` where offered, else the deepest offered."""
+        if "expert" in self.levels:
+            return "expert"
+        return self.levels[-1] if self.levels else None
+
+
+def analysis_offer(variant: str) -> AnalysisOffer:
+    """The hints and analysis board levels of ``variant`` (a registered name), decided by its engine: none where
+    the engine rates no equities (plakoto, and tavli, whose games include it), else the analysis levels its
+    computer player has (:func:`~nardy.bots.base.levels_for`: no ``world-class`` where our network plays).
+
+    >>> analysis_offer("fevga").levels, analysis_offer("plakoto").unavailable
+    (('advanced', 'expert'), 'no_equities')
+    """
+    games = find_variant(variant).game_variants
+    if any(engine_for(game.name).kind == "heuristic" for game in games):
+        return AnalysisOffer((), "no_equities")
+    offered = levels_for(variant)
+    return AnalysisOffer(tuple(level for level in SHORT_PLIES if level in offered))
+
+
 def gives_hints(variant: str) -> bool:
-    """Whether hints and the analysis board rate the plays of ``variant``: not where its computer player is a
-    hand-written score that rates no equities (plakoto)."""
-    return engine_for(variant).kind != "heuristic"
+    """Whether hints and the analysis board rate the plays of ``variant`` (:func:`analysis_offer`)."""
+    return analysis_offer(variant).unavailable is None
 
 
 def top_plays(

@@ -38,6 +38,7 @@ from nardy.rules.events import (
     Resigned,
     Rolled,
     Stepped,
+    Tied,
     TimedOut,
     Took,
     Undone,
@@ -135,7 +136,7 @@ _KINDS: dict[type, str] = {
     OpeningRolled: "opening_rolled", Rolled: "rolled", Passed: "passed", Stepped: "stepped", Undone: "undone",
     Moved: "moved", Doubled: "doubled", Took: "took", Beavered: "beavered", Dropped: "dropped",
     ResignationOffered: "resignation_offered", ResignationDeclined: "resignation_declined", Resigned: "resigned",
-    TimedOut: "timed_out",
+    TimedOut: "timed_out", Tied: "game_tied",
 }
 
 _READERS: dict[str, Callable[[Mapping[str, Any]], PlayEvent]] = {
@@ -153,4 +154,5 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], PlayEvent]] = {
     "resignation_declined": lambda d: ResignationDeclined(int(d["player"])),
     "resigned": lambda d: Resigned(int(d["player"]), WinKind(d["kind"])),
     "timed_out": lambda d: TimedOut(int(d["player"])),
+    "game_tied": lambda d: Tied(),
 }

@@ -61,7 +61,9 @@ the ``source`` of each action, and a resignation offered without naming a
 kind comes back as an offer of a single game. Plakoto's pins are in the
 move text: a checker that pins is marked ``*`` as a hit is
 (``24/18*``), and a plakoto game that ends in a tie (both mothers pinned)
-goes on, in the file as in the rules, with the next ``; nardy opening``.
+has ``; nardy tie`` after the play that tied it, then goes on, in the file
+as in the rules, with the next ``; nardy opening`` (a reader checks that the
+rules tied the game there; a file without the line replays the same).
 
 >>> from nardy.rules import Step, GameOptions
 >>> from nardy.notation.transcript import Action, GameTranscript, Transcript
@@ -152,13 +154,18 @@ class _Win:
 
 
 @dataclass(frozen=True, slots=True)
+class _Tie:
+    """The play before it tied the game (plakoto: both mothers pinned); the game starts again (docs/rules.md §9)."""
+
+
+@dataclass(frozen=True, slots=True)
 class _Fact:
     """An action only nardy records (see the module docstring)."""
 
     action: Action
 
 
-_Entry = _Roll | _Cube | _Win | _Fact
+_Entry = _Roll | _Cube | _Win | _Tie | _Fact
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +242,10 @@ def _cube_entry(step: Replayed) -> _Cube:
     return _Cube(_player(step.action), kind, values.get(kind, step.game.cube.value))
 
 
-def _ending(step: Replayed) -> Iterator[_Win]:
+def _ending(step: Replayed) -> Iterator[_Win | _Tie]:
+    """What the action of ``step`` ended: the game, won; or the game as it was, tied and begun again."""
+    if step.game.tied:
+        yield _Tie()
     result = step.game.result
     if result is not None:
         match_over = step.match.is_over and step.match.ended_by == "score"
@@ -272,6 +282,9 @@ _FACT_WORDS: Final[dict[ActionKind, str]] = {
     "decline_resignation": "decline",
 }
 _FACT_KINDS: Final[dict[str, ActionKind]] = {word: kind for kind, word in _FACT_WORDS.items()}
+TIE_WORD: Final = "tie"
+"""The fact of a tied game (``; nardy tie``, ``NA[tie]``): no action, what the play before it did, which a
+reader checks against the rules."""
 _WIN_KINDS: Final = frozenset(kind.value for kind in WinKind)
 
 
@@ -298,8 +311,16 @@ def _fact_action(text: str, where: str) -> Action:
         return Action("resign", int(words[1]), kind_offered=WinKind(words[2]))
     raise NotationError(
         f"{where}: cannot read the nardy action {text!r}; write opening 4 4, timeout 1, forfeit 0, "
-        "resign 1 gammon or decline 0"
+        f"resign 1 gammon, decline 0 or {TIE_WORD}"
     )
+
+
+def _read_fact(builder: _Builder, text: str, where: str) -> None:
+    """Apply the fact ``text`` names: an action, or a tie, which the rules must have made just before."""
+    if text.split() == [TIE_WORD]:
+        builder.tied(where)
+    else:
+        builder.add(_fact_action(text, where), where)
 
 
 # ---------------------------------------------------------------- reading: actions through the rules
@@ -392,6 +413,11 @@ class _Builder:
 
     def cube(self, player: int, kind: CubeKind, where: str) -> None:
         self.add(Action(kind, player), where)
+
+    def tied(self, where: str) -> None:
+        """The file says the play before tied the game: refused unless the rules tied it there."""
+        if not self.games or not self.match.game.tied:
+            raise NotationError(f"{where}: the file says the game is tied here, but the rules did not tie it")
 
     def wins(self, player: int, points: int, where: str, *, resigned: bool = True) -> None:
         """The game ends with ``player`` winning ``points``: a resignation unless the rules ended it already.
@@ -552,6 +578,9 @@ def _rows(entries: Sequence[_Entry]) -> list[str]:
         if isinstance(entry, _Fact):
             flush()
             lines.append(f"; nardy {_fact_text(entry.action)}")
+        elif isinstance(entry, _Tie):
+            flush()
+            lines.append(f"; nardy {TIE_WORD}")
         elif isinstance(entry, _Win):
             flush()
             cells: list[str | None] = [None, None]
@@ -672,7 +701,7 @@ def _read_line(builder: _Builder, line: str, where: str) -> None:
     if stripped.startswith(("#", ";")):
         fact = _FACT.fullmatch(stripped)
         if fact is not None:
-            builder.add(_fact_action(fact[1], where), where)
+            _read_fact(builder, fact[1], where)
         return
     for player, cell in enumerate(_cells(line)):
         if cell:

@@ -38,7 +38,9 @@ passes over, holding the same words as the ``.mat`` comment lines of
 :mod:`nardy.notation.matfile`: ``NA[opening 4 4]`` (a tied opening roll),
 ``NA[timeout 1]``, ``NA[forfeit 0]``, ``NA[resign 1 gammon]`` (an offer
 declined, still open, or whose kind ``RE``'s points would not tell) and
-``NA[decline 0]``. An accepted resignation is ``RE[W+2R]``, as in gnubg.
+``NA[decline 0]``, and ``NA[tie]`` after the play that tied a plakoto game
+(both mothers pinned), which then starts again in the same tree. An accepted
+resignation is ``RE[W+2R]``, as in gnubg.
 
 Only games on the backgammon board fit (plakoto's pins too: a move names
 each step, and a checker landing on a lone opposing one pins it): long
@@ -64,12 +66,14 @@ from nardy.notation.matfile import (
     _Cube,
     _Entry,
     _CUBE_KINDS,
-    _fact_action,
     _fact_text,
+    _read_fact,
     _game_entries,
     _GameEntries,
     _Roll,
+    _Tie,
     _Win,
+    TIE_WORD,
 )
 from nardy.notation.transcript import Transcript
 from nardy.rules import BAR, OFF, GameOptions, RulesError, Variant, find_variant
@@ -160,6 +164,8 @@ def _node(entry: _Entry) -> str:
     if isinstance(entry, _Cube):
         return f"{_COLOURS[entry.player]}[{entry.kind}]"
     assert not isinstance(entry, _Win)
+    if isinstance(entry, _Tie):
+        return f"NA[{TIE_WORD}]"
     return f"NA[{_escape(_fact_text(entry.action))}]"
 
 
@@ -285,7 +291,7 @@ def _read_node(builder: _Builder, node: _Node) -> None:
             raise NotationError(f"{where}: DI[{dice}] is not two dice 1-6")
         builder.roll(_COLOURS.index(colour), (int(dice[0]), int(dice[1])), None, where)
     elif "NA" in node.properties:
-        builder.add(_fact_action(node.value("NA") or "", where), where)
+        _read_fact(builder, node.value("NA") or "", where)
 
 
 def _read_move(builder: _Builder, player: int, value: str, where: str) -> None:

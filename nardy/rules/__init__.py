@@ -32,6 +32,7 @@ from nardy.rules.events import (
     Resigned,
     Rolled,
     Stepped,
+    Tied,
     TimedOut,
     Took,
     Undone,
@@ -52,5 +53,5 @@ __all__ = [
     "VARIANTS", "find_variant", "MAX_CUBE", "Cube", "MatchContext", "Game", "Phase",
     "Match", "MAX_TIMEOUTS", "Turn", "whole_play", "GameEvent", "GameResult", "OpeningRolled", "Rolled", "Moved",
     "Passed", "Doubled", "Took", "Beavered", "Dropped", "ResignationOffered",
-    "ResignationDeclined", "Resigned", "PlayEvent", "Stepped", "Undone", "TimedOut",
+    "ResignationDeclined", "Resigned", "PlayEvent", "Stepped", "Tied", "Undone", "TimedOut",
 ]

@@ -108,6 +108,12 @@ class Resigned:
 
 
 @dataclass(frozen=True, slots=True)
+class Tied:
+    """The play just before it tied the game (plakoto: both mothers pinned), which scores nothing and starts
+    again from its opening roll (docs/rules.md §9); the tied game's events stay in the history before it."""
+
+
+@dataclass(frozen=True, slots=True)
 class TimedOut:
     """``player``'s time for a decision ran out; what is played for them follows as events of its own
     (004: «Если время истекает, сервер автоматически играет разрешённый ход»)."""
@@ -117,7 +123,7 @@ class TimedOut:
 
 GameEvent = (
     OpeningRolled | Rolled | Moved | Passed | Doubled | Took | Beavered | Dropped
-    | ResignationOffered | ResignationDeclined | Resigned
+    | ResignationOffered | ResignationDeclined | Resigned | Tied
 )
 
 PlayEvent = GameEvent | Stepped | Undone | TimedOut

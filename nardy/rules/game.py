@@ -35,6 +35,7 @@ from nardy.rules.events import (
     ResignationOffered,
     Resigned,
     Rolled,
+    Tied,
     Took,
 )
 from nardy.rules.movegen import Step
@@ -230,6 +231,17 @@ class Game:
         last = self.history[-1] if self.history else None
         return last if isinstance(last, Passed) else None
 
+    @property
+    def tied(self) -> bool:
+        """Whether the last play tied the game (plakoto: both mothers pinned), which now waits for its opening
+        roll again (docs/rules.md §9)."""
+        return bool(self.history) and isinstance(self.history[-1], Tied)
+
+    @property
+    def ties(self) -> int:
+        """How many times this game was tied and started again."""
+        return sum(isinstance(event, Tied) for event in self.history)
+
     # ----- actions
 
     def opening_roll(self, dice: Sequence[int]) -> Game:
@@ -284,7 +296,7 @@ class Game:
             # plakoto, both mothers pinned: a tie, which scores nothing; the game starts again (docs/rules.md §9)
             return replace(
                 self, position=Position.start(self.variant), phase=Phase.OPENING, turn=0, dice=None,
-                turns_played=0, history=history,
+                turns_played=0, history=(*history, Tied()),
             )
         if ending is not None:
             return self._won(after, history, GameResult(player, ending, self._points(ending), "mother"))

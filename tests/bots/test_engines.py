@@ -8,7 +8,8 @@ import pytest
 
 from nardy.bots import levels_for, make_bot
 from nardy.bots.base import BOT_LEVELS, HEURISTIC_LEVELS
-from nardy.bots.engines import ENGINES, engine_for
+from nardy.bots.engines import ENGINES, EngineChoice, engine_for
+from nardy.bots.hints import AnalysisOffer, analysis_offer
 from nardy.bots.neural import LEVELS
 from nardy.bots.pin_heuristic import PinHeuristicBot, pin_score
 from nardy.bots.sage import board_of
@@ -50,6 +51,19 @@ def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_the_long_network() 
     with pytest.raises(ValueError, match="known levels"):
         make_bot("world-class", variant="plakoto")
     assert engine_for("fevga").stand_in  # docs/strength.md says it is a stand-in
+
+
+def test_hints_and_the_analysis_board_follow_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The analysis levels a variant offers are its computer player's (no world-class where our network plays);
+    none where the engine rates no equities, in plakoto and in tavli, whose games include it; an engine change
+    (a network trained for plakoto) changes the offer with nothing else to edit."""
+    assert analysis_offer("backgammon") == AnalysisOffer(("advanced", "expert", "world-class"))
+    assert analysis_offer("fevga") == analysis_offer("long-traditional") == AnalysisOffer(("advanced", "expert"))
+    assert analysis_offer("plakoto") == analysis_offer("tavli") == AnalysisOffer((), "no_equities")
+    assert analysis_offer("fevga").default_level == "expert" and analysis_offer("plakoto").default_level is None
+    monkeypatch.setitem(ENGINES, "plakoto", EngineChoice("network"))
+    assert analysis_offer("plakoto") == AnalysisOffer(("advanced", "expert"))
+    assert analysis_offer("tavli") == AnalysisOffer(("advanced", "expert"))
 
 
 def _plakoto(points: dict[int, int], pinned: dict[int, int], off: tuple[int, int] = (0, 0)) -> Position:

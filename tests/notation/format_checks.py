@@ -121,7 +121,36 @@ def three_timeouts() -> Transcript:
     return script.do(Action("timeout", 1)).transcript
 
 
+TIED_PLAKOTO: tuple[tuple[int, tuple[int, int], str], ...] = (
+    (0, (6, 4), "24/20 24/18"), (1, (4, 6), "24/20 24/18"), (0, (4, 3), "24/20 18/15"), (1, (2, 6), "24/22 18/12"),
+    (0, (3, 4), "24/17"), (1, (5, 2), "24/22 24/19"), (0, (6, 5), "24/19 24/18"), (1, (1, 4), "24/23 24/20"),
+    (0, (5, 3), "24/19 18/15"), (1, (4, 6), "24/14"), (0, (5, 6), "24/19 24/18"), (1, (6, 5), "24/19 22/16"),
+    (0, (5, 5), "24/19(3) 20/15"), (1, (4, 5), "24/19 16/12"), (0, (1, 5), "24/23 24/19"), (1, (4, 5), "24/19 20/16"),
+    (0, (2, 2), "18/10"), (1, (6, 1), "24/23 20/14"), (0, (1, 1), "23/22 19/18 17/16 10/9*"),
+    (1, (1, 2), "24/23 24/22"), (0, (2, 6), "9/1*"), (1, (3, 3), "23/20 23/17 16/13"), (0, (2, 5), "22/20 19/14"),
+    (1, (4, 1), "22/21 19/15"), (0, (6, 5), "19/14 16/10*"), (1, (1, 5), "19/14 17/16"), (0, (2, 3), "20/17 19/17"),
+    (1, (3, 3), "23/20 22/19 16/13 12/9"), (0, (6, 2), "19/17 19/13*"), (1, (3, 3), "20/17 19/13 9/6*"),
+    (0, (2, 4), "20/16 15/13"), (1, (2, 2), "21/17 19/17(2)"), (0, (5, 6), "16/10* 10/5*"), (1, (1, 4), "6/1*"),
+)
+"""A plakoto game from the opening roll 2-1 to a tie: seat 0 pins seat 1's mother (9/1*) while seat 1 still has
+checkers at home, seat 1 pins seat 0's back (6/1*) with its own mother pinned: both mothers pinned (docs/rules.md
+§9). Found by a seeded random search that prefers pinning plays; each move is checked by the rules as it is
+replayed."""
+
+
+def a_plakoto_tie() -> Transcript:
+    """A plakoto game tied (both mothers pinned), played again from its opening roll, and won by resignation."""
+    script = Script.new("plakoto", 3, GameOptions())
+    script.do(Action("opening", dice=(2, 1)))
+    for player, dice, move in TIED_PLAKOTO:
+        script.do(Action("roll", player, dice=dice)).play_text(player, move)
+    assert script.match.game.tied
+    script.do(Action("opening", dice=(3, 5))).roll_and_play(1, (6, 5))
+    return script.do(Action("resign", 0)).transcript
+
+
 SCENARIOS = {
+    "a plakoto tie": a_plakoto_tie,
     "ties and an ambiguous resignation": opening_ties_and_an_ambiguous_resignation,
     "timeouts, beavers and declines": timeouts_beavers_and_declines,
     "three timeouts": three_timeouts,

@@ -35,6 +35,7 @@ from nardy.rules.events import (
     Resigned,
     Rolled,
     Stepped,
+    Tied,
     TimedOut,
     Took,
     Undone,
@@ -59,6 +60,7 @@ events: st.SearchStrategy[PlayEvent] = st.one_of(
     st.builds(ResignationDeclined, players),
     st.builds(Resigned, players, kinds),
     st.builds(TimedOut, players),
+    st.just(Tied()),
 )
 
 

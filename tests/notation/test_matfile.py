@@ -235,6 +235,7 @@ def _file(*game_lines: str, header: str = " 3 point match") -> str:
         (_file("  1) 31: 8/5 6/5                 52: 24/22 13/8", "  2)  Takes"), "line 6: the game is rolling"),
         (_file("  1) 31: 8/5 6/5", "  2) hello"), "line 6: cannot read 'hello'"),
         (_file("  1) 31: 8/5 6/5", "; nardy timeout 7"), "line 6: cannot read the nardy action 'timeout 7'"),
+        (_file("  1) 31: 8/5 6/5", "; nardy tie"), "line 6: the file says the game is tied here, but the rules did not"),
         (_file("  1) 31: 8/5 6/5", "      Wins 9 points"), "line 6: no resignation by seat 1 is worth 9 points"),
         (_file("  1)                             31: 8/5 6/5", "  2) 11: 24/22 6/5 6/4"), r"line 6: .*is not a legal"),
     ],
@@ -242,6 +243,19 @@ def _file(*game_lines: str, header: str = " 3 point match") -> str:
 def test_malformed_files_are_refused_naming_the_line(text: str, message: str) -> None:
     with pytest.raises(NotationError, match=message):
         transcript_from_mat(text)
+
+
+def test_a_plakoto_tie_is_a_line_of_its_own_that_the_rules_must_agree_with() -> None:
+    """docs/rules.md §9: both mothers pinned is a tie, and the game starts again from its opening roll. The file
+    says so where it happened; a reader checks the rules tied the game there, and a file without the line (as
+    written before it was) replays the same."""
+    transcript = SCENARIOS["a plakoto tie"]()
+    text = transcript_to_mat(transcript)
+    assert "  14: 6/1*\n; nardy tie\n; nardy opening 3 5\n" in text
+    assert course(transcript_from_mat(text.replace("; nardy tie\n", ""))) == course(transcript)
+    early = text.replace("; nardy tie\n", "").replace("  9) ", "; nardy tie\n  9) ")
+    with pytest.raises(NotationError, match="the file says the game is tied here, but the rules did not tie it"):
+        transcript_from_mat(early)
 
 
 def test_a_game_that_begins_before_the_last_one_ended() -> None:

@@ -38,6 +38,8 @@ def test_what_only_nardy_records_comes_back_from_na_nodes(scenario: str) -> None
     text = transcript_to_sgf(transcript)
     assert ";NA[" in text
     assert course(transcript_from_sgf(text)) == course(transcript)
+    if scenario == "a plakoto tie":  # both mothers pinned (docs/rules.md §9): the tie is a node of its own
+        assert ";B[14sttx]\n;NA[tie]\n;NA[opening 3 5]\n" in text
 
 
 @pytest.mark.parametrize(("variant", "rule"), [("nackgammon", "Nackgammon"), ("hypergammon", "Hypergammon3")])

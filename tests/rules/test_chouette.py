@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from nardy.rules import CubeError, GameOptions, IllegalActionError, Phase, Position, WinKind, WrongTurnError
+from nardy.rules import CubeError, GameOptions, IllegalActionError, Phase, Position, WinKind, WrongTurnError, find_variant
 from nardy.rules.chouette import (
     BOX_SIDE,
     TEAM_SIDE,
@@ -479,3 +479,31 @@ def test_a_chouette_has_no_automatic_doubles_or_beavers() -> None:
         Chouette.new(GameOptions(cube=True, beavers=True))
     with pytest.raises(IllegalActionError):
         ChouetteGame.new(LINEUP, GameOptions(cube=True, automatic_doubles=1))
+
+
+# ----- the variant
+
+
+@pytest.mark.parametrize("variant", ["hypergammon", "nackgammon"])
+def test_a_chouette_is_played_in_the_variants_with_backgammons_cube_and_money_play(variant: str) -> None:
+    """docs/rules.md §8.3: hypergammon "uses all the same rules as backgammon" (the cube, money play); §8.4:
+    nackgammon "can be played in Money Game format": each game of the session is a game of that variant."""
+    session = Chouette.new(variant=variant)
+    for player in (BOX, ANN, BOB, CAT):
+        session = session.sit(player)
+    session = session.begin().formation_rolled(dict(zip((BOX, ANN, BOB, CAT), (6, 5, 4, 3), strict=True)))
+    game = session.game
+    assert game is not None and game.board.variant.name == variant
+    assert game.board.position == Position.start(find_variant(variant))
+    game = game.opening_roll((5, 2))
+    assert game.legal_plays() and game.board.variant.name == variant
+
+
+@pytest.mark.parametrize("variant", ["dave", "long-traditional", "georgian", "tavla", "portes", "plakoto", "fevga", "tavli"])
+def test_a_variant_without_the_cube_or_money_play_has_no_chouette(variant: str) -> None:
+    """000: in a chouette "каждый член команды может индивидуально решать, принимать или отказываться" the box's
+    double: a variant with no cube, or played as a match only (dave), has no chouette."""
+    with pytest.raises(IllegalActionError, match="cube|money play"):
+        Chouette.new(variant=variant)
+    with pytest.raises(IllegalActionError, match="cube|money play"):
+        ChouetteGame.new(LINEUP, variant=find_variant(variant))

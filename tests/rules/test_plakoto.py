@@ -257,6 +257,9 @@ def test_both_mothers_pinned_is_a_tie_and_the_game_starts_again() -> None:
     game = game_at(position, (6, 1)).move(0, [Step(7, 1, 6, True), Step(6, 5, 1)])
     assert game.result is None and game.phase is Phase.OPENING
     assert game.position == Position.start(P)
+    assert game.tied and game.ties == 1  # the record says so: the history keeps the tied game and the tie
+    again = game.opening_roll((5, 2))
+    assert not again.tied and again.ties == 1
 
 
 def test_a_gammon_counts_two_and_there_is_no_backgammon() -> None:

@@ -20,6 +20,8 @@ import pytest
 from sqlalchemy import select
 
 from nardy.notation import position_from_dict
+from nardy.notation.transcript import replay, transcript_from_record
+from nardy.rules import find_variant
 from nardy.server.services.accounts import create_user
 from nardy.server.services.coins import CoinPolicy, refresh_account
 from nardy.store.db import make_engine, make_sessionmaker
@@ -101,6 +103,22 @@ def test_bear_off_pays_the_match(game_server):
     winner, loser = (alice, bob) if final["match"]["winner"] == 0 else (bob, alice)
     assert ended_event(alice, table)["payload"]["coins"] == 40
     assert_paid(table, winner, loser, 40)
+
+
+@pytest.mark.parametrize(("variant", "length"), [("tavla", 1), ("tavli", 3), ("hypergammon", 1)])
+def test_a_coin_table_of_a_new_variant_pays_its_match(game_server, variant: str, length: int):
+    """Tavla (docs/rules.md §8.1), tavli (§11: portes, plakoto and fevga in turn, to 3 points) and hypergammon
+    (§8.3) played out game by game: the match's length × stake moves from the loser to the winner."""
+    table, (alice, bob) = coin_match(game_server, variant, length=length, stake=20)
+    assert balances(alice, bob) == [(GRANT, 20 * length), (GRANT, 20 * length)]
+    final = game_server.play_out(table, [alice, bob], choose=game_server.racing)
+    assert final["variant"] == variant and max(final["match"]["score"]) >= length
+    games = [e for e in alice.events[table] if e["kind"] == "game_ended"]
+    played = {step.before.variant.name for step in replay(transcript_from_record(game_server.record(table)))}
+    assert played == {find_variant(variant).game_variant(index).name for index in range(len(games))}
+    winner, loser = (alice, bob) if final["match"]["winner"] == 0 else (bob, alice)
+    assert ended_event(alice, table)["payload"]["coins"] == 20 * length
+    assert_paid(table, winner, loser, 20 * length)
 
 
 def test_resignation_pays_the_whole_match_whatever_it_scores(game_server):

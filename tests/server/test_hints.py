@@ -104,4 +104,17 @@ def test_no_hints_where_the_computer_rates_no_equities(game_server: GameServer) 
     answer = alice.post(f"/api/tables/{table}/hint", {"level": "advanced"})
     assert answer.status_code == 422 and "plakoto" in answer.text
     board = alice.post("/api/analysis/position", {"variant": "plakoto", "position": "start", "dice": [3, 1]}).json()
-    assert board["plays"] == [] and "plakoto" in board["unavailable"] and board["position"]["variant"] == "plakoto"
+    assert board["plays"] == [] and board["unavailable"] == "no_equities" and board["position"]["variant"] == "plakoto"
+
+
+def test_hints_and_the_board_offer_the_levels_of_the_variants_engine(make_game_server: Callable[..., GameServer]) -> None:
+    """nardy.bots.hints.analysis_offer: fevga is rated by long nardy's network, which has no world-class level;
+    a level the variant does not offer is refused (422), its own levels answer."""
+    anyone = make_game_server().player(sign_up=False, connect=False)
+    body = {"variant": "fevga", "position": "start", "dice": [6, 5]}
+    refused = anyone.post("/api/analysis/position", {**body, "level": "world-class"})
+    assert refused.status_code == 422 and "advanced, expert" in refused.text
+    for level in ("advanced", "expert"):
+        answer = anyone.post("/api/analysis/position", {**body, "level": level})
+        assert answer.status_code == 200 and answer.json()["plays"], answer.text
+    assert anyone.post("/api/analysis/position", body).status_code == 200  # no level: the variant's default

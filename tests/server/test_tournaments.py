@@ -391,3 +391,44 @@ def test_fewer_places_cannot_leave_out_a_registered_player_and_may_fill_a_sit_an
     assert full.status_code == 200, full.text
     assert wait_for(game_server, tournament, lambda t: t["status"] == "running")["max_players"] == 3
     assert patch(alice, tournament, name="Too late").status_code == 409
+
+
+@pytest.mark.parametrize(("variant", "length"), [("tavla", 1), ("tavli", 3)])
+def test_a_tournament_of_a_new_variant_is_played_to_its_end(game_server, variant: str, length: int) -> None:
+    """Tavla (docs/rules.md §8.1) and tavli (§11, a match of portes, plakoto and fevga in turn): a two-player
+    knockout's match is played out, game by game, and the tournament finishes with its winner and protocol."""
+    people = [game_server.player() for _ in range(2)]
+    rounds = {"match_length": length, "move_seconds": 120}
+    tournament = organise(game_server, people[0], variant=variant, round=rounds, max_players=2)["id"]
+    game_server.top_up()  # seeded rolls, kept queued: the same games every run
+    for person in people:
+        assert person.post(f"/api/tournaments/{tournament}/register").status_code == 200
+    current = wait_for(game_server, tournament, undecided_tables)
+    [pairing] = undecided_tables(current)
+    table = pairing["table"]
+    by_name = {p.name: p for p in people}
+    seats = [by_name[seat["name"]] for seat in game_server.view(table)["seats"]]
+    for person in seats:
+        person.subscribe(table)
+    final = game_server.play_out(table, seats, choose=game_server.racing)
+    assert final["variant"] == variant and max(final["match"]["score"]) >= length
+
+    done = wait_for(game_server, tournament, lambda t: t["status"] == "finished")
+    assert done["standings"][0]["name"] == seats[final["match"]["winner"]].name
+    protocol = game_server.client.get(f"/api/tournaments/{tournament}/protocol.mat")
+    assert protocol.status_code == 200 and f'; [Variant "{variant}"]' in protocol.text
+
+
+@pytest.mark.parametrize(("variant", "body", "message"), [
+    ("tavli", {"round": {"match_length": 1, "move_seconds": 120}}, "tavli matches are played to 3, 5, 7 points"),
+    ("tavla", {"options": {"cube": True}}, "tavla is played without the doubling cube"),
+])
+def test_a_tournament_its_variant_cannot_play_is_refused(game_server, variant: str, body: dict[str, Any],
+                                                        message: str) -> None:
+    """Every round's match must be one the rules let the variant play: refused when organised (422), not when a
+    round is paired."""
+    alice = game_server.player()
+    settings = {"name": "Cup", "format": "knockout", "variant": variant, "round": ROUND, "max_players": 2, **body}
+    refused = alice.post("/api/tournaments", settings)
+    assert refused.status_code == 422 and message in refused.text, refused.text
+    assert game_server.client.get("/api/tournaments").json()["upcoming"] == []

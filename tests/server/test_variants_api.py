@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from nardy.bots import levels_for
+from nardy.bots.hints import analysis_offer
 from nardy.rules import VARIANTS
+from nardy.rules.chouette import chouette_refusal
 from nardy.server.settings import BANK_CLOCK_CHOICES, CORRESPONDENCE_DAYS_CHOICES, MOVE_SECONDS_CHOICES
 
 Server = Any
@@ -24,6 +26,9 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
         lengths = None if variant.match_lengths is None else list(variant.match_lengths)
         assert entry["match_lengths"] == lengths
         assert entry["levels"] == list(levels_for(variant.name))
+        offer = analysis_offer(variant.name)
+        assert entry["analysis"] == {"levels": list(offer.levels), "unavailable": offer.unavailable}
+        assert entry["chouette"] == (chouette_refusal(variant) is None)
         assert entry["scoring"]["kinds"] == [str(kind) for kind in variant.win_kinds]
         assert entry["cube"]["allowed"] == variant.cube_allowed and entry["cube"]["required"] == variant.cube_required
         assert entry["games"] == ([game.name for game in variant.games] or None)
@@ -38,6 +43,11 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
     # matchmaking pairs for the quick lengths a variant is played to: dave, played from 3 points, not for 1
     assert backgammon["pairing_lengths"] == [1, 3, 5, 7] and dave["pairing_lengths"] == [3, 5, 7]
     assert "world-class" in backgammon["levels"] and "world-class" not in traditional["levels"]
+    # a chouette where the cube and money play are (docs/chouette.md); hints where the engine rates equities
+    assert [entry["id"] for entry in listed if entry["chouette"]] == ["backgammon", "hypergammon", "nackgammon"]
+    analysis = {entry["id"]: entry["analysis"] for entry in listed}
+    assert analysis["plakoto"] == {"levels": [], "unavailable": "no_equities"} and not analysis["tavli"]["levels"]
+    assert analysis["fevga"]["levels"] == ["advanced", "expert"] and "world-class" in analysis["tavla"]["levels"]
 
 
 def test_each_variant_names_its_lobby_group(game_server: Server) -> None:

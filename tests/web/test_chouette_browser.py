@@ -87,8 +87,8 @@ def play_the_dice(person: Client) -> None:
     raise AssertionError("the play did not complete")
 
 
-def create_from_lobby(person: Client, max_players: int) -> str:
-    """Create a chouette from the lobby's card; returns its id (the page's address)."""
+def create_from_lobby(person: Client, max_players: int, variant: str = "backgammon") -> str:
+    """Create a chouette of ``variant`` from the lobby's card; returns its id (the page's address)."""
     person.goto("#/")
     card = person.page.locator(".chouette-card")
     choice = card.locator("select[name=max_players]")
@@ -102,6 +102,7 @@ def create_from_lobby(person: Client, max_players: int) -> str:
             card.locator("summary").click()
         person.page.wait_for_timeout(250)
     choice.select_option(str(max_players))
+    card.locator("select[name=variant]").select_option(variant)
     card.locator("[data-action=create-chouette]").click()
     wait_page(person, status="waiting", role="seated")
     match = re.search(r"#/chouette/([A-Za-z0-9_-]+)", person.page.url)
@@ -348,7 +349,12 @@ def test_on_a_phone_the_chouette_board_fills_the_screen(viewport: dict[str, int]
     """As on a table's page (test_game_page_browser): a phone held upright shows the board edge to edge, held
     sideways the board takes the whole height with the controls beside it."""
     person = client(viewport=viewport, has_touch=True, is_mobile=True)
-    create_from_lobby(person, 3)
+    person.goto("#/")
+    person.page.wait_for_selector(".chouette-card select[name=variant] option", state="attached")
+    offered = person.page.locator(".chouette-card select[name=variant] option")
+    assert offered.evaluate_all("options => options.map((o) => o.value)") == ["backgammon", "hypergammon", "nackgammon"]
+    create_from_lobby(person, 3, "nackgammon")  # the variants whose data say they have a cube and money play
+    assert person.page.locator('.match-info [data-variant="nackgammon"]').is_visible()
     board = person.page.locator("svg.board").bounding_box()
     assert board is not None
     if viewport["width"] < viewport["height"]:

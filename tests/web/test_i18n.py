@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from nardy.bots import BOT_LEVELS
+from nardy.bots.hints import Unavailable
 from nardy.rules import VARIANTS, WinKind
 
 WEB = Path(__file__).resolve().parents[2] / "nardy" / "web"
@@ -43,6 +45,7 @@ DATA_NAMES: dict[str, tuple[str, ...]] = {
     "variant_group": tuple(dict.fromkeys(variant.group for variant in VARIANTS.values())),
     "bot": BOT_LEVELS,
     "result": tuple(kind.value for kind in WinKind),
+    "analysis_unavailable": get_args(Unavailable),
 }
 """The names the server sends as data, by the namespace the client translates them in."""
 

@@ -44,6 +44,11 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, web_ser
     sign_up(person, "cup_alice")
     person.goto("#/tournaments")
     person.page.wait_for_selector(f'[data-list=upcoming] [data-tournament="{tournament}"]')
+    # the form offers the match lengths the chosen variant is played to (GET /api/variants), tavli's 3, 5 or 7
+    create = person.page.locator("form[data-form=tournament]")
+    create.locator("select[name=variant]").select_option("tavli")
+    lengths = create.locator("select[name=match_length] option").evaluate_all("options => options.map((o) => o.value)")
+    assert lengths == ["3", "5", "7"]
     person.screenshot_page("tournaments-list")
     person.page.click(f'[data-list=upcoming] [data-tournament="{tournament}"] a')
     person.page.wait_for_selector(".tournament[data-status=registering]")

@@ -1,4 +1,5 @@
-"""One chouette game: a backgammon game between the box and a team, with one cube per team member.
+"""One chouette game: a game of backgammon (or of a variant played as it is, with the cube and for money) between
+the box and a team, with one cube per team member.
 
 The board is an ordinary :class:`~nardy.rules.game.Game` played without its
 own cube: side 0 is the box, side 1 the team, whose checkers the captain
@@ -33,11 +34,28 @@ from nardy.rules.errors import CubeError, IllegalActionError, WrongTurnError
 from nardy.rules.game import Game, Phase
 from nardy.rules.movegen import Step
 from nardy.rules.position import Play
-from nardy.rules.variant import GameOptions, WinKind
-from nardy.rules.variants import find_variant
+from nardy.rules.variant import GameOptions, Variant, WinKind
+from nardy.rules.variants.backgammon import BACKGAMMON
 
 BOX_SIDE = 0
 TEAM_SIDE = 1
+
+
+def chouette_refusal(variant: Variant) -> str | None:
+    """Why ``variant`` cannot be played as a chouette, or ``None`` where it can.
+
+    A chouette is a money game with one cube per team member (000: the box's
+    double is taken or passed by "каждый член команды"), so its variant must
+    allow both the doubling cube and money play: backgammon, hypergammon and
+    nackgammon do; dave is played as a match only, and the variants without a
+    cube (long nardy, Georgian nardy, tavla, the games of tavli) have nothing to
+    stake per member.
+    """
+    if not variant.cube_allowed:
+        return f"{variant.name} is played without the doubling cube: a chouette needs one cube per team member"
+    if not variant.money_play:
+        return f"{variant.name} is played as a match only: a chouette is money play"
+    return None
 
 
 class ChouettePhase(StrEnum):
@@ -105,9 +123,11 @@ class ChouetteGame:
     turns_played: int = 0
 
     @classmethod
-    def new(cls, lineup: Lineup, options: GameOptions | None = None) -> ChouetteGame:
-        """A game waiting for the opening roll of the box and the captain."""
-        variant = find_variant("backgammon")
+    def new(cls, lineup: Lineup, options: GameOptions | None = None, variant: Variant = BACKGAMMON) -> ChouetteGame:
+        """A game of ``variant`` waiting for the opening roll of the box and the captain."""
+        refusal = chouette_refusal(variant)
+        if refusal is not None:
+            raise IllegalActionError(refusal)
         chosen = options if options is not None else GameOptions(cube=True)
         variant.check_options(chosen, 0)
         if chosen.automatic_doubles or chosen.beavers:

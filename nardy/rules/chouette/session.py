@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from nardy.rules.chouette.game import ChouetteGame, ChouetteGameResult
+from nardy.rules.chouette.game import ChouetteGame, ChouetteGameResult, chouette_refusal
 from nardy.rules.chouette.lineup import MAX_PLAYERS, MIN_PLAYERS, Formation, Lineup, PlayerId
 from nardy.rules.errors import IllegalActionError
-from nardy.rules.variant import GameOptions
+from nardy.rules.variant import GameOptions, Variant
 from nardy.rules.variants import find_variant
+from nardy.rules.variants.backgammon import BACKGAMMON
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,8 @@ class Chouette:
     """Everything about a chouette session that follows from its actions."""
 
     options: GameOptions
+    variant: Variant = BACKGAMMON
+    """The rule set every game of the session is played by (:func:`~nardy.rules.chouette.game.chouette_refusal`)."""
     seated: tuple[PlayerId, ...] = ()
     """Players at the table before it is formed, in the order they sat down."""
     formation: Formation | None = None
@@ -36,13 +39,18 @@ class Chouette:
     results: tuple[ChouetteGameResult, ...] = ()
 
     @classmethod
-    def new(cls, options: GameOptions | None = None) -> Chouette:
-        """An empty table; ``options`` as for a backgammon money game (cube, Jacoby, backgammon value)."""
+    def new(cls, options: GameOptions | None = None, variant: Variant | str = BACKGAMMON) -> Chouette:
+        """An empty table of ``variant`` (backgammon by default; a name or the rule set), ``options`` as for its
+        money game (cube, Jacoby, backgammon value); IllegalActionError for a variant a chouette is not played in."""
+        rules = find_variant(variant) if isinstance(variant, str) else variant
+        refusal = chouette_refusal(rules)
+        if refusal is not None:
+            raise IllegalActionError(refusal)
         chosen = options if options is not None else GameOptions(cube=True)
-        find_variant("backgammon").check_options(chosen, 0)
+        rules.check_options(chosen, 0)
         if chosen.automatic_doubles or chosen.beavers:
             raise IllegalActionError("a chouette is played without automatic doubles and beavers")
-        return cls(chosen)
+        return cls(chosen, rules)
 
     # ----- queries
 
@@ -163,4 +171,4 @@ class Chouette:
     def _next_game(self) -> Chouette:
         if self.lineup is None or len(self.lineup.players) < MIN_PLAYERS:
             return self
-        return replace(self, game=ChouetteGame.new(self.lineup, self.options))
+        return replace(self, game=ChouetteGame.new(self.lineup, self.options, self.variant))

@@ -14,7 +14,7 @@ from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from nardy.bots.hints import Hint, cube_hint, gives_hints, top_plays
+from nardy.bots.hints import Hint, analysis_offer, cube_hint, top_plays
 from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext
 from nardy.notation import (
     NotationError, format_steps, from_xgid, position_from_dict, position_from_id, position_from_json, position_to_dict,
@@ -131,11 +131,23 @@ def _finished_table(db: DbSession, table_id: str) -> GameTable:
 
 
 class HintIn(BaseModel):
-    """How deep the hint looks (``expert`` by default)."""
+    """How deep the hint looks: one of the variant's levels (``GET /api/variants``), ``expert`` by default."""
 
     model_config = ConfigDict(extra="forbid")
 
-    level: AnalysisLevel = "expert"
+    level: AnalysisLevel | None = None
+
+
+def offered_level(variant: str, level: str | None) -> str:
+    """The level to rate ``variant``'s plays at: ``level``, or the variant's default when none is named; 422 where
+    the variant's engine offers no hints or not that level (nardy.bots.hints.analysis_offer decides)."""
+    offer = analysis_offer(variant)
+    chosen = level or offer.default_level
+    if offer.unavailable is not None or chosen is None:
+        raise HTTPException(422, f"no hints in {variant}: its computer player rates no equities")
+    if chosen not in offer.levels:
+        raise HTTPException(422, f"the levels of {variant} are {', '.join(offer.levels)}, not {chosen}")
+    return chosen
 
 
 @router.post("/tables/{table_id}/hint")
@@ -159,9 +171,7 @@ async def hint(table_id: str, request: Request, user: CurrentUser, body: HintIn 
     game = state.game
     if game is None or state.actor() != seat:
         raise HTTPException(409, "it is not your decision")
-    level = (body or HintIn()).level
-    if not gives_hints(game.position.variant.name):
-        raise HTTPException(422, f"no hints in {game.position.variant.name}: its computer player rates no equities")
+    level = offered_level(game.position.variant.name, (body or HintIn()).level)
     context = CubeContext.of(game, seat)
     if game.phase is Phase.MOVING and game.dice is not None:
         dice = game.dice
@@ -186,30 +196,35 @@ class BoardIn(BaseModel):
     cube_owner: Literal["centered", "player", "opponent"] = "centered"
     cube: bool = False
     """Whether the cube is in play (the short board only); the ratings are then cubeful, money play."""
-    level: AnalysisLevel = "expert"
+    level: AnalysisLevel | None = None
+    """One of the variant's levels (``GET /api/variants``); its default (``expert``) when omitted."""
 
 
 @router.post("/analysis/position")
 async def analyse_position(body: BoardIn, request: Request, settings: SettingsDep, limiter: RateLimiterDep) -> dict[str, Any]:
     """The analysis board: the ranked plays of a roll, or the cube decision, for a position of any variant.
 
-    An XGID brings its own dice and cube when the request names none.
+    An XGID brings its own dice and cube when the request names none. Where the variant's engine rates no
+    equities the position comes back with no plays and ``unavailable``, the reason's code
+    (:func:`nardy.bots.hints.analysis_offer`); a level the variant does not offer is refused (422).
     Rate-limited per address.
     """
     limiter.spend(Limit.of("board", settings.board_requests_per_address, "too many analysis board requests"),
                   client_address(request))
     position, dice, context = _board(body)
-    if not gives_hints(position.variant.name):
+    offer = analysis_offer(position.variant.name)
+    if offer.unavailable is not None:
         return {"variant": position.variant.name, "position": position_to_dict(position),
                 "dice": list(dice) if dice is not None else None, "plays": [], "cube": None,
-                "unavailable": f"no analysis in {position.variant.name}: its computer player rates no equities"}
+                "unavailable": offer.unavailable}
+    level = offered_level(position.variant.name, body.level)
     if dice is not None:
-        plays = await run_in_threadpool(top_plays, position, dice, context=context, level=body.level, count=10)
+        plays = await run_in_threadpool(top_plays, position, dice, context=context, level=level, count=10)
         return {"variant": position.variant.name, "position": position_to_dict(position), "dice": list(dice),
                 "plays": [_hint_json(h) for h in plays], "cube": None}
     advice = None
     if context.live:
-        advice = _cube_json(await run_in_threadpool(cube_hint, position, context, level=body.level))
+        advice = _cube_json(await run_in_threadpool(cube_hint, position, context, level=level))
     return {"variant": position.variant.name, "position": position_to_dict(position), "dice": None, "plays": [],
             "cube": advice}
 

@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from nardy.rules import GameOptions
+from nardy.rules import VARIANTS, GameOptions
 from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
 from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
@@ -29,7 +29,7 @@ router = APIRouter(prefix="/api", tags=["chouettes"])
 
 
 class ChouetteOptionsIn(BaseModel):
-    """A chouette is backgammon with the cube; Jacoby and the backgammon's value are the choices."""
+    """A chouette is a money game with the cube; Jacoby and the backgammon's value are the choices."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -38,10 +38,12 @@ class ChouetteOptionsIn(BaseModel):
 
 
 class ChouetteIn(BaseModel):
-    """A new chouette: its places, time control, options and privacy."""
+    """A new chouette: its variant (one with backgammon's cube and money play), places, time control, options
+    and privacy."""
 
     model_config = ConfigDict(extra="forbid")
 
+    variant: Annotated[str, Field(max_length=40)] = "backgammon"
     max_players: Annotated[int, Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)] = MAX_PLAYERS
     move_seconds: ClockSeconds | None = None
     options: ChouetteOptionsIn = Field(default_factory=ChouetteOptionsIn)
@@ -56,12 +58,17 @@ def _service(request: Request) -> ChouetteService:
 
 @router.post("/chouettes", status_code=status.HTTP_201_CREATED)
 async def create_chouette(body: ChouetteIn, request: Request, user: CurrentUser, settings: SettingsDep) -> dict[str, Any]:
-    """Open a chouette; the creator sits down. It forms when a player sends ``start`` with three or more seated."""
+    """Open a chouette; the creator sits down. It forms when a player sends ``start`` with three or more seated.
+
+    422 for an unknown variant, or one the rules play no chouette in (no cube, or no money play).
+    """
+    if body.variant not in VARIANTS:
+        raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
     if body.move_seconds is not None and body.move_seconds not in MOVE_SECONDS_CHOICES and not settings.testing:
         raise HTTPException(422, f"seconds per move are one of {list(MOVE_SECONDS_CHOICES)}")
     options = GameOptions(cube=True, jacoby=body.options.jacoby, backgammon_value=body.options.backgammon_value)
     spec = ChouetteSpec(options=options, max_players=body.max_players, move_seconds=body.move_seconds,
-                        private=body.private)
+                        private=body.private, variant=body.variant)
     service = _service(request)
     try:
         state = await service.create(

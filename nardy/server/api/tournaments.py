@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from nardy.bots import levels_for
 from nardy.notation import NotationError
-from nardy.rules import VARIANTS
+from nardy.rules import VARIANTS, GameOptions, RulesError, Variant
 from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
@@ -164,18 +164,30 @@ def _new(body: TournamentIn, settings: Settings) -> NewTournament:
         moves_final_at_new_table(variant.name, options.moves_final, against_computer=False, binding=True)
     except ActionError as error:
         raise refuse(error) from None
+    default = _round(body.round, rated=body.rated, settings=settings)
+    per_round = tuple(_round(r, rated=body.rated, settings=settings) for r in body.per_round)
+    _check_matches(variant, GameOptions(**game_options), (default, *per_round))
     if options.moves_final is not None:
         game_options["moves_final"] = options.moves_final
     return NewTournament(
         name=body.name.strip(), season=body.season, format=body.format, start_kind=body.start,
-        variant=body.variant, options=game_options, default=_round(body.round, rated=body.rated, settings=settings),
-        per_round=tuple(_round(r, rated=body.rated, settings=settings) for r in body.per_round),
+        variant=body.variant, options=game_options, default=default, per_round=per_round,
         rounds=body.rounds if body.format == "swiss" else None, rated=body.rated,
         max_players=body.max_players, min_players=body.min_players,
         registration_opens_at=body.registration_opens_at, starts_at=body.starts_at, bots_fill=body.bots_fill,
         bot_level=body.bot_level if body.bots_fill else None,
         fill_after_seconds=body.fill_after_seconds if body.bots_fill else None,
     )
+
+
+def _check_matches(variant: Variant, options: GameOptions, rounds: tuple[RoundSettings, ...]) -> None:
+    """422 unless the rules let ``variant`` play every round's match with ``options`` (a tavli match to 1 point,
+    a tavla match with the cube): refused when organised, not when a round's tables are made."""
+    for settings in rounds:
+        try:
+            variant.check_options(options, settings.match_length)
+        except RulesError as error:
+            raise HTTPException(422, str(error)) from None
 
 
 @router.get("")

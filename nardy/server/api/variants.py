@@ -1,8 +1,8 @@
 """``GET /api/variants``: what a client needs to know of each variant and of the clocks, from the rules.
 
 The browser client keeps no rule data of its own: the variants it offers, their
-match lengths, money play, cube options, the moves-final default, the computer's
-levels, how the opponent's numbers turn onto one's own board and the names of
+match lengths, money play, cube options, the moves-final default, whether a chouette is played, the computer's
+levels (and those of hints and the analysis board), how the opponent's numbers turn onto one's own board and the names of
 the wins all come from here, read from :mod:`nardy.rules` (and the computer's
 levels from :mod:`nardy.bots`), and the clocks from the choices the table API
 accepts. The answer changes only with a deploy, so it carries an ``ETag`` and
@@ -20,8 +20,10 @@ import orjson
 from fastapi import APIRouter, Request, Response
 
 from nardy.bots import levels_for
+from nardy.bots.hints import analysis_offer
 from nardy.notation import sgf
 from nardy.rules import VARIANTS, Variant
+from nardy.rules.chouette import chouette_refusal
 from nardy.server.api.bounds import LONGEST_MATCH
 from nardy.server.services.matchmaking import pairing_lengths
 from nardy.server.settings import (
@@ -58,13 +60,21 @@ def variant_json(variant: Variant) -> dict[str, Any]:
             "automatic_doubles": cube.automatic_doubles, "beavers": cube.beavers,
         },
         "moves_final": variant.moves_final,
+        "chouette": chouette_refusal(variant) is None,
         "levels": list(levels_for(variant.name)),
+        "analysis": _analysis_json(variant.name),
         "scoring": {
             "kinds": [str(kind) for kind in variant.win_kinds],
             "backgammon_values": list(variant.backgammon_values),
         },
         "match_files": ["mat", "sgf"] if sgf.holds(variant) else ["mat"],
     }
+
+
+def _analysis_json(variant: str) -> dict[str, Any]:
+    """What hints and the analysis board offer in ``variant``: their levels, or none and the reason's code."""
+    offer = analysis_offer(variant)
+    return {"levels": list(offer.levels), "unavailable": offer.unavailable}
 
 
 def _bank_clock(delay: int, bank: int) -> dict[str, int]:

@@ -3,10 +3,10 @@
 A chouette game is one board between the box and the team, with one cube per
 team member (000: «каждый член команды может индивидуально решать, принимать
 или отказываться»; docs/chouette.md). Each member's game against the box is
-an ordinary money game of backgammon: the same opening, rolls and plays (the
-captain moves for the team), and that member's own cube: the box's double and
-the member's take or pass, the team's double and the box's take or pass of
-that member's cube. A member's game ends where their stake was settled (a
+an ordinary money game of the chouette's variant: the same opening, rolls
+and plays (the captain moves for the team), and that member's own cube: the
+box's double and the member's take or pass, the team's double and the box's
+take or pass of that member's cube. A member's game ends where their stake was settled (a
 pass, a resignation, or the board's end), so what the team played after a
 member left is not theirs.
 
@@ -122,7 +122,7 @@ def _record(
     seated = [{"kind": "seated", "seat": seat, "payload": {"seat": seat, "name": names.get(user, "")}}
               for seat, user in enumerate((box, member))]
     return {
-        "variant": "backgammon", "match_length": 0,
+        "variant": spec.variant, "match_length": 0,
         "options": {"cube": True, "jacoby": options.jacoby, "automatic_doubles": 0,
                     "backgammon_value": options.backgammon_value, "beavers": False},
         "events": [*seated, {"kind": "match_started", "seat": None, "payload": {}}, *events],

@@ -55,6 +55,8 @@ class ChouetteSpec:
     max_players: int = MAX_PLAYERS
     move_seconds: int | None = None
     private: bool = False
+    variant: str = "backgammon"
+    """The rule set of every game (a variant with backgammon's cube and money play, as the rules decide)."""
 
     def options_dict(self) -> dict[str, Any]:
         """Every game option, as stored in ``tables.options``."""
@@ -121,8 +123,8 @@ class ChouetteTableState:
 
 
 def initial_state(table_id: str, spec: ChouetteSpec) -> ChouetteTableState:
-    """The state of a fresh chouette, after checking its options against the rules."""
-    return ChouetteTableState(table_id, spec, _ask(lambda: Chouette.new(spec.options), "bad_settings"))
+    """The state of a fresh chouette, after checking its variant and options against the rules."""
+    return ChouetteTableState(table_id, spec, _ask(lambda: Chouette.new(spec.options, spec.variant), "bad_settings"))
 
 
 # ----- asking the rules
@@ -437,6 +439,7 @@ def view(state: ChouetteTableState, *, now: datetime) -> dict[str, Any]:
     return {
         "table": state.id,
         "kind": CHOUETTE_KIND,
+        "variant": spec.variant,
         "version": state.version,
         "status": state.status,
         "max_players": spec.max_players,

@@ -76,7 +76,7 @@ def chouette_spec_from_row(row: GameTable) -> ChouetteSpec:
     """A chouette's spec from its database row."""
     return ChouetteSpec(
         options=GameOptions(**row.options), max_players=row.max_players or 8, move_seconds=row.move_seconds,
-        private=row.private,
+        private=row.private, variant=row.variant,
     )
 
 
@@ -250,7 +250,7 @@ class ChouetteService(LiveTableReads[ChouetteTableState]):
         table_id = secrets.token_urlsafe(12)
         state = initial_state(table_id, spec)
         row = GameTable(
-            id=table_id, kind=CHOUETTE_KIND, max_players=spec.max_players, variant="backgammon", match_length=0,
+            id=table_id, kind=CHOUETTE_KIND, max_players=spec.max_players, variant=spec.variant, match_length=0,
             options=spec.options_dict(), move_seconds=spec.move_seconds, rated=False, private=spec.private,
             invite_token=secrets.token_urlsafe(16) if spec.private else None, created_by=user.id,
             created_at=self._clock.now(), status="waiting", version=0, owner=self.process_id,

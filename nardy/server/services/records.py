@@ -103,14 +103,17 @@ def transcript_replay(transcript: Transcript) -> dict[str, Any]:
 
     A file has no events, so a frame's ``version`` is its action's ``source``
     (an imported match's actions are numbered, which is how its analysis
-    names them); the end of each game and of the match get frames of their
-    own, with no version. NotationError names an action the rules refuse.
+    names them); the end of each game and of the match, and a tie that
+    starts a game again, get frames of their own, with no version.
+    NotationError names an action the rules refuse.
     """
     frames: list[dict[str, Any]] = []
     whites: dict[str, int] = {}
     for number, steps in enumerate(games_of(transcript), start=1):
         for step in steps:
             frames.append(_transcript_frame(step, ACTION_EVENTS[step.action.kind], step.action.source))
+            if step.game.tied:  # plakoto, both mothers pinned: the game starts again, as a table's game_tied says
+                frames.append(_transcript_frame(step, "game_tied", None))
             result = step.game.result
             if result is not None:
                 whites[str(number)] = step.game.white
@@ -127,7 +130,7 @@ def _transcript_frame(step: Replayed, kind: str, version: int | None) -> dict[st
     action, game = step.action, step.game
     board = game.board_for(0)
     moved = kind == "moved"
-    closing = kind in ("game_ended", "match_ended")
+    closing = kind in ("game_ended", "game_tied", "match_ended")
     dice: list[int] | None
     if closing:
         dice = None

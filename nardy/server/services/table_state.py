@@ -173,6 +173,8 @@ class TableState:
     """The client seeds in force for the current game, fixed when it started."""
     roll_number: int = 0
     games_announced: int = 0
+    ties_announced: int = 0
+    """The ties of the game in play (plakoto: both mothers pinned, the game starts again) a ``game_tied`` told."""
     last_move: dict[str, Any] | None = None
     last_result: dict[str, Any] | None = None
     whites: tuple[int, ...] = ()
@@ -288,13 +290,15 @@ def _event_changes(state: TableState, event: NewEvent) -> dict[str, Any]:
         seeds = data["client_seeds"]
         changes: dict[str, Any] = {
             "game_number": data["number"], "commitment": data["commitment"], "roll_number": 0,
-            "game_client_seeds": (seeds[0], seeds[1]),
+            "game_client_seeds": (seeds[0], seeds[1]), "ties_announced": 0,
         }
         if state.spec.has_bank_clock and state.spec.match_length == 0:
             changes["banks"] = (state.spec.bank_seconds, state.spec.bank_seconds)
         return changes
     if kind == "game_ended":
         return {"games_announced": state.games_announced + 1, "last_result": data["result"]}
+    if kind == "game_tied":
+        return {"ties_announced": state.ties_announced + 1}
     if kind == "match_ended":
         return {"status": "finished", "rated_result": data.get("rated")}
     if kind == "rematch_offered":

@@ -216,6 +216,9 @@ class MatchKind:
                 "commitment": state.next_commitment[1],
                 "client_seeds": [s.client_seed if s is not None else "" for s in state.seats],
             })
+        if match.game.ties > state.ties_announced:
+            # the play tied the game (plakoto: both mothers pinned): said before it opens again (docs/rules.md §9)
+            return NewEvent("game_tied", None, {"number": state.game_number})
         if match.game.phase is Phase.OPENING:
             dice = self._dice.roll(seeds[state.game_number], state.game_client_seeds, state.roll_number)
             return opening_event(match.game, dice, state.roll_number)

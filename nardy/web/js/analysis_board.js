@@ -4,16 +4,24 @@
 // roll. The best play is drawn on the board as arrows; picking a play draws the position it leaves; "play it"
 // moves on from there. A link leads to the analysis of a whole match from a file (#/imports).
 import { h, fill } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tData } from "./i18n.js";
 import { post, errorText } from "./api.js";
 import { Board } from "./board.js";
 import { playArrows } from "./play_arrows.js";
 import { getSettings } from "./settings.js";
 import { formatDice } from "./names.js";
-import { variantRules } from "./variants.js";
+import { variantRules, analysisOf } from "./variants.js";
 import { variantOptions } from "./variant_choices.js";
 
 const DIE = [1, 2, 3, 4, 5, 6];
+const LEVEL_NAMES = {
+  "advanced": () => t("analysis.level_advanced"),
+  "expert": () => t("analysis.level_expert"),
+  "world-class": () => t("analysis.level_world_class"),
+};
+
+/** Why a variant has no analysis, from the reason's code the server gives (GET /api/variants: `analysis`). */
+const unavailableText = (code) => tData("analysis_unavailable", code, code);
 const XGID = /^\s*XGID=/i;
 
 export function mountAnalysisBoard(view) {
@@ -26,10 +34,8 @@ export function mountAnalysisBoard(view) {
   const dieB = h("select", { name: "die-b", "aria-label": t("board.die") }, DIE.map((d) => h("option", { value: String(d) }, String(d))));
   const noRoll = h("input", { type: "checkbox", name: "no-roll" });
   const cube = h("input", { type: "checkbox", name: "board-cube" });
-  const level = h("select", { name: "board-level", "aria-label": t("analysis.level") },
-    h("option", { value: "advanced" }, t("analysis.level_advanced")),
-    h("option", { value: "expert", selected: true }, t("analysis.level_expert")),
-    h("option", { value: "world-class" }, t("analysis.level_world_class")));
+  const level = h("select", { name: "board-level", "aria-label": t("analysis.level") });
+  const levelField = h("label", { class: "field" }, h("span", {}, t("analysis.level")), level);
   const setupSide = h("select", { name: "setup-side", "aria-label": t("board.setup_side") },
     h("option", { value: "0" }, t("board.setup_white")), h("option", { value: "1" }, t("board.setup_black")));
   const setupButton = h("button", { type: "button", "data-action": "setup", "aria-pressed": "false", onclick: () => setSetup(!setup) },
@@ -67,8 +73,17 @@ export function mountAnalysisBoard(view) {
     return sources;
   }
 
+  /** The levels the chosen variant's engine offers (the server's word), keeping the one picked where it still is. */
+  function offerLevels() {
+    const offered = analysisOf(variant.value).levels;
+    const kept = offered.includes(level.value) ? level.value : offered.includes("expert") ? "expert" : offered[offered.length - 1];
+    fill(level, offered.map((value) => h("option", { value, selected: value === kept }, LEVEL_NAMES[value]?.() ?? value)));
+    levelField.hidden = !offered.length;
+  }
+
   async function analyse() {
-    const body = { variant: variant.value, position: position.value.trim() || "start", level: level.value, cube: cube.checked };
+    const body = { variant: variant.value, position: position.value.trim() || "start", cube: cube.checked };
+    if (level.value) body.level = level.value;
     if (!noRoll.checked && !(diceFromPosition && XGID.test(position.value))) body.dice = [Number(dieA.value), Number(dieB.value)];
     fill(results, h("p", { class: "hint" }, t("common.loading")));
     try {
@@ -79,7 +94,8 @@ export function mountAnalysisBoard(view) {
         dieB.value = String(answer.dice[1]);
       }
       draw(answer.position, answer.dice, answer.plays.length ? playArrows(answer.plays[0]) : []);
-      fill(results, answer.dice ? plays(answer) : cubeAdvice(answer));
+      if (answer.unavailable) fill(results, h("p", { class: "hint", "data-unavailable": answer.unavailable }, unavailableText(answer.unavailable)));
+      else fill(results, answer.dice ? plays(answer) : cubeAdvice(answer));
     } catch (error) {
       fill(results, h("p", { class: "error" }, errorText(error)));
     }
@@ -161,6 +177,7 @@ export function mountAnalysisBoard(view) {
   }
 
   variant.addEventListener("change", () => {
+    offerLevels();
     cube.disabled = !variantRules(variant.value).cube.allowed;
     if (cube.disabled) cube.checked = false;
     if (setup) startPosition();
@@ -177,7 +194,7 @@ export function mountAnalysisBoard(view) {
       h("button", { type: "button", "data-action": "roll-dice", onclick: roll }, t("board.roll"))),
     h("label", { class: "toggle" }, noRoll, h("span", {}, t("board.before_roll"))),
     h("label", { class: "toggle" }, cube, h("span", {}, t("board.with_cube"))),
-    h("label", { class: "field" }, h("span", {}, t("analysis.level")), level),
+    levelField,
     h("button", { type: "submit", class: "primary", "data-action": "analyse-position" }, t("analysis.analyse")));
   fill(view, h("section", { class: "page analysis-board" }, h("h1", {}, t("board.title")),
     h("p", {}, h("a", { href: "#/imports", "data-action": "imports" }, t("imports.title"))),
@@ -185,6 +202,7 @@ export function mountAnalysisBoard(view) {
       h("div", { class: "analysis-main" }, boardHost, h("div", { class: "row" }, setupButton), setupTools, setupMessage),
       h("div", { class: "replay-side" }, form, results))));
   board = new Board(boardHost, { onDrop: dropped });
+  offerLevels();
   analyse();
   return () => {};
 }

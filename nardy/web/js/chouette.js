@@ -11,10 +11,10 @@ import { fromOpponent } from "./variants.js";
 import { post, errorText } from "./api.js";
 import { currentUser, ensureSignedIn, onUserChange } from "./session.js";
 import { getSettings, onSettingsChange } from "./settings.js";
-import { timeControlName, formatRemaining, formatDice, formatSteps } from "./names.js";
+import { timeControlName, formatRemaining, formatDice, formatSteps, variantName } from "./names.js";
 import { pickStep, diceFaces, highlights } from "./picking.js";
 import { playSound } from "./sound.js";
-import { playersList, formationView, resultsTable, roleOf, roleName, signed, CHOUETTE_VARIANT } from "./chouette_view.js";
+import { playersList, formationView, resultsTable, roleOf, roleName, signed } from "./chouette_view.js";
 import { TeamPanel } from "./chouette_panel.js";
 import { SeedBox } from "./fair_dice.js";
 import { icon } from "./icons.js";
@@ -320,6 +320,7 @@ class ChouettePage {
   renderInfo() {
     const s = this.state;
     const parts = [h("span", { class: "variant" }, t("chouette.title")),
+      h("span", { "data-variant": s.variant }, variantName(s.variant)),
       h("span", { "data-count": `${(s.players || []).length}/${s.max_players}` }, t("chouette.players_count", { n: (s.players || []).length, max: s.max_players }))];
     if (s.move_seconds) parts.push(h("span", {}, timeControlName(s.move_seconds)));
     if (s.options && s.options.jacoby) parts.push(h("span", { class: "badge" }, t("lobby.jacoby")));
@@ -370,8 +371,8 @@ class ChouettePage {
     this.selected = selected;
     const ours = g.turn === mine;
     const convert = (steps_, sameSide, pending) => steps_.map((x) => ({
-      from: sameSide ? x.source : fromOpponent(CHOUETTE_VARIANT, x.source),
-      to: sameSide ? x.target : fromOpponent(CHOUETTE_VARIANT, x.target),
+      from: sameSide ? x.source : fromOpponent(s.variant, x.source),
+      to: sameSide ? x.target : fromOpponent(s.variant, x.target),
       mine: sameSide,
       pending,
     }));

@@ -3,7 +3,9 @@ import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { ApiError, get, post, errorText } from "./api.js";
 import { currentUser, ensureSignedIn } from "./session.js";
-import { timeControlName, playerName } from "./names.js";
+import { timeControlName, playerName, variantName } from "./names.js";
+import { variantRules } from "./variants.js";
+import { variantOptions } from "./variant_choices.js";
 
 const MOVE_SECONDS = [null, 30, 60, 90, 120];
 const MIN_PLAYERS = 3;
@@ -60,6 +62,8 @@ export function chouetteCard(context) {
   const { socket, toast, navigate } = context;
   const list = h("div", { class: "table-list", id: "chouette-tables" }, h("p", { class: "hint" }, t("common.loading")));
 
+  // the variants the server plays a chouette in (GET /api/variants: `chouette`, decided by the rules)
+  const variant = h("select", { name: "variant" }, variantOptions((v) => v.chouette));
   const maxPlayers = h("select", { name: "max_players" },
     Array.from({ length: MAX_PLAYERS - MIN_PLAYERS + 1 }, (_, i) => MIN_PLAYERS + i)
       .map((n) => h("option", { value: String(n) }, String(n))));
@@ -79,9 +83,10 @@ export function chouetteCard(context) {
     try {
       await ensureSignedIn(socket);
       const created = await post("/api/chouettes", {
+        variant: variant.value,
         max_players: Number(maxPlayers.value),
         move_seconds: time.value ? Number(time.value) : null,
-        options: { jacoby: jacoby.checked, backgammon_value: Number(bgValue.value) },
+        options: { jacoby: jacoby.checked, backgammon_value: hasBackgammons() ? Number(bgValue.value) : 3 },
         private: privateBox.checked,
       });
       if (created.invite) sessionStorage.setItem(`nardy.invite.${chouetteId(created)}`, created.invite);
@@ -91,11 +96,17 @@ export function chouetteCard(context) {
     }
   }
 
+  /** Whether the chosen variant names a backgammon, whose value the form then offers. */
+  const hasBackgammons = () => (variantRules(variant.value)?.scoring.backgammon_values ?? []).length > 0;
+  const bgField = labelled(t("lobby.backgammon_value"), bgValue);
+  variant.addEventListener("change", () => { bgField.hidden = !hasBackgammons(); });
+
   const form = h("form", { class: "chouette-create", "data-form": "chouette", onsubmit: create },
+    labelled(t("lobby.variant"), variant),
     labelled(t("chouette.max_players"), maxPlayers),
     labelled(t("lobby.time_control"), time),
     check(t("lobby.jacoby"), jacoby, t("chouette.jacoby_hint")),
-    labelled(t("lobby.backgammon_value"), bgValue),
+    bgField,
     check(t("lobby.private"), privateBox, t("chouette.private_hint")),
     h("button", { type: "submit", class: "primary", "data-action": "create-chouette" }, t("chouette.create")));
 
@@ -109,7 +120,7 @@ export function chouetteCard(context) {
       ? h("a", { href: `#/chouette/${id}`, class: "button", "data-watch": id }, mine ? t("lobby.open") : t("lobby.watch"))
       : h("button", { type: "button", class: "primary", "data-join-chouette": id, onclick: () => joinChouette(id, context) }, t("lobby.join"));
     return h("div", { class: "table-row", "data-chouette": id },
-      h("span", { class: "variant" }, t("chouette.title")),
+      h("span", { class: "variant", "data-variant": entry.variant }, `${t("chouette.title")} · ${variantName(entry.variant)}`),
       h("span", { class: "count", "data-count": `${players.length}/${max}` }, t("chouette.players_count", { n: players.length, max })),
       h("span", {}, timeControlName(entry.move_seconds)),
       h("span", { class: "players" }, players.map((p) => playerName(p)).join(", ")),

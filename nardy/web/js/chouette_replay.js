@@ -8,7 +8,7 @@ import { fromOpponent } from "./variants.js";
 import { getSettings, onSettingsChange } from "./settings.js";
 import { kindName, formatDice } from "./names.js";
 import { frameStepper } from "./replay.js";
-import { cubeText, stakeText, signed, CHOUETTE_VARIANT } from "./chouette_view.js";
+import { cubeText, stakeText, signed } from "./chouette_view.js";
 import { analysisPanel } from "./analysis_panel.js";
 
 const COLOURS = { box: "black", team: "white" };
@@ -63,8 +63,8 @@ export function mountChouetteReplay(view, arg) {
     if (frame.kind !== "moved" || !frame.steps) return [];
     const team = frame.player !== game.box;
     return frame.steps.map((s) => ({
-      from: team ? s.source : fromOpponent(CHOUETTE_VARIANT, s.source),
-      to: team ? s.target : fromOpponent(CHOUETTE_VARIANT, s.target),
+      from: team ? s.source : fromOpponent(game.variant, s.source),
+      to: team ? s.target : fromOpponent(game.variant, s.target),
       mine: team,
       pending: false,
     }));
@@ -123,7 +123,7 @@ export function mountChouetteReplay(view, arg) {
         fill(caption, t("replay.empty"));
         return;
       }
-      game = { ...replay.games[index], index: index + 1 };
+      game = { ...replay.games[index], index: index + 1, variant: state.variant };
       title.textContent = `${t("replay.title")}: ${t("chouette.game_number", { n: game.index })}`;
       stepper.count = game.frames.length;
       stepper.go(0);

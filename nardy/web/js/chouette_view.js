@@ -5,9 +5,6 @@ import { t } from "./i18n.js";
 import { kindName } from "./names.js";
 import { icon } from "./icons.js";
 
-/** A chouette is a game of backgammon (docs/chouette.md): its board is that variant's. */
-export const CHOUETTE_VARIANT = "backgammon";
-
 /** Points with their sign: +2, -4, 0. */
 export function signed(n) {
   return n > 0 ? `+${n}` : String(n);

@@ -7,7 +7,7 @@
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { Board, FLIGHT_MS } from "./board.js";
-import { fromOpponent } from "./variants.js";
+import { fromOpponent, analysisOf } from "./variants.js";
 import { icon } from "./icons.js";
 import { get, post, errorText } from "./api.js";
 import { currentUser, ensureUser, onUserChange } from "./session.js";
@@ -354,6 +354,12 @@ class GamePage {
             this.flash(t("game.sides_swapped"));
           }
         }
+        break;
+      case "game_tied":
+        // the play before it tied the game (plakoto: both mothers pinned); it starts again from its opening roll
+        this.log.push({ type: "tied", number: payload.number });
+        this.lastMoveGame = null;  // the board is the start again: the tying play's arrows belong to the game before
+        if (live) this.flash(t("log.tied", { n: payload.number }));
         break;
       case "match_ended":
         this.log.push({ type: "match", winner: payload.winner, reason: payload.reason, score: payload.score });
@@ -762,7 +768,8 @@ class GamePage {
     fill(this.controls, out);
   }
 
-  /** Hints: in games against the computer that are not rated, on the player's own decision (the server checks). */
+  /** Hints: in games against the computer that are not rated, on the player's own decision, where the engine
+   * of the game in play gives them (GET /api/variants: `analysis`); the server checks. */
   hintAllowed() {
     const s = this.state;
     const g = s.game;
@@ -770,6 +777,7 @@ class GamePage {
     if (s.status !== "playing" || !g || me === null || s.actor !== me || s.rated) return false;
     const opponent = s.seats[1 - me];
     if (!opponent || !opponent.bot) return false;
+    if (!analysisOf(g.variant ?? s.variant).levels.length) return false;  // the game's engine rates no equities
     return (g.phase === "moving" && !(g.pending && g.pending.length)) || (g.phase === "rolling" && g.legal && g.legal.can_double);
   }
 
@@ -901,6 +909,7 @@ class GamePage {
         case "result": return h("li", { class: "log-result" }, t("log.result", {
           n: entry.number, name: this.name(entry.result.winner), points: entry.result.points, kind: kindName(entry.result.kind),
         }));
+        case "tied": return h("li", { class: "log-result", "data-tied": "" }, t("log.tied", { n: entry.number }));
         case "match": return h("li", { class: "log-result" }, t("log.match", { name: this.name(entry.winner), score: entry.score.join(" : ") }));
         default: return null;
       }

@@ -130,6 +130,7 @@ export function mountViewer(view, back, load) {
       case "game_ended": return frame.result
         ? t("log.result", { n: frame.game_number, name: name(frame.result.winner), points: frame.result.points, kind: kindName(frame.result.kind) })
         : t("replay.game_over");
+      case "game_tied": return t("log.tied", { n: frame.game_number });
       case "match_ended": return t("replay.match_over");
       default: return frame.kind;
     }

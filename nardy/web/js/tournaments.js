@@ -11,10 +11,12 @@ import { currentUser } from "./session.js";
 import {
   variantName, bankClockName, matchLengthName, kindName, reasonName, formatDate, formatDice, botLevelName,
 } from "./names.js";
-import { clocks, bankClockValue, levelsOf } from "./variants.js";
+import { clocks, bankClockValue, levelsOf, matchLengthChoices } from "./variants.js";
 import { variantOptions } from "./variant_choices.js";
 
 const REFRESH_MS = 2000;
+/** The longest match a tournament round is played to (the server's bound). */
+const LONGEST_ROUND = 25;
 
 function formatName(format) {
   return {
@@ -108,7 +110,17 @@ function createForm({ toast, navigate }) {
     bankClockName(c.delay_seconds, c.bank_seconds_per_point))));
   clock.value = bankClockValue(clocks().default_bank);
 
+  const matchLength = h("select", { name: "match_length" });
+  /** The match lengths the chosen variant is played to (GET /api/variants), the one picked kept where it still is. */
+  const offerLengths = () => {
+    const allowed = (matchLengthChoices(variant.value) ?? Array.from({ length: LONGEST_ROUND }, (_, i) => i + 1))
+      .filter((n) => n >= 1 && n <= LONGEST_ROUND);
+    const kept = allowed.includes(Number(matchLength.value)) ? Number(matchLength.value) : allowed[0];
+    fill(matchLength, allowed.map((n) => h("option", { value: String(n), selected: n === kept }, String(n))));
+  };
+
   const update = () => {
+    offerLengths();
     fill(level, levelsOf(variant.value).map((l) => h("option", { value: l }, botLevelName(l))));
     startsLabel.hidden = start.value !== "scheduled";
     roundsLabel.hidden = format.value !== "swiss";
@@ -128,8 +140,7 @@ function createForm({ toast, navigate }) {
     startsLabel,
     h("label", {}, t("tournament.max_players"),
       h("input", { type: "number", name: "max_players", min: 2, max: 64, value: 8 })),
-    h("label", {}, t("lobby.match_length"),
-      h("input", { type: "number", name: "match_length", min: 1, max: 25, value: 1 })),
+    h("label", {}, t("lobby.match_length"), matchLength),
     h("label", {}, t("lobby.time_control"), clock),
     roundsLabel,
     h("label", { class: "toggle" }, h("input", { type: "checkbox", name: "rated" }), t("lobby.rated")),
@@ -147,7 +158,7 @@ function createForm({ toast, navigate }) {
       variant: variant.value,
       start: start.value,
       max_players: Number(data.get("max_players")),
-      round: { match_length: Number(data.get("match_length")), delay_seconds: chosen.delay_seconds, bank_seconds_per_point: chosen.bank_seconds_per_point },
+      round: { match_length: Number(matchLength.value), delay_seconds: chosen.delay_seconds, bank_seconds_per_point: chosen.bank_seconds_per_point },
       rated: data.get("rated") === "on",
     };
     if (data.get("season")) body.season = data.get("season");

@@ -46,6 +46,10 @@ export function shortestMatch(id) {
 /** The computer's levels for a variant, weakest first. */
 export const levelsOf = (id) => (variantRules(id)?.levels ?? []);
 
+/** What hints and the analysis board offer in a variant (the server's bots decide): {levels, unavailable},
+ * its levels weakest first, or none and the reason's code. */
+export const analysisOf = (id) => variantRules(id)?.analysis ?? { levels: [], unavailable: null };
+
 /** The place the opponent numbers q (0..25), in the numbering of the other side, for a variant's board. */
 export function fromOpponent(id, q) {
   const numbers = variantRules(id)?.opponent_points;
