@@ -17,7 +17,6 @@ from typing import Final, Literal
 
 import numpy as np
 
-from nardy.bots.base import levels_for
 from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import after_play_probabilities, equity
 from nardy.bots.race import long_evaluator
@@ -65,17 +64,16 @@ class AnalysisOffer:
 
 def analysis_offer(variant: str) -> AnalysisOffer:
     """The hints and analysis board levels of ``variant`` (a registered name), decided by its engine: none where
-    the engine rates no equities (plakoto, and tavli, whose games include it), else the analysis levels its
-    computer player has (:func:`~nardy.bots.base.levels_for`: no ``world-class`` where our network plays).
+    the engine rates no equities (plakoto, and tavli, whose games include it), else every analysis level, each
+    at its engine's depth (:data:`SHORT_PLIES` for bgsage, :data:`LONG_PLIES` for our networks).
 
     >>> analysis_offer("fevga").levels, analysis_offer("plakoto").unavailable
-    (('advanced', 'expert'), 'no_equities')
+    (('advanced', 'expert', 'world-class'), 'no_equities')
     """
     games = find_variant(variant).game_variants
     if any(engine_for(game.name).kind == "heuristic" for game in games):
         return AnalysisOffer((), "no_equities")
-    offered = levels_for(variant)
-    return AnalysisOffer(tuple(level for level in SHORT_PLIES if level in offered))
+    return AnalysisOffer(tuple(SHORT_PLIES))
 
 
 def gives_hints(variant: str) -> bool:

@@ -54,16 +54,14 @@ def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_the_long_network() 
 
 
 def test_hints_and_the_analysis_board_follow_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The analysis levels a variant offers are its computer player's (no world-class where our network plays);
-    none where the engine rates no equities, in plakoto and in tavli, whose games include it; an engine change
+    """Every analysis level where the engine rates equities (world-class is 2-ply with our network); none where the engine rates no equities, in plakoto and in tavli, whose games include it; an engine change
     (a network trained for plakoto) changes the offer with nothing else to edit."""
-    assert analysis_offer("backgammon") == AnalysisOffer(("advanced", "expert", "world-class"))
-    assert analysis_offer("fevga") == analysis_offer("long-traditional") == AnalysisOffer(("advanced", "expert"))
+    every_level = AnalysisOffer(("advanced", "expert", "world-class"))
+    assert analysis_offer("backgammon") == analysis_offer("fevga") == analysis_offer("long-traditional") == every_level
     assert analysis_offer("plakoto") == analysis_offer("tavli") == AnalysisOffer((), "no_equities")
     assert analysis_offer("fevga").default_level == "expert" and analysis_offer("plakoto").default_level is None
     monkeypatch.setitem(ENGINES, "plakoto", EngineChoice("network"))
-    assert analysis_offer("plakoto") == AnalysisOffer(("advanced", "expert"))
-    assert analysis_offer("tavli") == AnalysisOffer(("advanced", "expert"))
+    assert analysis_offer("plakoto") == analysis_offer("tavli") == every_level
 
 
 def _plakoto(points: dict[int, int], pinned: dict[int, int], off: tuple[int, int] = (0, 0)) -> Position:

@@ -87,7 +87,7 @@ def test_a_position_is_set_up_by_dragging_checkers(client: MakeClient, web_serve
     # the levels and the reason for none are the server's (GET /api/variants: `analysis`), not the page's
     person.page.select_option("select[name=board-variant]", "fevga")
     levels = person.page.locator("select[name=board-level] option").evaluate_all("options => options.map((o) => o.value)")
-    assert levels == ["advanced", "expert"], "fevga's engine, long nardy's network, has no world-class"
+    assert levels == ["advanced", "expert", "world-class"], "fevga's engine, long nardy's network, at 0 to 2 plies"
     person.page.select_option("select[name=board-variant]", "plakoto")
     assert person.page.locator("select[name=board-level]").is_hidden()
     person.page.fill("input[name=board-position]", "start")
