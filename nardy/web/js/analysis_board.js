@@ -81,13 +81,18 @@ export function mountAnalysisBoard(view) {
     levelField.hidden = !offered.length;
   }
 
+  /** The latest analysis asked for: an answer to an earlier one (a slower request) is dropped, not drawn over it. */
+  let latestAsked = 0;
+
   async function analyse() {
+    const asked = ++latestAsked;
     const body = { variant: variant.value, position: position.value.trim() || "start", cube: cube.checked };
     if (level.value) body.level = level.value;
     if (!noRoll.checked && !(diceFromPosition && XGID.test(position.value))) body.dice = [Number(dieA.value), Number(dieB.value)];
     fill(results, h("p", { class: "hint" }, t("common.loading")));
     try {
       const answer = await post("/api/analysis/position", body);
+      if (asked !== latestAsked) return;
       current = answer.position;
       if (answer.dice) {
         dieA.value = String(answer.dice[0]);
@@ -97,7 +102,7 @@ export function mountAnalysisBoard(view) {
       if (answer.unavailable) fill(results, h("p", { class: "hint", "data-unavailable": answer.unavailable }, unavailableText(answer.unavailable)));
       else fill(results, answer.dice ? plays(answer) : cubeAdvice(answer));
     } catch (error) {
-      fill(results, h("p", { class: "error" }, errorText(error)));
+      if (asked === latestAsked) fill(results, h("p", { class: "error" }, errorText(error)));
     }
   }
 
