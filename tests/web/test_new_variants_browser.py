@@ -107,6 +107,8 @@ def test_a_tavli_match_goes_from_portes_into_plakoto(guest: Client) -> None:
     """docs/rules.md §11: "game 1 is portes (§8.2), game 2 plakoto (§9)"; "every later game is started by the
     winner of the game before, who rolls at once"; a gammon scores 2, and the match is to 3 points."""
     open_table(guest, "tavli")  # the first game's start: portes's
+    info = guest.page.locator(".game-page .match-info")
+    assert info.locator("[data-game-variant]").inner_text() == "Portes", "the page names the game in play"
     driver = ScriptingDriver(guest.server, guest)
     try:
         driver.play_to_the_last_turn()
@@ -119,6 +121,9 @@ def test_a_tavli_match_goes_from_portes_into_plakoto(guest: Client) -> None:
         assert drawn_board(guest) == list(Position.start("plakoto").points)
         assert guest.page.locator('.player[data-player="me"] .score').inner_text() == "2"
         assert guest.game().get("myTurn") == "true" and guest.game().get("phase") == "rolling"
+        assert info.locator("[data-game-variant]").inner_text() == "Plakoto"
+        # 2 of 3 points: the Crawford game by the score, but tavli has no cube ("No doubling cube is used")
+        assert "Crawford" not in info.inner_text()
         driver.play_to_the_last_turn()
         assert driver.state["game"]["variant"] == "plakoto"
         assert play_the_last_turn(guest, driver) == "match"
