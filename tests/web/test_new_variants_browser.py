@@ -6,7 +6,8 @@ lay it out (hypergammon's three checkers, fevga's long board with the
 opponent's fifteen on our 12) and plays the game from there to the end
 screen: a driver with the page's cookies plays the guest's turns over the
 WebSocket, and the page clicks the last one (:mod:`tests.web.scripted_game`:
-big rolls for the guest, 1-2 for the computer, each queued as it is needed).
+big rolls for the guest, 1-2 for the computer, each queued as it is needed);
+the page has followed it all, its move list every play of the table's record.
 Plakoto's game shows a pinned checker under the stack that pins it at some
 point. A tavli match goes from its portes game into its plakoto game: the page
 shows the game's result with the match score, then plakoto's start, then the
@@ -99,6 +100,10 @@ def test_a_guest_plays_a_new_variant_to_the_end_screen(variant: str, guest: Clie
     assert int(guest.point(0).get_attribute("data-count") or 0) == rules["checkers"], "all mine are in the tray"
     if variant == "plakoto":
         assert guest.page.evaluate("window.pinsSeen") >= 1, "no pinned checker was drawn during the game"
+    # the move list has every move and pass of the game, as the table's record has them, and its result
+    record = Http(guest.server).get(f"/api/tables/{guest.table_id()}/record")
+    plays = sum(1 for event in record["events"] if event["kind"] in ("moved", "passed"))
+    assert guest.page.locator(".move-list .log-move").count() == plays
     assert guest.page.locator(".move-list .log-result").count() >= 1
 
 
