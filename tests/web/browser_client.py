@@ -4,6 +4,7 @@ the game page's state and to click through turns.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ TIMEOUT_MS = 15000
 
 
 class Client:
-    """One person in one browser context."""
+    """One person in one browser context (:func:`new_client` opens one)."""
 
     def __init__(self, context: Any, server: WebServer) -> None:
         self.context = context
@@ -138,3 +139,15 @@ class Client:
                 return
             self.play_one_action()
         raise AssertionError("the match did not end")
+
+
+def new_client(browser: Any, server: WebServer, *, viewport: dict[str, int] | None = None, locale: str = "en-US",
+               settings: dict[str, Any] | None = None, **options: Any) -> Client:
+    """A new person: a browser context (its own cookies and localStorage; other Playwright context options, such
+    as ``has_touch`` or ``reduced_motion``, pass through) whose settings start as ``settings``, sound off."""
+    context = browser.new_context(viewport=viewport or DESKTOP, locale=locale, **options)
+    initial = {"sound": False, **(settings or {})}
+    context.add_init_script(
+        "if (!localStorage.getItem('nardy.settings'))"
+        f" localStorage.setItem('nardy.settings', {json.dumps(json.dumps(initial))});")
+    return Client(context, server)

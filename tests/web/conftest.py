@@ -6,6 +6,8 @@
 * ``web_server``: a fresh ``python -m nardy.server`` in testing mode with scripted
   dice (``NARDY_SCRIPTED_DICE=1``), so each test owns its dice queue; the next
   test's server starts in the background meanwhile.
+* ``module_web_server``: one such server for all the tests of a module that
+  share it (each leaves its dice queue empty).
 * ``client``: opens a browser context and page (a separate person, with its own
   cookies and localStorage; other Playwright context options, such as
   ``has_touch`` or ``reduced_motion``, pass through); uncaught page errors fail the test.
@@ -13,7 +15,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser_client import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Client
+from tests.web.browser_client import CHROMIUM, CHROMIUM_ARGS, Client, new_client
 from tests.web.web_driver import WebServer
 
 
@@ -46,12 +47,27 @@ def spare_web_servers() -> Iterator[list[WebServer]]:
         spare.stop()
 
 
+def next_server(spares: list[WebServer], tmp_path_factory: pytest.TempPathFactory) -> WebServer:
+    """A started server: the spare already starting if there is one; another spare starts for the next test."""
+    running = spares.pop() if spares else WebServer(tmp_path_factory.mktemp("server")).launch()
+    running.wait_ready()
+    spares.append(WebServer(tmp_path_factory.mktemp("server")).launch())
+    return running
+
+
 @pytest.fixture
 def web_server(spare_web_servers: list[WebServer], tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     """A fresh server for this test (its own dice queue), while the next one starts in the background."""
-    running = spare_web_servers.pop() if spare_web_servers else WebServer(tmp_path_factory.mktemp("server")).launch()
-    running.wait_ready()
-    spare_web_servers.append(WebServer(tmp_path_factory.mktemp("server")).launch())
+    running = next_server(spare_web_servers, tmp_path_factory)
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def module_web_server(spare_web_servers: list[WebServer],
+                      tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """One server for a whole module, whose tests share it (and may share a page): each must leave no dice queued."""
+    running = next_server(spare_web_servers, tmp_path_factory)
     yield running
     running.stop()
 
@@ -60,14 +76,8 @@ def web_server(spare_web_servers: list[WebServer], tmp_path_factory: pytest.Temp
 def client(browser: Any, web_server: WebServer) -> Iterator[Callable[..., Client]]:
     made: list[Client] = []
 
-    def make(*, viewport: dict[str, int] | None = None, locale: str = "en-US",
-             settings: dict[str, Any] | None = None, **options: Any) -> Client:
-        context = browser.new_context(viewport=viewport or DESKTOP, locale=locale, **options)
-        initial = {"sound": False, **(settings or {})}
-        context.add_init_script(
-            "if (!localStorage.getItem('nardy.settings'))"
-            f" localStorage.setItem('nardy.settings', {json.dumps(json.dumps(initial))});")
-        person = Client(context, web_server)
+    def make(**options: Any) -> Client:
+        person = new_client(browser, web_server, **options)
         made.append(person)
         return person
 

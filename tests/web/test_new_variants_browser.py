@@ -1,39 +1,39 @@
-"""The six variants added beside backgammon and long nardy, played in the browser against the computer.
+"""The variants added beside backgammon and long nardy, each played as a whole game in the browser.
 
 For each of hypergammon, nackgammon, portes, tavla, plakoto and fevga a guest
-opens a table against the random computer and sees the start drawn as the
-rules lay it out (hypergammon's three checkers, fevga's long board with the
-opponent's fifteen on our 12). Hypergammon, plakoto and fevga are played to
-the end screen: a driver with the page's cookies plays most of the game over
-the WebSocket (the racing play, a pin first in plakoto), the page clicks the
-last turns; nackgammon, portes and tavla play their first turn in the page,
-the computer answering it (the whole file stays within a minute). Dice are scripted: big rolls for
-the guest, 1-2 for the computer. Plakoto's game must show a pinned checker
-under the stack that pins it at some point, and the analysis board draws a
-set-up position with a pin each way, with words for it.
+opens a table against the random computer, sees the start drawn as the rules
+lay it out (hypergammon's three checkers, fevga's long board with the
+opponent's fifteen on our 12) and plays the game from there to the end
+screen: a driver with the page's cookies plays the guest's turns over the
+WebSocket, and the page clicks the last one (:mod:`tests.web.scripted_game`:
+big rolls for the guest, 1-2 for the computer, each queued as it is needed);
+the page has followed it all, its move list every play of the table's record.
+Plakoto's game shows a pinned checker under the stack that pins it at some
+point. A tavli match goes from its portes game into its plakoto game: the page
+shows the game's result with the match score, then plakoto's start, then the
+match's end with the final score. The analysis board draws a set-up plakoto
+position with a pin each way, with words for it.
+
+The tests share one server and one page (a test leaves no roll queued), so
+each costs the clicks of its game, not a browser's and a server's start.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from nardy.notation import position_from_dict
-from nardy.rules import Position, find_variant
-from tests.web.browser_client import Client
-from tests.web.test_browser import BOT_ROLLS, HUMAN_ROLLS, quick_play
-from tests.web.web_driver import Driver, Http, Json, WebServer, racing_play
+from nardy.rules import Position
+from tests.web.browser_client import Client, new_client
+from tests.web.scripted_game import ScriptingDriver, drawn_board, play_the_last_turn
+from tests.web.test_browser import quick_play
+from tests.web.web_driver import Http, Json, WebServer
 
 
-WHOLE_GAME = ("hypergammon", "plakoto", "fevga")
-"""Played to the end screen: three checkers, pins, the long board. A whole game of each of the others would take the
-file past its minute; those play their first turn in the page (their rules are tested in tests/rules)."""
-FIRST_TURNS = ("nackgammon", "portes", "tavla")
-
-MakeClient = Callable[..., Client]
+NEW_VARIANTS = ("hypergammon", "nackgammon", "portes", "tavla", "plakoto", "fevga")
 
 # Counts the pinned checkers the page draws, whenever it draws them (board.js: `.checker.pinned`).
 COUNT_PINS = """() => {
@@ -44,95 +44,30 @@ COUNT_PINS = """() => {
 }"""
 
 
-def winning_dice(variant: str, turns: int = 100) -> list[tuple[int, int]]:
-    """Opening 6-1 for seat 0 (the guest), then big rolls for it and 1-2 for the computer, alternating.
-
-    Where the winner of the opening rolls again for the first move (``previous_winner_starts``), the guest rolls
-    next; elsewhere it plays the opening dice and the computer rolls next.
-    """
-    rolls: list[tuple[int, int]] = [(6, 1)]
-    rolls_again = find_variant(variant).previous_winner_starts
-    for i in range(turns):
-        human, bot = HUMAN_ROLLS[i % len(HUMAN_ROLLS)], BOT_ROLLS[i % len(BOT_ROLLS)]
-        rolls += [human, bot] if rolls_again else [bot, human]
-    return rolls
+@pytest.fixture(scope="module")
+def shared_page(browser: Any, module_web_server: WebServer) -> Iterator[Client]:
+    """One guest's page for the whole module."""
+    person = new_client(browser, module_web_server, reduced_motion="reduce")
+    yield person
+    person.context.close()
 
 
-def pinning_play(position: Position, dice: tuple[int, int]) -> list[Json] | None:
-    """A play that pins (or hits) where one can, else the racing play: plakoto's game then shows pins."""
-    plays = [play for play in position.legal_plays(dice) if any(step.hit for step in play.steps)]
-    if not plays:
-        return racing_play(position, dice)
-    best = min(plays, key=lambda play: play.position.pip_counts()[0])
-    return [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in best.steps]
+@pytest.fixture
+def guest(shared_page: Client) -> Iterator[Client]:
+    """The module's guest for one test, which finds no roll queued and leaves none, and no error in the page."""
+    assert shared_page.server.dice() == 0, "a test before this one left rolls queued"
+    errors = len(shared_page.errors)
+    yield shared_page
+    assert not shared_page.errors[errors:], f"errors in the page: {shared_page.errors[errors:]}"
+    assert shared_page.server.dice() == 0, "rolls are left queued"
 
 
-class PinningDriver(Driver):
-    """The WebSocket player of :mod:`tests.web.web_driver`, choosing plays that pin first."""
-
-    def play_turn(self) -> None:
-        game = self.state["game"]
-        if game["phase"] != "moving":
-            super().play_turn()
-            return
-        steps = pinning_play(position_from_dict(self.board()), tuple(game["dice"]))
-        assert steps is not None, "moving without a legal play"
-        self.act("move", steps=steps)
-
-
-def near_the_end(driver: Driver) -> bool:
-    """My turn starts with a few checkers and pips left: one or two turns of clicks bear them off in the page."""
-    game = driver.state["game"]
-    return (driver.my_turn() and game["phase"] == "rolling" and driver.checkers_on_board() <= 4
-            and game["pips"][driver.seat] <= 30)
-
-
-def play_to_the_end_screen(person: Client, driver: Driver) -> None:
-    """The driver plays the game but its last turns, which the page clicks through, until the match is over."""
-    for _ in range(10):
-        driver.play_until(near_the_end)
-        for _ in range(200):
-            if person.page.locator(".overlay:not([hidden])").count():
-                break
-            person.wait_my_turn_or_end()
-            if person.page.locator(".overlay:not([hidden])").count() or person.game().get("status") == "finished":
-                break
-            person.play_one_action()
-        overlay = person.page.wait_for_selector(".overlay:not([hidden])")
-        if overlay.get_attribute("data-end") == "match":
-            return
-        person.page.click("[data-action=next-game]")
-    raise AssertionError("the match did not end")
-
-
-def play_first_turns(person: Client, turns: int = 1) -> None:
-    """Click through my first turns in the page (roll, each step, confirm), the computer answering each."""
-    for _ in range(turns):
-        person.wait_my_turn_or_end()
-        for _ in range(20):
-            if not person.play_one_action():
-                break
-            if person.game().get("phase") == "rolling":
-                break  # the computer has moved already: my next turn
-        person.wait_my_turn_or_end()
-
-
-def drawn_board(person: Client) -> list[int]:
-    """The 24 points as the page draws them, signed from the guest's side (data-count and data-owner)."""
-    cells: list[list[str]] = person.page.locator("g.hit[data-owner]").evaluate_all(
-        "cells => cells.map((c) => [c.dataset.point, c.dataset.count, c.dataset.owner])")
-    points = [0] * 24
-    for point, count, owner in cells:
-        if 1 <= int(point) <= 24:
-            points[int(point) - 1] = int(count) * (1 if owner == "me" else -1 if owner == "opp" else 0)
-    return points
-
-
-def open_table(person: Client, web_server: WebServer, variant: str) -> Json:
-    """Quick play against the random computer with the guest's winning dice; the start is drawn as the rules lay it
-    out, on the board the variant data names (fevga: long nardy's), with the variant's checkers. Its data."""
-    rules: Json = next(entry for entry in Http(web_server).get("/api/variants")["variants"] if entry["id"] == variant)
-    web_server.dice(*winning_dice(variant))
+def open_table(person: Client, variant: str) -> Json:
+    """Quick play against the random computer, the guest winning the opening 6-1; the start is drawn as the rules
+    lay it out, on the board the variant data names (fevga: long nardy's), with the variant's checkers. Its data."""
+    variants = Http(person.server).get("/api/variants")["variants"]
+    rules: Json = next(entry for entry in variants if entry["id"] == variant)
+    person.server.dice((6, 1))
     quick_play(person, variant)
     assert drawn_board(person) == list(Position.start(variant).points)
     mine = sum(n for n in drawn_board(person) if n > 0)
@@ -140,44 +75,68 @@ def open_table(person: Client, web_server: WebServer, variant: str) -> Json:
     return rules
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("variant", FIRST_TURNS)
-def test_a_guest_plays_the_first_turns_of_a_new_variant(variant: str, client: MakeClient, web_server: WebServer) -> None:
-    person = client(reduced_motion="reduce")
-    rules = open_table(person, web_server, variant)
-    play_first_turns(person)
-    board = person.driver()
-    try:
-        assert board.state["status"] == "playing" and board.state["version"] > 5
-        assert board.checkers_on_board() + board.board()["off"][0] == rules["checkers"]
-        assert drawn_board(person) == board.board()["points"], "the page draws the server's board"
-    finally:
-        board.close()
-    person.page.locator(".move-list li").nth(2).wait_for()  # the opening, my move and the computer's, listed
+def end_card(person: Client) -> tuple[str, str]:
+    """The end card's heading and its text."""
+    card = person.page.locator(".overlay:not([hidden])")
+    return card.locator("h2").inner_text(), card.inner_text()
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", WHOLE_GAME)
-def test_a_guest_plays_a_new_variant_to_the_end_screen(variant: str, client: MakeClient, web_server: WebServer) -> None:
-    person = client(reduced_motion="reduce")
+@pytest.mark.parametrize("variant", NEW_VARIANTS)
+def test_a_guest_plays_a_new_variant_to_the_end_screen(variant: str, guest: Client) -> None:
     if variant == "plakoto":
-        person.page.add_init_script(f"({COUNT_PINS})()")
-    rules = open_table(person, web_server, variant)
-    driver = (PinningDriver if variant == "plakoto" else Driver)(web_server, person.cookie_header(), person.table_id())
+        guest.page.evaluate(COUNT_PINS)
+    rules = open_table(guest, variant)
+    driver = ScriptingDriver(guest.server, guest, pins=variant == "plakoto")
     try:
-        play_to_the_end_screen(person, driver)
+        driver.play_to_the_last_turn()
+        assert play_the_last_turn(guest, driver) == "match"
     finally:
         driver.close()
-    overlay = person.page.locator('.overlay[data-end="match"]')
-    heading = overlay.locator("h2").inner_text()
-    assert heading in ("You won!", "You lost"), heading
-    won = heading == "You won!"
-    person.page.click("[data-action=close]")
-    if "all checkers borne off" in overlay.inner_text() and won:
-        assert int(person.point(0).get_attribute("data-count") or 0) == rules["checkers"], "all mine are in the tray"
+    heading, text = end_card(guest)
+    assert heading == "You won!", heading
+    assert "all checkers borne off" in text, text
+    guest.page.click("[data-action=close]")
+    assert int(guest.point(0).get_attribute("data-count") or 0) == rules["checkers"], "all mine are in the tray"
     if variant == "plakoto":
-        assert person.page.evaluate("window.pinsSeen") >= 1, "no pinned checker was drawn during the game"
-    assert person.page.locator(".move-list .log-result").count() >= 1
+        assert guest.page.evaluate("window.pinsSeen") >= 1, "no pinned checker was drawn during the game"
+    # the move list has every move and pass of the game, as the table's record has them, and its result
+    record = Http(guest.server).get(f"/api/tables/{guest.table_id()}/record")
+    plays = sum(1 for event in record["events"] if event["kind"] in ("moved", "passed"))
+    assert guest.page.locator(".move-list .log-move").count() == plays
+    assert guest.page.locator(".move-list .log-result").count() >= 1
+
+
+@pytest.mark.slow
+def test_a_tavli_match_goes_from_portes_into_plakoto(guest: Client) -> None:
+    """docs/rules.md §11: "game 1 is portes (§8.2), game 2 plakoto (§9)"; "every later game is started by the
+    winner of the game before, who rolls at once"; a gammon scores 2, and the match is to 3 points."""
+    open_table(guest, "tavli")  # the first game's start: portes's
+    info = guest.page.locator(".game-page .match-info")
+    assert info.locator("[data-game-variant]").inner_text() == "Portes", "the page names the game in play"
+    driver = ScriptingDriver(guest.server, guest)
+    try:
+        driver.play_to_the_last_turn()
+        assert play_the_last_turn(guest, driver) == "game"
+        heading, text = end_card(guest)
+        assert heading == "You won the game!", heading
+        assert "Match score: " in text and " 2 – 0 " in text, text
+        guest.page.click("[data-action=next-game]")
+        # the second game is plakoto, from its own start; the winner of the first rolls at once
+        assert drawn_board(guest) == list(Position.start("plakoto").points)
+        assert guest.page.locator('.player[data-player="me"] .score').inner_text() == "2"
+        assert guest.game().get("myTurn") == "true" and guest.game().get("phase") == "rolling"
+        assert info.locator("[data-game-variant]").inner_text() == "Plakoto"
+        # 2 of 3 points: the Crawford game by the score, but tavli has no cube ("No doubling cube is used")
+        assert "Crawford" not in info.inner_text()
+        driver.play_to_the_last_turn()
+        assert driver.state["game"]["variant"] == "plakoto"
+        assert play_the_last_turn(guest, driver) == "match"
+    finally:
+        driver.close()
+    heading, text = end_card(guest)
+    assert heading == "You won!", heading
+    assert "Final score: " in text and " 4 – 0 " in text, text
 
 
 # a plakoto position with a pin each way: ours on 10 on top of theirs, theirs on 20 on top of ours
@@ -189,8 +148,8 @@ PINNED_POSITION = {
 }
 
 
-def test_the_analysis_board_draws_pinned_checkers_under_their_pinners(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
+def test_the_analysis_board_draws_pinned_checkers_under_their_pinners(guest: Client) -> None:
+    person = guest
     person.goto("#/analysis")
     person.page.wait_for_selector(".board-plays li, .board-results .error")  # the first analysis is answered
     person.page.select_option("select[name=board-variant]", "plakoto")

@@ -51,6 +51,7 @@ class WebServer:
         self.port = free_port()
         self.process: ServerProcess | None = None
         self.log_path = data_dir / "server.log"
+        self._http: httpx.Client | None = None
 
     @property
     def url(self) -> str:
@@ -98,6 +99,9 @@ class WebServer:
         return self.launch().wait_ready(timeout)
 
     def stop(self) -> None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
         if self.process is None or self.process.poll() is not None:
             return
         self.process.send_signal(signal.SIGINT)
@@ -114,8 +118,11 @@ class WebServer:
             return "(no log)"
 
     def dice(self, *rolls: tuple[int, int] | list[int]) -> int:
-        """Queue scripted rolls; returns how many are queued now."""
-        reply = httpx.post(f"{self.url}/api/testing/dice", json={"rolls": [list(r) for r in rolls]}, timeout=10)
+        """Queue scripted rolls; returns how many are queued now. (One connection for them all: a test that
+        queues each roll as it is needed does not open one per roll.)"""
+        if self._http is None:
+            self._http = httpx.Client(base_url=self.url, timeout=10)
+        reply = self._http.post("/api/testing/dice", json={"rolls": [list(r) for r in rolls]})
         reply.raise_for_status()
         queued: int = reply.json()["queued"]
         return queued
@@ -221,6 +228,10 @@ class Driver:
                 version = reply["version"]
                 self._wait(lambda: self.version >= version)
                 return reply
+
+    def wait_version(self, version: int) -> None:
+        """Read the table's updates until this driver has seen ``version`` (one a page has seen, say)."""
+        self._wait(lambda: self.version >= version)
 
     def my_turn(self) -> bool:
         return self.state.get("status") == "playing" and self.state.get("actor") == self.seat

@@ -549,7 +549,11 @@ class GamePage {
 
   renderInfo() {
     const s = this.state;
-    const parts = [h("span", { class: "variant" }, variantName(s.variant)), h("span", {}, matchLengthName(s.match_length))];
+    const parts = [h("span", { class: "variant" }, variantName(s.variant))];
+    // a match whose games rotate through rule sets (tavli) names the game in play: its rules are that game's
+    const game = s.game?.variant;
+    if (game && game !== s.variant) parts.push(h("span", { class: "badge", "data-game-variant": game }, variantName(game)));
+    parts.push(h("span", {}, matchLengthName(s.match_length)));
     if (s.move_seconds || s.delay_seconds) parts.push(h("span", { "data-time-control": "" }, timeControlOf(s)));
     const rating = ratingNote(s);
     if (rating) parts.push(h("span", { class: "badge", "data-rated": String(rating.counts) }, rating.text));
@@ -557,7 +561,8 @@ class GamePage {
       parts.push(h("span", { class: "badge", "data-stake": String(s.stake), title: t("coins.note") },
         t("coins.at_stake", { stake: s.stake, total: s.coins_at_stake })));
     }
-    if (s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
+    // the Crawford game is one without doubling: a table played without the cube (tavli) has nothing to show of it
+    if (s.options.cube && s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
     if (s.options.moves_final) parts.push(h("span", { class: "badge", "data-moves-final": "", title: t("game.moves_final_hint") }, t("game.moves_final")));
     if (this.mySeat() === null && s.status !== "waiting") parts.push(h("span", { class: "badge" }, t("game.watching")));
     fill(this.info, parts);

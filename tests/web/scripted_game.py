@@ -1,0 +1,164 @@
+"""A game against the computer whose rolls the test scripts one at a time, so it is short and leaves none over.
+
+:class:`ScriptingDriver` plays the guest's seat over the WebSocket (as
+:class:`tests.web.web_driver.Driver` does) and queues each roll just before it
+is needed: with its own roll, the big roll it chooses, the computer's 1-2
+reply. It never ends a game itself: when the next turn can be the last one
+(a 6-6 bears off the one or two checkers left), it stops, and
+:func:`play_the_last_turn` clicks that turn in the page, queuing its 6-6. So a
+whole game from the start position takes a dozen turns over the socket and
+one turn of clicks, and the server's dice queue is empty at its end: one
+server can serve the next game, and a match's next game (tavli) starts with
+the rolls it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from nardy.notation import position_from_dict
+from nardy.rules import Play, Position
+from tests.web.browser_client import Client
+from tests.web.web_driver import Driver, Json, WebServer
+
+Roll = tuple[int, int]
+GUEST_ROLLS: tuple[Roll, ...] = ((6, 6), (5, 5), (4, 4), (3, 3), (6, 5), (2, 1))
+"""The rolls the guest chooses from, each turn the one its play takes furthest (a small one near the end)."""
+COMPUTER_ROLL: Roll = (1, 2)
+"""Every roll of the computer: too small to race the guest."""
+LAST_ROLL: Roll = (6, 6)
+"""The page's last turn: a 6 bears off a checker from any point of home, so every click on a checker takes it off."""
+
+Choose = Callable[[list[Play]], Play]
+
+
+def pips_left(play: Play) -> int:
+    return play.position.pip_counts()[0]
+
+
+def fewest_pips(plays: list[Play]) -> Play:
+    """The play leaving the mover the fewest pips."""
+    return min(plays, key=pips_left)
+
+
+def pins_first(plays: list[Play]) -> Play:
+    """A play that pins (plakoto) or hits where there is one, the fewest pips among those; else the fewest pips."""
+    return fewest_pips([play for play in plays if hits(play)] or plays)
+
+
+def hits(play: Play) -> bool:
+    return any(step.hit for step in play.steps)
+
+
+def ends_the_game(position: Position, play: Play) -> bool:
+    """Whether ``play`` from ``position`` wins the game: the last checker borne off, or plakoto's mother rule."""
+    return play.position.winner_is_mover() or position.variant.early_end(play.position) is not None
+
+
+def going_on(position: Position, dice: Roll) -> list[Play] | None:
+    """The legal plays of ``dice`` that leave the game going (None: the roll cannot be played, a pass)."""
+    plays = position.legal_plays(dice)
+    return [play for play in plays if not ends_the_game(position, play)] if plays else None
+
+
+def steps_of(play: Play) -> list[Json]:
+    return [{"source": s.source, "target": s.target, "die": s.die, "hit": s.hit} for s in play.steps]
+
+
+class ScriptingDriver(Driver):
+    """The guest's seat against the computer over the WebSocket, queuing each roll as it plays (module doc)."""
+
+    def __init__(self, server: WebServer, person: Client, *, pins: bool = False) -> None:
+        """``pins``: the guest pins (plakoto) or hits wherever a roll lets it, before it races."""
+        super().__init__(server, person.cookie_header(), person.table_id())
+        self.server = server
+        self.pins = pins
+        self.choose: Choose = pins_first if pins else fewest_pips
+
+    def position(self) -> Position:
+        return position_from_dict(self.board())
+
+    def next_roll(self) -> Roll | None:
+        """Of :data:`GUEST_ROLLS`, the one whose play (of those leaving the game going) takes me furthest, or pins
+        first where I pin; else one that cannot be played (a pass; the computer rolls next); else None: every play
+        of every roll ends the game."""
+        position = self.position()
+        best: tuple[tuple[bool, int], Roll] | None = None
+        passes = []
+        for roll in GUEST_ROLLS:
+            plays = going_on(position, roll)
+            if plays is None:
+                passes.append(roll)
+            elif plays:
+                play = self.choose(plays)
+                rank = (self.pins and not hits(play), pips_left(play))
+                if best is None or rank < best[0]:
+                    best = (rank, roll)
+        if best is not None:
+            return best[1]
+        return passes[0] if passes else None
+
+    def last_turn_next(self) -> bool:
+        """At the start of my turn: all my checkers are home, free, and at most four, so the page's
+        :data:`LAST_ROLL` takes each it clicks off and ends the game; and at most two are left (two checkers to
+        click), or no other roll leaves the game going."""
+        game = self.state["game"]
+        if not (self.my_turn() and game["phase"] == "rolling"):
+            return False
+        board = self.board()
+        home = sum(count for count in board["points"][:6] if count > 0)
+        if home != self.checkers_on_board() or home > 4:
+            return False
+        return home <= 2 or self.next_roll() is None
+
+    def play_turn(self) -> None:
+        """Roll (queuing my roll and the computer's reply: my play, or my pass, leaves the game going), or move
+        the opening's dice (queuing the reply)."""
+        game = self.state["game"]
+        if game["phase"] == "rolling":
+            roll = self.next_roll()
+            assert roll is not None, "every play of every roll ends the game"
+            self.server.dice(roll, COMPUTER_ROLL)
+            self.act("roll")
+        elif game["phase"] == "moving":
+            plays = going_on(self.position(), tuple(game["dice"]))
+            assert plays, "no play of these dice leaves the game going"
+            if self.server.dice() == 0:  # the opening's dice, which the guest plays: no reply queued yet
+                self.server.dice(COMPUTER_ROLL)
+            self.act("move", steps=steps_of(self.choose(plays)))
+        else:
+            super().play_turn()
+
+    def play_to_the_last_turn(self) -> None:
+        """Play my turns until the next one is the page's last (:meth:`last_turn_next`)."""
+        self.play_until(lambda driver: self.last_turn_next())
+        assert self.state["status"] == "playing", "the game ended before the page's last turn"
+
+
+def play_the_last_turn(person: Client, driver: ScriptingDriver) -> str:
+    """The page, caught up with the driver and drawing the server's board, rolls :data:`LAST_ROLL`, clicks every
+    checker off and confirms; the end card shows, and the driver catches up. The card's ``data-end``: "game" (the
+    match goes on) or "match"."""
+    person.page.wait_for_function(
+        "v => Number(document.querySelector('.game-page').dataset.version) >= v", arg=driver.version)
+    assert person.game().get("myTurn") == "true" and person.game().get("phase") == "rolling"
+    assert drawn_board(person) == driver.board()["points"], "the page draws the server's board"
+    driver.server.dice(LAST_ROLL)
+    for _ in range(12):  # roll, two clicks a checker, confirm
+        if person.page.locator(".overlay:not([hidden])").count() or not person.play_one_action():
+            break
+    overlay = person.page.wait_for_selector(".overlay:not([hidden])")
+    assert overlay is not None
+    driver.wait_version(person.version())  # the driver sees what the page sees: a match's next game, say
+    return overlay.get_attribute("data-end") or ""
+
+
+def drawn_board(person: Client) -> list[int]:
+    """The 24 points as the page draws them, signed from the guest's side (data-count and data-owner)."""
+    cells: list[list[str]] = person.page.locator("g.hit[data-owner]").evaluate_all(
+        "cells => cells.map((c) => [c.dataset.point, c.dataset.count, c.dataset.owner])")
+    points = [0] * 24
+    for point, count, owner in cells:
+        if 1 <= int(point) <= 24:
+            points[int(point) - 1] = int(count) * (1 if owner == "me" else -1 if owner == "opp" else 0)
+    return points
