@@ -100,7 +100,8 @@ def erase(db: Session, user: User, *, new_name: str, at: datetime) -> None:
 def _rename_in_tables(db: Session, user_id: int, new_name: str) -> None:
     """The name in the seat events of ``user_id``'s tables, and in the player lists of chouettes' summaries."""
     played = select(GameTable.id).where(_played_at(user_id))
-    for event in db.scalars(select(TableEvent).where(TableEvent.table_id.in_(played), TableEvent.kind.in_(_SEAT_EVENTS))):
+    seat_events = select(TableEvent).where(TableEvent.table_id.in_(played), TableEvent.kind.in_(_SEAT_EVENTS))
+    for event in db.scalars(seat_events):
         if event.payload.get("user_id") == user_id:
             event.payload = {**event.payload, "name": new_name}
     for table in db.scalars(select(GameTable).where(_played_at(user_id), GameTable.kind == "chouette")):

@@ -25,6 +25,8 @@ from nardy.store.models import ChatMessage, CoinAccount, CoinMovement, LoginSess
 from tests.server.game_server import PASSWORD, GameServer, Player
 from tests.server.mail_catcher import MailCatcher, link_in, mail_catcher
 
+ServerFactory = Callable[..., GameServer]
+
 NEW_PASSWORD = "purple stapler orbit 42"
 SITE = "http://testserver"
 OPENING = [(3, 1)]
@@ -38,7 +40,7 @@ def mail() -> Iterator[MailCatcher]:
 
 
 @pytest.fixture
-def server(make_game_server: Callable[..., GameServer], mail: MailCatcher) -> GameServer:
+def server(make_game_server: ServerFactory, mail: MailCatcher) -> GameServer:
     """The app mailing through the test's SMTP server, its links on ``http://testserver``."""
     return make_game_server(smtp_url=mail.url, public_url=SITE)
 
@@ -56,6 +58,11 @@ def sign_up(server: GameServer, name: str, address: str = "127.0.0.1") -> Player
     assert response.status_code == 201, response.text
     person.user = response.json()["user"]
     return person
+
+
+def user_id(person: Player) -> int:
+    assert person.user is not None
+    return int(person.user["id"])
 
 
 def log_in(person: Player, name: str, password: str = PASSWORD) -> Any:
@@ -95,7 +102,7 @@ def rows(server: GameServer, model: Any, **where: Any) -> list[Any]:
 LOCKOUT = {"rate_limits": True, "login_failures_per_account_address": "3 per minute"}
 
 
-def test_wrong_passwords_from_another_address_cannot_lock_the_owner_out(make_game_server) -> None:
+def test_wrong_passwords_from_another_address_cannot_lock_the_owner_out(make_game_server: ServerFactory) -> None:
     server = make_game_server(**LOCKOUT)
     sign_up(server, "owner", "198.51.100.1")
     attacker = browser(server, "203.0.113.66")
@@ -107,7 +114,7 @@ def test_wrong_passwords_from_another_address_cannot_lock_the_owner_out(make_gam
     assert signed_in_as(owner) == "owner"
 
 
-def test_a_known_device_gets_in_where_its_address_is_locked_out(make_game_server) -> None:
+def test_a_known_device_gets_in_where_its_address_is_locked_out(make_game_server: ServerFactory) -> None:
     server = make_game_server(**LOCKOUT)
     device = sign_up(server, "owner", "192.0.2.10")
     same_network = browser(server, "192.0.2.10")
@@ -118,7 +125,7 @@ def test_a_known_device_gets_in_where_its_address_is_locked_out(make_game_server
     assert log_in(other_account, "owner").status_code == 429, "a session of another account is no known device"
 
 
-def test_wrong_passwords_from_one_address_count_across_accounts(make_game_server) -> None:
+def test_wrong_passwords_from_one_address_count_across_accounts(make_game_server: ServerFactory) -> None:
     server = make_game_server(rate_limits=True, login_failures_per_address="3 per minute")
     sprayer = browser(server, "203.0.113.5")
     assert [log_in(sprayer, f"name{n}", "guess").status_code for n in range(3)] == [401, 401, 401]
@@ -128,7 +135,9 @@ def test_wrong_passwords_from_one_address_count_across_accounts(make_game_server
     assert log_in(browser(server, "198.51.100.2"), "owner").status_code == 200
 
 
-def test_a_password_reset_clears_the_failures_of_the_account(make_game_server, mail: MailCatcher) -> None:
+def test_a_password_reset_clears_the_failures_of_the_account(
+    make_game_server: ServerFactory, mail: MailCatcher,
+) -> None:
     server = make_game_server(**LOCKOUT, smtp_url=mail.url, public_url=SITE)
     owner = sign_up(server, "owner")
     with_verified_email(server, mail, owner, "owner@example.org")
@@ -141,7 +150,7 @@ def test_a_password_reset_clears_the_failures_of_the_account(make_game_server, m
     assert log_in(owner, "owner", NEW_PASSWORD).status_code == 200, "the new password starts the count afresh"
 
 
-def test_a_stolen_session_cannot_guess_the_current_password_without_limit(make_game_server) -> None:
+def test_a_stolen_session_cannot_guess_the_current_password_without_limit(make_game_server: ServerFactory) -> None:
     server = make_game_server(**LOCKOUT)
     thief = sign_up(server, "owner")
     body = {"current_password": "guess", "new_password": NEW_PASSWORD}
@@ -209,7 +218,9 @@ def test_a_link_for_an_address_no_longer_the_accounts_verifies_nothing(server: G
     assert removed.json()["email"] is None and removed.json()["email_verified"] is False
 
 
-@pytest.mark.parametrize("email", ["owner", "owner@", "@example.org", "a b@example.org", "owner@example", "x" * 250 + "@e.org"])
+@pytest.mark.parametrize(
+    "email", ["owner", "owner@", "@example.org", "a b@example.org", "owner@example", "x" * 250 + "@e.org"],
+)
 def test_a_malformed_address_is_refused_and_changes_nothing(server: GameServer, mail: MailCatcher, email: str) -> None:
     owner = sign_up(server, "owner")
     assert owner.post("/api/account/email", {"email": email, "password": PASSWORD}).status_code == 422
@@ -314,8 +325,8 @@ def test_the_data_download_holds_the_profile_games_chat_and_coins(server: GameSe
 def test_deleting_the_account_keeps_the_games_under_another_name(server: GameServer) -> None:
     alice, bob = sign_up(server, "alice"), sign_up(server, "bob")
     table = finished_match(server, alice, bob)
-    alice_id = alice.user["id"] if alice.user else 0
-    bob_ratings = [(r.family, r.rating, r.matches) for r in rows(server, Rating, user_id=bob.user["id"] if bob.user else 0)]
+    alice_id = user_id(alice)
+    bob_ratings = [(r.family, r.rating, r.matches) for r in rows(server, Rating, user_id=user_id(bob))]
     assert bob_ratings and rows(server, Rating, user_id=alice_id)
 
     wrong = alice.post("/api/account/delete", {"password": "not it"})
@@ -330,9 +341,10 @@ def test_deleting_the_account_keeps_the_games_under_another_name(server: GameSer
     assert names == [f"Deleted-{alice_id}", "bob"]
     assert "alice" not in str(record)
     assert not rows(server, CoinAccount, user_id=alice_id) and not rows(server, CoinMovement, user_id=alice_id)
+    assert server.client.get(f"/api/users/Deleted-{alice_id}/coins").status_code == 404, "no starting grant shown"
     assert not rows(server, ChatMessage, user_id=alice_id) and not rows(server, Rating, user_id=alice_id)
-    assert [(r.family, r.rating, r.matches) for r in rows(server, Rating, user_id=bob.user["id"] if bob.user else 0)] \
-        == bob_ratings, "the opponent's rating is untouched"
+    assert [(r.family, r.rating, r.matches) for r in rows(server, Rating, user_id=user_id(bob))] == bob_ratings, \
+        "the opponent's rating is untouched"
     assert sign_up(server, "alice").user is not None, "the name is free again"
     assert browser(server).post("/api/signup", {"username": "Deleted-1", "password": PASSWORD}).status_code == 422
 
@@ -343,3 +355,12 @@ def test_an_account_at_an_unfinished_table_cannot_be_deleted(server: GameServer)
     refused = alice.post("/api/account/delete", {"password": PASSWORD})
     assert refused.status_code == 409 and "first" in refused.json()["detail"]
     assert signed_in_as(alice) == "alice"
+
+
+def test_a_deleted_account_leaves_the_matchmaking_pool(server: GameServer) -> None:
+    alice = sign_up(server, "alice")
+    joined = alice.post("/api/matchmaking/join", {"variant": "backgammon"})
+    assert joined.status_code == 200 and joined.json()["status"] == "waiting", joined.text
+    assert alice.post("/api/account/delete", {"password": PASSWORD}).status_code == 204
+    status = server.client.portal.call(server.app.state.matchmaking.status, user_id(alice))
+    assert status["status"] == "idle", status

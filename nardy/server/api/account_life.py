@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Annotated, Any
 
+import anyio.from_thread
 from fastapi import APIRouter, BackgroundTasks, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -30,6 +31,7 @@ from nardy.server.api.security import CurrentUser, SessionToken
 from nardy.server.auth.signouts import announce_sign_outs
 from nardy.server.services import account_life, accounts
 from nardy.server.services.mail import Mailer, SmtpServer
+from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.settings import Settings
 from nardy.store.models import User
 
@@ -212,6 +214,7 @@ def delete_account(
     with _refusals():
         ended = account_life.delete_account(db, user=user)
     announce_sign_outs(request.app, ended)
+    _leave_matchmaking(request, user.id)
     clear_session_cookies(response, settings)
 
 
@@ -223,6 +226,14 @@ def export(user: CurrentUser, db: DbSession) -> Response:
         content=_json(data), media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="nardy-{user.username}.json"'},
     )
+
+
+def _leave_matchmaking(request: Request, user_id: int) -> None:
+    """Take a deleted account out of the matchmaking pool (an open offer counts as declined), where the app
+    runs matchmaking."""
+    service: MatchmakingService | None = getattr(request.app.state, "matchmaking", None)
+    if service is not None:
+        anyio.from_thread.run(service.leave, user_id)
 
 
 def _checked_password(

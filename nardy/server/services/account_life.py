@@ -137,7 +137,9 @@ def issue_reset(db: Session, user: User, *, now: datetime | None = None) -> str:
     return _issue(db, user, RESET_PASSWORD, email=user.email, now=now)
 
 
-def reset_password(db: Session, token: str, new_password: str, *, now: datetime | None = None) -> tuple[User, list[str]]:
+def reset_password(
+    db: Session, token: str, new_password: str, *, now: datetime | None = None,
+) -> tuple[User, list[str]]:
     """Follow a reset link: ``new_password`` becomes the account's, every session of it ends, its other reset
     links are void. The user and the digests of the sessions ended.
 
