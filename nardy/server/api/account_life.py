@@ -140,13 +140,14 @@ def change_email(
     settings: SettingsDep, limiter: RateLimiterDep, token: SessionToken,
 ) -> AccountOut:
     """Set the account's e-mail address, unverified until the link mailed to it is followed, or remove it."""
-    if body.email and not settings.mail_available:
+    with _refusals():
+        address = account_life.checked_email(body.email)
+    if address is not None and not settings.mail_available:
         raise HTTPException(status_code=status.HTTP_503_SERVICE_UNAVAILABLE, detail=MAIL_UNAVAILABLE)
     _checked_password(request, user, body.password, settings, limiter, token)
-    if body.email:
+    if address is not None:
         limiter.spend(_mails_per_account(settings), str(user.id))
-    with _refusals():
-        link = account_life.set_email(db, user=user, email=body.email)
+    link = account_life.set_email(db, user=user, email=address)
     if link is not None and user.email is not None:
         tasks.add_task(
             _mailer(settings).send_quietly, user.email, "Confirm your e-mail address",

@@ -88,20 +88,28 @@ def change_password(db: Session, *, user: User, new_password: str, keep_session:
     return ended
 
 
+def checked_email(email: str | None) -> str | None:
+    """``email`` without surrounding spaces, or ``None`` for none; :class:`InvalidEmail` when it is no address."""
+    address = (email or "").strip()
+    if not address:
+        return None
+    if len(address) > EMAIL_MAX_LENGTH or not _EMAIL.fullmatch(address):
+        raise InvalidEmail("this is not an e-mail address: name@example.org")
+    return address
+
+
 def set_email(db: Session, *, user: User, email: str | None, now: datetime | None = None) -> str | None:
     """Make ``email`` ``user``'s address, unverified, or remove it (``None`` or empty).
 
     The token of the verification link to mail to it, or ``None`` when there is
     nothing to mail (removed, or the same address, already verified).
     """
-    address = (email or "").strip()
-    if not address:
+    address = checked_email(email)
+    if address is None:
         user.email, user.email_verified = None, False
         users_repo.delete_tokens_of(db, user.id, purpose=VERIFY_EMAIL)
         db.commit()
         return None
-    if len(address) > EMAIL_MAX_LENGTH or not _EMAIL.fullmatch(address):
-        raise InvalidEmail("this is not an e-mail address: name@example.org")
     if user.email is not None and user.email.lower() == address.lower() and user.email_verified:
         return None
     user.email, user.email_verified = address, False
