@@ -5,7 +5,8 @@ import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { setUser } from "./session.js";
 
-// A card with a form: its fields, a submit button, and a line for the answer (an error, or what was done).
+// A card with a form: its title (none where the page's heading says it), its fields, a submit button, and a line
+// for the answer (an error, or what was done).
 function formCard(title, { name, fields, submit, hint, danger = false, onsubmit }) {
   const note = h("p", { class: "hint", role: "status" });
   const form = h("form", {
@@ -22,7 +23,7 @@ function formCard(title, { name, fields, submit, hint, danger = false, onsubmit 
       }
     },
   },
-  h("h2", {}, title),
+  title ? h("h2", {}, title) : null,
   hint ? h("p", { class: "hint" }, hint) : null,
   ...fields.map(([label, input]) => h("label", { class: "field" }, h("span", {}, label), input)),
   note,
@@ -113,7 +114,7 @@ export function mountResetPassword(view, token, { socket, navigate }) {
   const password = passwordInput("password", "new-password");
   fill(view, h("section", { class: "page account" },
     h("h1", {}, t("auth.reset_title")),
-    formCard(t("auth.reset_title"), {
+    h("div", { class: "auth-grid" }, formCard(null, {
       name: "reset", submit: t("auth.reset_save"), hint: t("auth.password_hint"),
       fields: [[t("account.new_password"), password]],
       onsubmit: async () => {
@@ -123,7 +124,7 @@ export function mountResetPassword(view, token, { socket, navigate }) {
         navigate("#/");
         return "";
       },
-    })));
+    }))));
   return () => {};
 }
 
@@ -132,7 +133,7 @@ export function forgotPassword() {
   const account = h("input", { name: "account", required: true, maxlength: "254", autocomplete: "username" });
   return h("details", { class: "forgot-password", "data-forgot": "" },
     h("summary", {}, t("auth.forgot")),
-    formCard(t("auth.forgot"), {
+    formCard(null, {
       name: "forgot", submit: t("auth.forgot_send"), hint: t("auth.forgot_hint"),
       fields: [[t("auth.forgot_account"), account]],
       onsubmit: async () => {
