@@ -248,6 +248,15 @@ def test_a_reset_link_sets_a_new_password_once_and_ends_every_session(server: Ga
     assert log_in(browser(server), "owner", NEW_PASSWORD).status_code == 200
 
 
+def test_a_new_address_voids_the_reset_links_mailed_before(server: GameServer, mail: MailCatcher) -> None:
+    owner = sign_up(server, "owner")
+    with_verified_email(server, mail, owner, "old@example.org")
+    assert browser(server).post("/api/password-reset", {"account": "owner"}).status_code == 202
+    reset = link_in(mail.wait_for(2)[1])
+    assert owner.post("/api/account/email", {"email": "new@example.org", "password": PASSWORD}).status_code == 200
+    assert follow(browser(server), reset, "/api/password-reset/confirm", {"password": NEW_PASSWORD}).status_code == 400
+
+
 def test_a_reset_answers_alike_whether_or_not_the_account_exists(server: GameServer, mail: MailCatcher) -> None:
     verified = sign_up(server, "verified")
     with_verified_email(server, mail, verified, "v@example.org")

@@ -99,7 +99,8 @@ def checked_email(email: str | None) -> str | None:
 
 
 def set_email(db: Session, *, user: User, email: str | None, now: datetime | None = None) -> str | None:
-    """Make ``email`` ``user``'s address, unverified, or remove it (``None`` or empty).
+    """Make ``email`` ``user``'s address, unverified, or remove it (``None`` or empty); either way the links
+    mailed before (to verify, or to reset the password) are void.
 
     The token of the verification link to mail to it, or ``None`` when there is
     nothing to mail (removed, or the same address, already verified).
@@ -107,13 +108,13 @@ def set_email(db: Session, *, user: User, email: str | None, now: datetime | Non
     address = checked_email(email)
     if address is None:
         user.email, user.email_verified = None, False
-        users_repo.delete_tokens_of(db, user.id, purpose=VERIFY_EMAIL)
+        users_repo.delete_tokens_of(db, user.id)
         db.commit()
         return None
     if user.email is not None and user.email.lower() == address.lower() and user.email_verified:
         return None
     user.email, user.email_verified = address, False
-    users_repo.delete_tokens_of(db, user.id, purpose=VERIFY_EMAIL)
+    users_repo.delete_tokens_of(db, user.id)
     return _issue(db, user, VERIFY_EMAIL, email=address, now=now)
 
 
