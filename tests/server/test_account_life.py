@@ -9,6 +9,7 @@ download my data». Other client addresses are ``TestClient(client=...)`` browse
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -289,6 +290,23 @@ def test_without_a_mail_server_reset_and_addresses_are_unavailable(game_server: 
                         ("/api/account/email", {"email": "o@example.org", "password": PASSWORD})):
         answer = owner.post(route, body)
         assert answer.status_code == 503 and "unavailable" in answer.json()["detail"], route
+
+
+def test_a_mail_server_that_cannot_be_reached_changes_no_answer(
+    make_game_server: ServerFactory, caplog: pytest.LogCaptureFixture,
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    server = make_game_server(smtp_url=f"smtp://127.0.0.1:{closed}", public_url=SITE)
+    owner = sign_up(server, "owner")
+    with server.app.state.db() as db:
+        user = db.get(User, user_id(owner))
+        assert user is not None
+        user.email, user.email_verified = "owner@example.org", True
+        db.commit()
+    assert browser(server).post("/api/password-reset", {"account": "owner"}).status_code == 202
+    assert "mail to example.org not sent" in caplog.text
 
 
 def test_the_mail_server_url_is_read_with_its_login_and_port() -> None:
