@@ -245,9 +245,8 @@ def _checked_password(
         account_life.require_account(user)
     session = accounts.token_digest(token or "")
     guard = PasswordGuard(limiter, settings)
-    guesser = Guesser(
-        account=f"{user.username.lower()}#{accounts.password_epoch(user)}", address=client_address(request),
-        device=session,
+    guesser = Guesser.of(
+        user.username, accounts.password_epoch(user), address=client_address(request), device=session,
     )
     guard.attempt(guesser)
     with _refusals():

@@ -13,10 +13,10 @@ stands for, and sets the two cookies described in
 Signing in is rate-limited (:mod:`nardy.server.api.ratelimit`): login counts
 wrong passwords per account and address and per address
 (:mod:`nardy.server.api.login_guard`, so that nobody elsewhere can lock an
-owner out) and every attempt from an address; sign-up counts the accounts created for one name and from one
-address (a sign-up refused for its name or password is answered at once and
-counts nothing, so that a family sharing a connection is not locked out by
-its typing); a new guest counts against its address. A request refused by a
+owner out) and every attempt from an address; sign-up counts the accounts
+created for one name and from one address (a sign-up refused for its name or
+password is answered at once and counts nothing, so that a family sharing a
+connection is not locked out by its typing); a new guest counts against its address. A request refused by a
 limit changes nothing: no password is checked, no account or session made.
 """
 
@@ -150,22 +150,21 @@ def login(
 ) -> UserReply:
     """Sign in to an account; unknown names and wrong passwords get the same refusal.
 
-    Wrong passwords lock out only where they come from (:mod:`nardy.server.api.login_guard`):
-    a browser signed in to the account is a known device and is counted on its
-    own, and every other attempt counts against its address as well.
+    Wrong passwords lock out only where they come from
+    (:mod:`nardy.server.api.login_guard`): a browser signed in to the account
+    is a known device and is counted on its own, and every other attempt
+    counts against its address as well.
     """
     guard = PasswordGuard(limiter, settings)
     address = client_address(request)
-    guesser = Guesser(
-        account=f"{body.username.lower()}#{accounts.password_epoch(accounts.account_named(db, body.username))}",
-        address=address,
-        device=known_device(signed_in, token, body.username),
-    )
+    epoch = accounts.password_epoch(accounts.account_named(db, body.username))
+    guesser = Guesser.of(body.username, epoch, address=address, device=known_device(signed_in, token, body.username))
+    attempts = Limit.of("login-addresses", settings.logins_per_address, LOGINS_PER_ADDRESS)
     if guesser.device is None:
-        limiter.require_room(Limit.of("login-addresses", settings.logins_per_address, LOGINS_PER_ADDRESS), address)
+        limiter.require_room(attempts, address)
     guard.attempt(guesser)
     if guesser.device is None:
-        limiter.spend(Limit.of("login-addresses", settings.logins_per_address, LOGINS_PER_ADDRESS), address)
+        limiter.spend(attempts, address)
     user = accounts.authenticate(db, username=body.username, password=body.password)
     if user is None:
         guard.failed(guesser)

@@ -38,6 +38,11 @@ class Guesser:
     device: str | None = None
     """The digest of the request's session when it is a session of this account; ``None`` otherwise."""
 
+    @classmethod
+    def of(cls, username: str, epoch: str, *, address: str, device: str | None) -> Guesser:
+        """Who checks the password of ``username`` (any letter case) whose password epoch is ``epoch``."""
+        return cls(account=f"{username.lower()}#{epoch}", address=address, device=device)
+
     @property
     def place(self) -> str:
         """Where the checks come from: the known device, else the address."""
