@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
 from nardy.server.api import (
-    accounts, analysis, chouettes, coins, health, home, imports, matchmaking, ratings, tables, testing, tournaments,
+    account_life, accounts, analysis, chouettes, coins, health, home, imports, matchmaking, ratings, tables, testing, tournaments,
     validation_errors, variants,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
@@ -174,6 +174,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.add_middleware(SecurityHeadersMiddleware, csp_exempt_paths=[page for page in api_pages if page])
     app.include_router(health.router)
     app.include_router(accounts.router)
+    app.include_router(account_life.router)
     app.include_router(tables.router)
     app.include_router(analysis.router)
     app.include_router(imports.router)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from limits import parse_many as parse_rates
 from pydantic import AfterValidator, Field, model_validator
@@ -51,6 +52,26 @@ def _rate_limit(text: str) -> str:
 
 RateLimit = Annotated[str, AfterValidator(_rate_limit)]
 """A rate limit setting, checked when the settings are read so a typo stops the server at start."""
+
+
+def _smtp_url(text: str) -> str:
+    """A URL of a mail server that :mod:`nardy.server.services.mail` understands."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("smtp", "smtp+starttls", "smtps") or not parts.hostname:
+        raise ValueError("give the mail server as smtp://host:port, smtp+starttls://host:port or smtps://host")
+    return text
+
+
+def _http_url(text: str) -> str:
+    """An http(s) URL with a host, without a trailing slash."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("give the site's address as https://host (or http://host:port)")
+    return text.rstrip("/")
+
+
+SmtpUrl = Annotated[str, AfterValidator(_smtp_url)]
+HttpUrl = Annotated[str, AfterValidator(_http_url)]
 
 
 class Settings(BaseSettings):
@@ -166,7 +187,6 @@ class Settings(BaseSettings):
     rate_limits: bool | None = Field(
         default=None, description="the HTTP rate limits below; on outside testing, whose harnesses sign many users up",
     )
-    login_failures_per_account: RateLimit = "10 per 15 minutes"
     logins_per_address: RateLimit = "30 per minute"
     signups_per_account: RateLimit = "10 per hour"
     signups_per_address: RateLimit = "10 per hour"
@@ -205,6 +225,32 @@ class Settings(BaseSettings):
     coins_daily_top_up: int = Field(
         default=DAILY_TOP_UP, ge=0,
         description="virtual coins added once per UTC day, the first time the player's coins are used or looked at",
+    )
+
+    # The account's life: the login lockout, mail, e-mail verification and password resets.
+    login_failures_per_account_address: RateLimit = Field(
+        default="10 per 15 minutes",
+        description="wrong passwords for one account from one address (or one signed-in device) before it waits",
+    )
+    login_failures_per_address: RateLimit = Field(
+        default="50 per 15 minutes", description="wrong passwords from one address, for any accounts, before it waits",
+    )
+    smtp_url: SmtpUrl | None = Field(
+        default=None,
+        description="the mail server: smtp://host:port, smtp+starttls://user:pass@host:port or smtps://user:pass@host; "
+                    "without it (or public_url) password resets and e-mail verification are unavailable",
+    )
+    public_url: HttpUrl | None = Field(
+        default=None, description="the site's address as players reach it (https://nardy.example), for mailed links",
+    )
+    mail_from: str | None = Field(
+        default=None, max_length=254, description="the sender of mail; no-reply@ the public URL's host unless set",
+    )
+    mails_per_account: RateLimit = Field(
+        default="3 per hour", description="password-reset or verification mails one account is sent",
+    )
+    password_resets_per_address: RateLimit = Field(
+        default="10 per hour", description="password-reset requests from one address",
     )
 
     @property
@@ -257,6 +303,16 @@ class Settings(BaseSettings):
         if self.password_hash_profile is not None:
             return self.password_hash_profile
         return "cheapest" if self.testing else "rfc9106-low-memory"
+
+    @property
+    def mail_available(self) -> bool:
+        """Whether mail can be sent with links in it: both ``smtp_url`` and ``public_url`` are set."""
+        return self.smtp_url is not None and self.public_url is not None
+
+    @property
+    def mail_sender(self) -> str:
+        """The sender of mail: ``mail_from``, else ``no-reply@`` the public URL's host."""
+        return self.mail_from or f"no-reply@{urlsplit(self.public_url or '').hostname or 'localhost'}"
 
     @property
     def testing(self) -> bool:

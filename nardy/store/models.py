@@ -30,8 +30,9 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     and_,
-    literal_column,
+    false,
     func,
+    literal_column,
     or_,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -82,10 +83,36 @@ class User(Base):
     language: Mapped[str] = mapped_column(String(8), default="")
     preferences: Mapped[dict[str, Any]] = mapped_column(default=dict)
     created_at: Mapped[datetime]
+    email: Mapped[str | None] = mapped_column(String(254))
+    """An address the owner gave for password resets; ``email_verified`` once they followed the link mailed to it."""
+    email_verified: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    deleted_at: Mapped[datetime | None]
+    """When the owner deleted the account: the row stays, renamed, so that the games it played keep a player."""
 
 
 Index("uq_users_username_lower", func.lower(User.username), unique=True)
 """Usernames are unique in any letter case ("Bob" and "bob" are one name), also when two sign-ups race."""
+
+Index("ix_users_email_lower", func.lower(User.email))
+"""A password reset finds accounts by their e-mail address in any letter case (several accounts may share one)."""
+
+
+class AccountToken(Base):
+    """A single-use link mailed to an account's owner: verify an e-mail address, or reset the password.
+
+    Like a session, only the SHA-256 of the token is stored; using the link deletes the row.
+    """
+
+    __tablename__ = "account_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    """``verify_email`` or ``reset_password``."""
+    email: Mapped[str | None] = mapped_column(String(254))
+    """The address a ``verify_email`` link was mailed to: it verifies that address only, if still the account's."""
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
 
 
 class LoginSession(Base):

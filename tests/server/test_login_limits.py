@@ -43,7 +43,7 @@ def two_processes(tmp_path: Path, redis_url: str) -> Iterator[tuple[LiveServer, 
     """Processes A and B on one SQLite database and one Redis, with 4 failed logins allowed per account."""
     database = f"sqlite:///{tmp_path / 'shared' / 'nardy.sqlite3'}"
     (tmp_path / "shared").mkdir()
-    env = {**LIMITS_ON, "NARDY_LOGIN_FAILURES_PER_ACCOUNT": "4 per minute"}
+    env = {**LIMITS_ON, "NARDY_LOGIN_FAILURES_PER_ACCOUNT_ADDRESS": "4 per minute"}
     pair = [LiveServer(tmp_path / name, database_url=database, redis_url=redis_url, env=env) for name in ("a", "b")]
     with running_together(pair):
         yield pair[0], pair[1]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tests.web.browser_client import Client
-from tests.web.test_lobby_browser import sign_up
+from tests.web.test_lobby_browser import PASSWORD, sign_up
 from tests.web.web_driver import WebServer
 
 
@@ -34,3 +34,28 @@ def test_the_account_menu_logs_out_from_any_page(client: MakeClient, web_server:
     assert person.page.locator("[data-user]").count() == 0
     session = person.page.evaluate("() => fetch('/api/session').then((r) => r.json())")
     assert session == {"user": None}, "the session ended on the server too"
+
+
+def test_the_account_page_changes_the_password_and_sign_in_offers_a_reset(
+    client: MakeClient, web_server: WebServer,
+) -> None:
+    """The issue's account life in the browser: the menu opens the account page, whose forms post to the server
+    (the routes' rules are tested in tests/server/test_account_life.py)."""
+    person = client()
+    sign_up(person, "page_user")
+    person.page.click("[data-account-menu] summary")
+    person.page.click("[data-action=menu-account]")
+    form = person.page.locator('form[data-form="password"]')
+    form.locator("input[name=current_password]").fill(PASSWORD)
+    form.locator("input[name=new_password]").fill("purple stapler orbit 42")
+    form.locator("button[type=submit]").click()
+    person.page.wait_for_selector('form[data-form="password"] [role=status]:has-text("Password changed")')
+    assert person.page.get_attribute("[data-action=download]", "href") == "/api/account/export"
+    assert person.page.locator('form[data-form="delete"]').is_visible()
+
+    person.page.click("[data-account-menu] summary")
+    person.page.click("[data-action=menu-logout]")
+    person.page.click("[data-forgot] summary")
+    person.page.fill('form[data-form="forgot"] input[name=account]', "page_user")
+    person.page.click('form[data-form="forgot"] button[type=submit]')
+    person.page.wait_for_selector('form[data-form="forgot"] .error:has-text("sends no mail")')

@@ -10,13 +10,13 @@ the browser held), so a session token never outlives a change of who it
 stands for, and sets the two cookies described in
 :mod:`nardy.server.api.security`.
 
-Signing in is rate-limited (:mod:`nardy.server.api.ratelimit`) per account,
-the lower-cased username, and per client address: login counts an
-account's failed attempts (a success forgets them) and every attempt from an
-address; sign-up counts the accounts created for one name and from one
-address (a sign-up refused for its name or password is answered at once and
-counts nothing, so that a family sharing a connection is not locked out by
-its typing); a new guest counts against its address. A request refused by a
+Signing in is rate-limited (:mod:`nardy.server.api.ratelimit`): login counts
+wrong passwords per account and address and per address
+(:mod:`nardy.server.api.login_guard`, so that nobody elsewhere can lock an
+owner out) and every attempt from an address; sign-up counts the accounts
+created for one name and from one address (a sign-up refused for its name or
+password is answered at once and counts nothing, so that a family sharing a
+connection is not locked out by its typing); a new guest counts against its address. A request refused by a
 limit changes nothing: no password is checked, no account or session made.
 """
 
@@ -31,9 +31,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
 from nardy.server.api.deps import DbSession, SettingsDep
+from nardy.server.api.login_guard import Guesser, PasswordGuard
 from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, client_address
 from nardy.server.api.security import CSRF_COOKIE, CurrentUser, OptionalLogin, OptionalUser, SessionToken
-from nardy.server.auth.cookies import SESSION_COOKIE
+from nardy.server.auth.cookies import SESSION_COOKIE, Login
 from nardy.server.auth.signouts import announce_sign_out
 from nardy.server.services import accounts
 from nardy.server.settings import Settings
@@ -42,6 +43,7 @@ from nardy.store.models import User
 router = APIRouter(prefix="/api", tags=["accounts"])
 
 WRONG_CREDENTIALS = "wrong username or password"
+LOGINS_PER_ADDRESS = "too many logins from your address"
 
 _REFUSAL_STATUS: dict[type[accounts.AccountError], int] = {
     accounts.InvalidUsername: status.HTTP_422_UNPROCESSABLE_CONTENT,
@@ -132,7 +134,7 @@ def signup(
             user = accounts.create_user(db, username=body.username, password=body.password, hasher=hasher)
         else:
             user = accounts.upgrade_guest(db, user=guest, username=body.username, password=body.password, hasher=hasher)
-    _start_session(db, response, settings, user=user, previous_token=token)
+    start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 
 
@@ -144,32 +146,41 @@ def login(
     db: DbSession,
     settings: SettingsDep,
     limiter: RateLimiterDep,
+    signed_in: OptionalLogin,
     token: SessionToken,
 ) -> UserReply:
     """Sign in to an account; unknown names and wrong passwords get the same refusal.
 
-    Each attempt is counted as a failure of the account before the password
-    is checked, so that parallel guesses cannot pass the limit together; a
-    success forgets the account's failures.
+    Wrong passwords lock out only where they come from
+    (:mod:`nardy.server.api.login_guard`): a browser signed in to the account
+    is a known device and is counted on its own, and every other attempt
+    counts against its address as well.
     """
-    failures = Limit.of(
-        "login-failures", settings.login_failures_per_account, "too many failed logins for this account"
-    )
-    account = body.username.lower()
-    _spend_per_account_and_address(
-        limiter,
-        failures,
-        account,
-        Limit.of("login-addresses", settings.logins_per_address, "too many logins from your address"),
-        client_address(request),
-    )
+    guard = PasswordGuard(limiter, settings)
+    address = client_address(request)
+    epoch = accounts.password_epoch(accounts.account_named(db, body.username))
+    guesser = Guesser.of(body.username, epoch, address=address, device=known_device(signed_in, token, body.username))
+    attempts = Limit.of("login-addresses", settings.logins_per_address, LOGINS_PER_ADDRESS)
+    if guesser.device is None:
+        limiter.require_room(attempts, address)
+    guard.attempt(guesser)
+    if guesser.device is None:
+        limiter.spend(attempts, address)
     hasher = accounts.PASSWORD_HASHERS[settings.password_hashing]
     user = accounts.authenticate(db, username=body.username, password=body.password, hasher=hasher)
     if user is None:
+        guard.failed(guesser)
         raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED, detail=WRONG_CREDENTIALS)
-    limiter.forget(failures, account)
-    _start_session(db, response, settings, user=user, previous_token=token)
+    guard.succeeded(guesser)
+    start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
+
+
+def known_device(signed_in: Login | None, token: str | None, username: str) -> str | None:
+    """The digest of the request's session when it signs in the account ``username`` (a known device of it)."""
+    if signed_in is None or token is None or signed_in[0].username.lower() != username.lower():
+        return None
+    return accounts.token_digest(token)
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
@@ -181,10 +192,7 @@ def logout(request: Request, response: Response, db: DbSession, settings: Settin
     if token is not None:
         accounts.close_session(db, token)
         announce_sign_out(request.app, token)
-    for name, http_only in ((SESSION_COOKIE, True), (CSRF_COOKIE, False)):
-        response.delete_cookie(
-            name, path="/", secure=settings.secure_cookies, httponly=http_only, samesite="lax"
-        )
+    clear_session_cookies(response, settings)
 
 
 @router.post("/guest", status_code=status.HTTP_201_CREATED)
@@ -216,7 +224,7 @@ def guest(
         client_address(request),
     )
     user = accounts.create_guest(db)
-    _start_session(db, response, settings, user=user, previous_token=token)
+    start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 
 
@@ -258,7 +266,15 @@ def _spend_per_account_and_address(
     limiter.spend(per_account, account)
 
 
-def _start_session(
+def clear_session_cookies(response: Response, settings: Settings) -> None:
+    """Tell the browser to forget both cookies."""
+    for name, http_only in ((SESSION_COOKIE, True), (CSRF_COOKIE, False)):
+        response.delete_cookie(
+            name, path="/", secure=settings.secure_cookies, httponly=http_only, samesite="lax"
+        )
+
+
+def start_session(
     db: Session, response: Response, settings: Settings, *, user: User, previous_token: str | None
 ) -> None:
     """Close the browser's old session, if any, open one for ``user`` and set both cookies."""

@@ -64,9 +64,10 @@ def my_coins(
 
 @router.get("/users/{username}/coins")
 def user_coins(username: str, db: DbSession, settings: SettingsDep) -> dict[str, Any]:
-    """A player's coin balance, public like their ratings (the starting grant if they never used coins)."""
+    """A player's coin balance, public like their ratings (the starting grant if they never used coins); none for
+    a guest or a deleted account."""
     user = users_repo.by_name(db, username)
-    if user is None or user.is_guest:
+    if user is None or user.is_guest or user.deleted_at is not None:
         raise HTTPException(404, f"there is no player {username!r} with coins")
     balance = coins_repo.balance_of(db, user.id)
     return {

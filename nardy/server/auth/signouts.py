@@ -113,7 +113,11 @@ class SignOuts:
 
     async def announce(self, token: str) -> None:
         """The session of ``token`` has ended: tell this process's connections now, and every other process."""
-        digest = session_digest(token)
+        await self.announce_digest(session_digest(token))
+
+    async def announce_digest(self, digest: str) -> None:
+        """The session stored as ``digest`` has ended (another session of its account changed the password or
+        deleted the account): as :meth:`announce`."""
         self._notify(digest)
         await self._pubsub.publish(SIGN_OUT_CHANNEL, digest)
 
@@ -152,3 +156,10 @@ def announce_sign_out(app: Starlette, token: str) -> None:
     """:meth:`SignOuts.announce` on ``app``'s event loop, from a worker thread (a sync route)."""
     sign_outs: SignOuts = app.state.sign_outs
     anyio.from_thread.run(sign_outs.announce, token)
+
+
+def announce_sign_outs(app: Starlette, digests: list[str]) -> None:
+    """:meth:`SignOuts.announce_digest` for each of ``digests``, from a worker thread (a sync route)."""
+    sign_outs: SignOuts = app.state.sign_outs
+    for digest in digests:
+        anyio.from_thread.run(sign_outs.announce_digest, digest)

@@ -51,6 +51,8 @@ SITE_WORDS = ("nardy", "nardi", "backgammon")
 
 GUEST_PREFIX = "guest-"
 """Guests are named ``Guest-<number>`` (``Guest-4821``); accounts may not take names starting so."""
+DELETED_PREFIX = "deleted-"
+"""A deleted account is renamed ``Deleted-<id>``; accounts may not take names starting so either."""
 GUEST_DIGITS = range(4, USERNAME_MAX_LENGTH - len(GUEST_PREFIX) + 1)
 """The lengths of a guest's number: four digits, a longer number only while shorter ones keep colliding."""
 GUEST_TRIES_PER_LENGTH = 3
@@ -156,7 +158,7 @@ def check_new_account(db: Session, *, username: str, password: str, guest: User 
     if guest is not None and not guest.is_guest:
         raise NotAGuest(f"{guest.username!r} already has an account; only a guest can become one")
     _check_username(username)
-    _check_password(password, username)
+    check_password_strength(password, username)
     if users_repo.by_name(db, username) is not None:
         raise _taken(username)
 
@@ -182,6 +184,35 @@ def authenticate(
     return user
 
 
+def account_named(db: Session, username: str) -> User | None:
+    """The account (not a guest) named ``username`` in any letter case, or ``None``."""
+    user = users_repo.by_name(db, username) if _USERNAME_CHARACTERS.fullmatch(username) else None
+    return None if user is None or user.password_hash is None else user
+
+
+def password_epoch(user: User | None) -> str:
+    """A short digest of ``user``'s password hash, which changes with every new password; ``"-"`` without one.
+
+    Failed logins are counted under it, so a new password starts every count of the account afresh.
+    """
+    if user is None or user.password_hash is None:
+        return "-"
+    return hashlib.sha256(user.password_hash.encode()).hexdigest()[:16]
+
+
+def password_matches(user: User, password: str, *, hasher: PasswordHasher = STRONG_HASHER) -> bool:
+    """Whether ``password`` is ``user``'s; never for a user without one (a guest, a deleted account)."""
+    if user.password_hash is None:
+        _verify(hasher, _dummy_hash(hasher), password)
+        return False
+    return _verify(hasher, user.password_hash, password)
+
+
+def set_password(user: User, password: str, *, hasher: PasswordHasher = STRONG_HASHER) -> None:
+    """Store an argon2id hash of ``password`` as ``user``'s; the caller checked its strength and commits."""
+    user.password_hash = hasher.hash(password)
+
+
 def open_session(
     db: Session, *, user: User, days: int, now: datetime | None = None
 ) -> tuple[str, LoginSession]:
@@ -193,7 +224,7 @@ def open_session(
     created_at = _utc_now(now)
     token = secrets.token_urlsafe(32)
     login = LoginSession(
-        token_hash=_token_hash(token),
+        token_hash=token_digest(token),
         user_id=user.id,
         csrf_token=secrets.token_urlsafe(32),
         created_at=created_at,
@@ -208,7 +239,7 @@ def session_user(
     db: Session, token: str, *, now: datetime | None = None
 ) -> tuple[User, LoginSession] | None:
     """The user signed in by ``token`` and their session, or ``None``; an expired session is deleted."""
-    row = users_repo.signed_in_by(db, _token_hash(token))
+    row = users_repo.signed_in_by(db, token_digest(token))
     if row is None:
         return None
     user, login = row
@@ -239,7 +270,7 @@ def live_session_digests(db: Session, digests: Sequence[str], *, now: datetime |
 
 def close_session(db: Session, token: str) -> None:
     """Sign out the session of ``token``; an unknown token is ignored."""
-    users_repo.delete_session(db, _token_hash(token))
+    users_repo.delete_session(db, token_digest(token))
     db.commit()
 
 
@@ -252,9 +283,12 @@ def _check_username(username: str) -> None:
         raise InvalidUsername("username may contain only letters A-Z and a-z, digits, '_' and '-'")
     if username.lower().startswith(GUEST_PREFIX):
         raise InvalidUsername(f"usernames starting with {GUEST_PREFIX!r} are reserved for guests")
+    if username.lower().startswith(DELETED_PREFIX):
+        raise InvalidUsername(f"usernames starting with {DELETED_PREFIX!r} are reserved for deleted accounts")
 
 
-def _check_password(password: str, username: str) -> None:
+def check_password_strength(password: str, username: str) -> None:
+    """Raise :class:`WeakPassword` unless ``password`` is long enough and hard enough to guess for ``username``."""
     if len(password) < PASSWORD_MIN_LENGTH:
         raise WeakPassword(f"password must be at least {PASSWORD_MIN_LENGTH} characters long")
     if len(password) > PASSWORD_MAX_LENGTH:
@@ -298,7 +332,8 @@ def _dummy_hash(hasher: PasswordHasher) -> str:
     return hasher.hash(secrets.token_urlsafe(32))
 
 
-def _token_hash(token: str) -> str:
+def token_digest(token: str) -> str:
+    """The SHA-256 of a random token, the only form in which sessions and mailed links are stored."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 

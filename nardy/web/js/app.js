@@ -8,6 +8,8 @@
 //   #/imports         analyse a match file: upload one, the list of uploads   #/import/ID  an upload's replay
 //   #/tournaments     tournaments        #/tournament/ID a tournament  #/tournament-protocol/ID its game protocol
 //   #/statistics      the site's statistics: wins by colour per variant, the dice of every roll
+//   #/account         the account: password, e-mail, data, deletion
+//   #/verify-email/TOKEN, #/reset-password/TOKEN   the pages the mailed links open
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
 import { Socket } from "./socket.js";
@@ -23,6 +25,7 @@ import { mountChouetteReplay } from "./chouette_replay.js";
 import { mountProfile } from "./profile.js";
 import { mountStatistics } from "./statistics.js";
 import { mountLogin } from "./auth.js";
+import { mountAccount, mountResetPassword, mountVerifyEmail } from "./account.js";
 import { mountLeaderboard } from "./leaderboard.js";
 import { mountAnalysisBoard } from "./analysis_board.js";
 import { mountImports, mountImportReplay } from "./imports.js";
@@ -72,6 +75,9 @@ function route() {
   else if (page === "tournament" && arg) result = mountTournament(view, arg, context);
   else if (page === "tournament-protocol" && arg) result = mountTournamentProtocol(view, arg);
   else if (page === "login") result = mountLogin(view, context);
+  else if (page === "account") result = mountAccount(view, context);
+  else if (page === "verify-email" && arg) result = mountVerifyEmail(view, arg);
+  else if (page === "reset-password" && arg) result = mountResetPassword(view, arg, context);
   else if (page === "invite" && arg) result = mountInvite(view, arg, context);
   else if (page === "profile") {
     const user = currentUser();
@@ -99,12 +105,13 @@ function updateNav() {
   }
 }
 
-// The account menu beside the player's name, on every page: their profile, and logging out.
+// The account menu beside the player's name, on every page: their profile, their account, and logging out.
 function accountMenu(user) {
   return h("details", { class: "account-menu", "data-account-menu": "" },
     h("summary", { "aria-label": t("nav.account_menu"), title: t("nav.account_menu") }, "▾"),
     h("div", { class: "account-menu-items" },
       h("a", { href: `#/profile/${encodeURIComponent(user.username)}`, "data-action": "menu-profile" }, t("nav.profile")),
+      h("a", { href: "#/account", "data-action": "menu-account" }, t("nav.account")),
       h("button", { type: "button", "data-action": "menu-logout", onclick: logOut }, t("auth.logout"))));
 }
 

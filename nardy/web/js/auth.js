@@ -1,8 +1,9 @@
-// Sign in (#/login): log in, sign up (a guest keeps its games), or continue as a guest.
+// Sign in (#/login): log in (or ask for a reset link), sign up (a guest keeps its games), or continue as a guest.
 import { h, fill } from "./dom.js";
 import { t } from "./i18n.js";
 import { post, errorText } from "./api.js";
 import { currentUser, setUser } from "./session.js";
+import { forgotPassword } from "./account.js";
 
 export function mountLogin(view, { socket, toast, navigate }) {
   const done = (user) => {
@@ -36,12 +37,13 @@ export function mountLogin(view, { socket, toast, navigate }) {
     error,
     h("button", { type: "submit", class: "primary" }, kind === "login" ? t("auth.login") : t("auth.signup")));
   };
+  const loginColumn = () => h("div", { class: "login-column" }, form("login"), forgotPassword());
   const user = currentUser();
   fill(view, h("section", { class: "page login" },
     h("h1", {}, t("auth.title")),
     user ? h("p", {}, t("auth.signed_in_as", { name: user.username })) : null,
     h("div", { class: "auth-grid" },
-      user && !user.guest ? null : form("login"),
+      user && !user.guest ? null : loginColumn(),
       user && !user.guest ? null : form("signup"),
       h("div", { class: "card auth" },
         h("h2", {}, t("auth.guest")),
