@@ -13,6 +13,7 @@ import uvicorn
 from nardy.server.app import create_app
 from nardy.server.runtime.descriptors import descriptors_wanted, raise_descriptor_limit
 from nardy.server.runtime.header_timeout import header_timeout_protocol
+from nardy.server.runtime.json_logs import log_config
 from nardy.server.services.dice import DiceSource, ScriptedDice
 from nardy.server.settings import Settings
 
@@ -29,7 +30,7 @@ def main() -> None:
         settings.max_connections, settings.database_pool_size + settings.database_pool_overflow,
     ))
     uvicorn.run(create_app(settings, dice=dice), host=settings.host, port=settings.port, ws_max_size=65536,
-                log_level="info",
+                log_level="info", log_config=log_config(settings.log_format),
                 # X-Forwarded-For decides the client address the rate limits count: believe it from the
                 # configured proxies only, not from any local process as uvicorn would by default
                 proxy_headers=bool(settings.trusted_proxies), forwarded_allow_ips=settings.trusted_proxies,

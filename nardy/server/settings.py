@@ -52,6 +52,24 @@ RateLimit = Annotated[str, AfterValidator(_rate_limit)]
 """A rate limit setting, checked when the settings are read so a typo stops the server at start."""
 
 
+METRICS_TOKEN_PREFIX = "token:"
+METRICS_TOKEN_MIN_LENGTH = 16
+"""The fewest characters of a ``/metrics`` token: a guessable one would open the figures to anyone."""
+
+
+def _metrics_access(text: str) -> str:
+    """``off``, ``open`` or ``token:SECRET`` (a secret of at least 16 characters)."""
+    if text in ("off", "open"):
+        return text
+    if text.startswith(METRICS_TOKEN_PREFIX) and len(text) - len(METRICS_TOKEN_PREFIX) >= METRICS_TOKEN_MIN_LENGTH:
+        return text
+    raise ValueError(f"give off, open or token:SECRET with a secret of at least {METRICS_TOKEN_MIN_LENGTH} characters")
+
+
+MetricsAccess = Annotated[str, AfterValidator(_metrics_access)]
+"""Who may read ``GET /metrics``, checked when the settings are read so a typo stops the server at start."""
+
+
 class Settings(BaseSettings):
     """Everything the server can be told. Built explicitly by ``create_app``; nothing at import time."""
 
@@ -145,6 +163,15 @@ class Settings(BaseSettings):
     analysis_stale_seconds: float = Field(
         default=120.0, gt=0, description="an analysis whose worker wrote no progress this long is taken again",
     )
+    # operations: metrics and logs (docs/operations.md, Metrics and Logs)
+    metrics: MetricsAccess = Field(
+        default="off",
+        description="GET /metrics in Prometheus' text format: off (404), open, or token:SECRET "
+                    "(an 'Authorization: Bearer SECRET' header required)",
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="json: one JSON object a line, naming the request, user and table it is about",
+    )
     gc_young_only: bool = Field(
         default=True,
         description="keep automatic garbage collections to the young generations, so none walks every live game "
@@ -207,6 +234,13 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite:///{(self.data_dir / 'nardy.sqlite3').resolve()}"
+
+    @property
+    def metrics_token(self) -> str | None:
+        """The bearer token ``GET /metrics`` asks for, or ``None`` (metrics off, or open to anyone)."""
+        if self.metrics.startswith(METRICS_TOKEN_PREFIX):
+            return self.metrics[len(METRICS_TOKEN_PREFIX):]
+        return None
 
     @property
     def secure_cookies(self) -> bool:
