@@ -6,6 +6,7 @@ which end-to-end tests queue through ``POST /api/testing/dice``.
 
 from __future__ import annotations
 
+import logging
 import os
 
 import uvicorn
@@ -26,6 +27,8 @@ def main() -> None:
         if not settings.testing:
             raise SystemExit("NARDY_SCRIPTED_DICE needs NARDY_ENVIRONMENT=testing: scripted dice are for tests only")
         dice = ScriptedDice()
+    if settings.log_format == "json":
+        logging.captureWarnings(True)  # Python's warnings become log lines too, not free text among them
     raise_descriptor_limit(descriptors_wanted(
         settings.max_connections, settings.database_pool_size + settings.database_pool_overflow,
     ))
