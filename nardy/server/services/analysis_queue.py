@@ -15,7 +15,9 @@ claimed again by whichever process looks next; a job that raises is marked
 ``failed`` with the reason, and may be requested again.
 
 Analysis never runs in the server's own process, so a long 2-ply analysis
-costs live games nothing but a CPU core.
+costs live games nothing but a CPU core. A process with no workers claims
+nothing: the jobs it queues wait for a process that has some (a dedicated
+one, docs/operations.md), and it only counts them for its metrics.
 """
 
 from __future__ import annotations
