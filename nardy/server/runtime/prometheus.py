@@ -97,6 +97,11 @@ class PrometheusMetrics(Metrics):
             "nardy_errors", "Log records at level ERROR or above, by logger", ["logger"], registry=registry,
         )
         self._error_counter = _ErrorCounter(self._errors)
+        # each label set's child, kept: prometheus-client's labels() takes a lock and checks the labels each call,
+        # which costs more than the count itself
+        self._accepted_by: dict[str, Counter] = {}
+        self._refused_by: dict[tuple[str, str], Counter] = {}
+        self._live_tables_by: dict[str, Gauge] = {}
 
     # ----- lifecycle
 
@@ -116,9 +121,15 @@ class PrometheusMetrics(Metrics):
 
     def action(self, action: str, refusal: str | None, seconds: float) -> None:
         if refusal is None:
-            self._accepted.labels(action).inc()
+            accepted = self._accepted_by.get(action)
+            if accepted is None:
+                accepted = self._accepted_by[action] = self._accepted.labels(action)
+            accepted.inc()
         else:
-            self._refused.labels(action, refusal).inc()
+            refused = self._refused_by.get((action, refusal))
+            if refused is None:
+                refused = self._refused_by[action, refusal] = self._refused.labels(action, refusal)
+            refused.inc()
         self._action_seconds.observe(seconds)
 
     def socket_opened(self) -> None:
@@ -128,7 +139,10 @@ class PrometheusMetrics(Metrics):
         self._sockets.dec()
 
     def live_tables(self, kind: str, count: int) -> None:
-        self._live_tables.labels(kind).set(count)
+        held = self._live_tables_by.get(kind)
+        if held is None:
+            held = self._live_tables_by[kind] = self._live_tables.labels(kind)
+        held.set(count)
 
     def pool_use(self, in_use: int, held: int, limit: int) -> None:
         self._pool_in_use.set(in_use)
