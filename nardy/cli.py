@@ -455,11 +455,12 @@ def _admin_task(task: Callable[[argparse.Namespace, str, TextIO], None]) -> Call
     def handler(args: argparse.Namespace, out: TextIO) -> int:
         from nardy.server.settings import Settings
         from nardy.store.backup import BackupError
+        from nardy.store.stats_repo import StatisticsError
 
         url = str(args.database_url) if args.database_url else Settings().resolved_database_url
         try:
             task(args, url, out)
-        except BackupError as error:
+        except (BackupError, StatisticsError) as error:
             print(f"nardy: {error}", file=sys.stderr)
             return ADMIN_FAILED
         return 0
@@ -469,20 +470,10 @@ def _admin_task(task: Callable[[argparse.Namespace, str, TextIO], None]) -> Call
 
 def _admin_stats(args: argparse.Namespace, url: str, out: TextIO) -> None:
     from nardy.server.settings import Settings
-    from nardy.store.backup import BackupError, Database
-    from nardy.store.db import make_engine, make_sessionmaker
-    from nardy.store.stats_repo import site_statistics
+    from nardy.store.stats_repo import read_site_statistics
 
-    found = Database.from_url(url)
-    if found.is_sqlite and not found.sqlite_path.is_file():
-        raise BackupError(f"there is no SQLite database at {found.sqlite_path}")
-    engine = make_engine(url, pool_size=1, max_overflow=0)
-    try:
-        with make_sessionmaker(engine)() as db:
-            figures = site_statistics(db, now=datetime.now(UTC),
-                                      alive_within=timedelta(seconds=Settings().peer_timeout_seconds))
-    finally:
-        engine.dispose()
+    figures = read_site_statistics(url, now=datetime.now(UTC),
+                                   alive_within=timedelta(seconds=Settings().peer_timeout_seconds))
     out.write(json.dumps(asdict(figures)) + "\n" if args.json else _statistics_text(figures))
 
 

@@ -144,4 +144,23 @@ def test_a_backup_restores_only_into_its_own_kind_of_database(
     assert "is not a SQLite file" in capsys.readouterr().err
     assert main(["admin", "backup", "--database-url", target, str(tmp_path / "b")]) == 1
     assert "there is no SQLite database" in capsys.readouterr().err
+    assert main(["admin", "stats", "--database-url", target]) == 1
+    assert "there is no SQLite database" in capsys.readouterr().err
     assert not (tmp_path / "new.sqlite3").exists() and not (tmp_path / "b").exists()
+
+
+def test_failures_are_one_line_each(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No traceback for a backup into a missing folder, or a database that does not answer."""
+    source = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    engine = create_engine(source)
+    with engine.begin() as connection:
+        connection.execute(text("CREATE TABLE kept (x INTEGER)"))
+    engine.dispose()
+    assert main(["admin", "backup", "--database-url", source, str(tmp_path / "missing" / "b")]) == 1
+    assert "there is no directory" in capsys.readouterr().err
+    unreachable = "postgresql+psycopg://nobody@127.0.0.1:1/none"
+    assert main(["admin", "stats", "--database-url", unreachable]) == 1
+    assert main(["admin", "backup", "--database-url", source, str(tmp_path / "b")]) == 0
+    assert main(["admin", "restore", "--database-url", unreachable, str(tmp_path / "b")]) == 1
+    errors = capsys.readouterr().err.splitlines()
+    assert len(errors) == 2 and all(line.startswith("nardy: ") for line in errors), errors

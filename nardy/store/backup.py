@@ -20,11 +20,13 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import create_engine, inspect
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import SQLAlchemyError
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first bytes of every SQLite database file."""
@@ -67,11 +69,13 @@ class Database:
 def backup(url: str, destination: Path) -> None:
     """Write a backup of the database at ``url`` to ``destination`` (replaced if it exists)."""
     database = Database.from_url(url)
+    if not destination.parent.is_dir():
+        raise BackupError(f"there is no directory {destination.parent} to write the backup in")
     partial = destination.with_name(f".{destination.name}.partial")
     partial.unlink(missing_ok=True)
     try:
         if database.is_sqlite:
-            _sqlite_backup(database.sqlite_path, partial)
+            _sqlite(_sqlite_backup, database.sqlite_path, partial)
         else:
             _run("pg_dump", ["--format=custom", "--no-owner", f"--file={partial}"], database.url)
         partial.replace(destination)
@@ -92,7 +96,7 @@ def restore(url: str, source: Path, *, replace: bool = False) -> None:
     if not replace and _has_tables(database):
         raise BackupError("the database to restore into has tables already: restore into a new one, or replace it")
     if database.is_sqlite:
-        _sqlite_restore(source, database.sqlite_path)
+        _sqlite(_sqlite_restore, source, database.sqlite_path)
     else:
         clean = ["--clean", "--if-exists"] if replace else []
         _run("pg_restore", [*clean, "--no-owner", "--single-transaction", "--exit-on-error", str(source)],
@@ -100,6 +104,14 @@ def restore(url: str, source: Path, *, replace: bool = False) -> None:
 
 
 # ----- SQLite
+
+
+def _sqlite(step: Callable[[Path, Path], None], source: Path, target: Path) -> None:
+    """Run a backup or restore step, SQLite's own errors (a full disk, a locked file) told as one line."""
+    try:
+        step(source, target)
+    except sqlite3.Error as error:
+        raise BackupError(f"SQLite: {error}") from error
 
 
 def _sqlite_backup(path: Path, destination: Path) -> None:
@@ -165,5 +177,7 @@ def _has_tables(database: Database) -> bool:
     try:
         with engine.connect() as connection:
             return bool(inspect(connection).get_table_names())
+    except SQLAlchemyError as error:
+        raise BackupError(f"cannot reach the database to restore into: {str(error).splitlines()[0]}") from error
     finally:
         engine.dispose()

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.models import (
     Analysis, CoinAccount, FinishedGame, GameTable, ImportedMatch, Rating, ServerProcess, Tournament, User,
 )
@@ -32,6 +36,26 @@ class SiteStatistics:
     """Coins set aside for the coin tables under way."""
     processes_alive: int
     """Server processes whose heartbeat is recent."""
+
+
+class StatisticsError(RuntimeError):
+    """The figures cannot be read: no such database, or it does not answer; the message says why, in one line."""
+
+
+def read_site_statistics(url: str, *, now: datetime, alive_within: timedelta) -> SiteStatistics:
+    """:func:`site_statistics` of the database at ``url``, read on a connection of its own; a SQLite file is never
+    created for it. Raises :class:`StatisticsError`."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and not (parsed.database and Path(parsed.database).is_file()):
+        raise StatisticsError(f"there is no SQLite database at {parsed.database}")
+    engine = make_engine(url, pool_size=1, max_overflow=0)
+    try:
+        with make_sessionmaker(engine)() as db:
+            return site_statistics(db, now=now, alive_within=alive_within)
+    except SQLAlchemyError as error:
+        raise StatisticsError(f"cannot read the figures: {str(error).splitlines()[0]}") from error
+    finally:
+        engine.dispose()
 
 
 def site_statistics(db: Session, *, now: datetime, alive_within: timedelta) -> SiteStatistics:
