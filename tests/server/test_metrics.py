@@ -9,6 +9,8 @@ errors. Off or token-protected by configuration.»
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,6 +19,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from pydantic import ValidationError
 
+from nardy.server.runtime.prometheus import forget_dead_processes
 from nardy.server.settings import Settings
 from tests.server.game_server import GameServer
 from tests.server.live_server import (
@@ -135,3 +138,17 @@ def test_off_serves_no_metrics(game_server: GameServer) -> None:
 def test_a_mistyped_setting_stops_the_start(setting: str) -> None:
     with pytest.raises(ValidationError):
         Settings(metrics=setting)
+
+
+def test_the_gauges_of_dead_processes_are_forgotten(tmp_path: Path) -> None:
+    """A killed process could not remove its gauges' files: the next process removes them before it counts, and
+    those under its own id too (a dead process's, whose id it was given), but a live process's stay."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    alive = os.getppid()
+    for pid in (dead.pid, os.getpid(), alive):
+        (tmp_path / f"gauge_livesum_{pid}.db").write_bytes(b"")
+    (tmp_path / f"counter_{dead.pid}.db").write_bytes(b"")
+    forget_dead_processes(tmp_path)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(
+        [f"gauge_livesum_{alive}.db", f"counter_{dead.pid}.db"])

@@ -10,7 +10,8 @@ the sum over all, so a scrape through the proxy sees the whole machine.
 The gauges (sockets, live tables, database connections) count the
 processes alive only; counters and histograms keep what a process counted
 after it ends, as counters must. A process removes its gauges' files when
-it stops, and at start those of processes that died without doing so.
+it stops, and before it counts anything those of processes that died
+without doing so, its own process id's included (a dead process's, reused).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ class PrometheusMetrics(Metrics):
     def __init__(self) -> None:
         directory = os.environ.get(MULTIPROCESS_DIR_VARIABLE)
         self._directory = Path(directory) if directory else None
+        if self._directory is not None:
+            forget_dead_processes(self._directory)  # before this process opens its own files there
         registry = None if self._directory is not None else CollectorRegistry()
         self._registry = registry
         if registry is not None:
@@ -106,8 +109,6 @@ class PrometheusMetrics(Metrics):
     # ----- lifecycle
 
     def start(self) -> None:
-        if self._directory is not None:
-            _forget_dead_processes(self._directory)
         for name in _ERROR_LOGGERS:
             logging.getLogger(name).addHandler(self._error_counter)
 
@@ -184,12 +185,13 @@ class _ErrorCounter(logging.Handler):
         self._errors.labels(record.name).inc()
 
 
-def _forget_dead_processes(directory: Path) -> None:
-    """Remove the gauge files of processes no longer alive (killed before they could remove their own)."""
+def forget_dead_processes(directory: Path) -> None:
+    """Remove the gauge files of processes no longer alive (killed before they could remove their own), and those
+    under this process's id, which a dead process left if they exist before this one counted anything."""
     pids = {int(found.group(1)) for path in directory.glob("gauge_live*.db")
             if (found := _LIVE_GAUGE_FILE.fullmatch(path.name))}
     for pid in pids:
-        if pid != os.getpid() and not _alive(pid):
+        if pid == os.getpid() or not _alive(pid):
             multiprocess.mark_process_dead(pid, str(directory))  # type: ignore[no-untyped-call]
 
 
