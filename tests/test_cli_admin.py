@@ -87,6 +87,7 @@ def finished_rated_coin_match(server: LiveServer) -> tuple[str, HttpUser, HttpUs
     return table, alice, bob
 
 
+@pytest.mark.slow
 def test_a_live_servers_database_is_backed_up_and_restored_whole(
     tmp_path: Path, databases: tuple[str | None, str], capsys: pytest.CaptureFixture[str],
 ) -> None:
