@@ -34,10 +34,11 @@ from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
 from nardy.server.api import (
-    accounts, analysis, chouettes, coins, health, home, imports, matchmaking, metrics, ratings, tables, testing,
-    tournaments, validation_errors, variants,
+    accounts, analysis, chouettes, coins, health, home, imports, matchmaking, ratings, tables, testing, tournaments,
+    validation_errors, variants,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
+from nardy.server.api.metrics import router as metrics_router
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
@@ -201,7 +202,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     # with its three exit stacks, all walked by every collection of the old generation (nardy/server/runtime/collector.py)
     app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)
     if measured.enabled:
-        app.include_router(metrics.router)
+        app.include_router(metrics_router)
     if config.testing:
         app.include_router(testing.router)
     app.include_router(service_worker_router)  # /sw.js, stamped with the client's version, before the static files

@@ -38,20 +38,6 @@ DAILY_TOP_UP = 100
 """Virtual coins added once per UTC day, unless ``NARDY_COINS_DAILY_TOP_UP`` says otherwise."""
 
 
-def _rate_limit(text: str) -> str:
-    """One rate in the notation of the ``limits`` library (``"10 per 15 minutes"``, ``"30/minute"``), at least 1."""
-    rates = parse_rates(text)
-    if len(rates) != 1:
-        raise ValueError("give one rate limit, such as '10 per 15 minutes'")
-    if rates[0].amount < 1:
-        raise ValueError("a rate limit must allow at least one request")
-    return text
-
-
-RateLimit = Annotated[str, AfterValidator(_rate_limit)]
-"""A rate limit setting, checked when the settings are read so a typo stops the server at start."""
-
-
 METRICS_TOKEN_PREFIX = "token:"
 METRICS_TOKEN_MIN_LENGTH = 16
 """The fewest characters of a ``/metrics`` token: a guessable one would open the figures to anyone."""
@@ -68,6 +54,20 @@ def _metrics_access(text: str) -> str:
 
 MetricsAccess = Annotated[str, AfterValidator(_metrics_access)]
 """Who may read ``GET /metrics``, checked when the settings are read so a typo stops the server at start."""
+
+
+def _rate_limit(text: str) -> str:
+    """One rate in the notation of the ``limits`` library (``"10 per 15 minutes"``, ``"30/minute"``), at least 1."""
+    rates = parse_rates(text)
+    if len(rates) != 1:
+        raise ValueError("give one rate limit, such as '10 per 15 minutes'")
+    if rates[0].amount < 1:
+        raise ValueError("a rate limit must allow at least one request")
+    return text
+
+
+RateLimit = Annotated[str, AfterValidator(_rate_limit)]
+"""A rate limit setting, checked when the settings are read so a typo stops the server at start."""
 
 
 class Settings(BaseSettings):
