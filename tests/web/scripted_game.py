@@ -70,7 +70,8 @@ def steps_of(play: Play) -> list[Json]:
 
 
 class ScriptingDriver(Driver):
-    """The guest's seat against the computer over the WebSocket, queuing each roll as it plays (module doc)."""
+    """The guest's seat against the computer (or a person) over the WebSocket, queuing each roll as it plays
+    (module doc)."""
 
     def __init__(self, server: WebServer, person: Client, *, pins: bool = False,
                  reply: Roll | None = COMPUTER_ROLL) -> None:
