@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 
-from nardy.server.pubsub import PubSub, SubscriptionOverflow
+from nardy.server.pubsub import REDIS_PREFIX, PubSub, SubscriptionOverflow
 from nardy.server.runtime.periodic import Periodic
 from nardy.server.services import accounts
 
@@ -163,3 +163,19 @@ def announce_sign_outs(app: Starlette, digests: list[str]) -> None:
     sign_outs: SignOuts = app.state.sign_outs
     for digest in digests:
         anyio.from_thread.run(sign_outs.announce_digest, digest)
+
+
+def announce_from_outside(redis_url: str | None, digests: list[str]) -> None:
+    """Tell every server process that the sessions of ``digests`` ended, from a process that serves none (``nardy
+    admin ban``). Without Redis there is nobody to tell: the processes' sweeps find the sessions gone within
+    :data:`SWEEP_SECONDS`."""
+    if redis_url is None or not digests:
+        return
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_timeout=5)
+    try:
+        for digest in digests:
+            client.publish(REDIS_PREFIX + SIGN_OUT_CHANNEL, digest)
+    finally:
+        client.close()

@@ -25,7 +25,7 @@ depends_on: str | Sequence[str] | None = None
 _TIME = sa.DateTime(timezone=True)
 
 
-def _user(column: str, table: str, ondelete: str, *, nullable: bool) -> list[sa.SchemaItem]:
+def _user(column: str, table: str, ondelete: str, *, nullable: bool) -> list[sa.schema.SchemaItem]:
     return [
         sa.Column(column, sa.Integer(), nullable=nullable),
         sa.ForeignKeyConstraint([column], ["users.id"], name=f"fk_{table}_{column}_users", ondelete=ondelete),
