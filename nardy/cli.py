@@ -557,9 +557,10 @@ def _admin_ban(args: argparse.Namespace, db: Any, out: TextIO) -> None:
     _admin_log(db, user, "ban", reason, until)
     ended = users_repo.delete_sessions_of(db, user.id)
     db.commit()
-    announce_from_outside(Settings().redis_url, ended)
+    told = announce_from_outside(Settings().redis_url, ended)
     how_long = "for good" if until is None else f"until {until.isoformat()}"
-    out.write(f"{user.username} is banned {how_long}; {len(ended)} session(s) ended\n")
+    sockets = "their sockets close now" if told else "their sockets close within a minute (no Redis reached)"
+    out.write(f"{user.username} is banned {how_long}; {len(ended)} session(s) ended, {sockets}\n")
 
 
 def _admin_unban(args: argparse.Namespace, db: Any, out: TextIO) -> None:

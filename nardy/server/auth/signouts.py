@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 
-from nardy.server.pubsub import REDIS_PREFIX, PubSub, SubscriptionOverflow
+from nardy.server.pubsub import PubSub, SubscriptionOverflow, publish_from_outside
 from nardy.server.runtime.periodic import Periodic
 from nardy.server.services import accounts
 
@@ -165,17 +165,10 @@ def announce_sign_outs(app: Starlette, digests: list[str]) -> None:
         anyio.from_thread.run(sign_outs.announce_digest, digest)
 
 
-def announce_from_outside(redis_url: str | None, digests: list[str]) -> None:
+def announce_from_outside(redis_url: str | None, digests: list[str]) -> bool:
     """Tell every server process that the sessions of ``digests`` ended, from a process that serves none (``nardy
-    admin ban``). Without Redis there is nobody to tell: the processes' sweeps find the sessions gone within
-    :data:`SWEEP_SECONDS`."""
-    if redis_url is None or not digests:
-        return
-    import redis
-
-    client = redis.Redis.from_url(redis_url, socket_timeout=5)
-    try:
-        for digest in digests:
-            client.publish(REDIS_PREFIX + SIGN_OUT_CHANNEL, digest)
-    finally:
-        client.close()
+    admin ban``); whether they were told now. Otherwise (no Redis, or Redis away) each process's sweep finds the
+    sessions gone within :data:`SWEEP_SECONDS`."""
+    if not digests:
+        return True
+    return redis_url is not None and publish_from_outside(redis_url, SIGN_OUT_CHANNEL, digests)
