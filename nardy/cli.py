@@ -1,5 +1,6 @@
-"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots, training, rollouts, analysis,
-and the operator's tasks (``nardy admin``: moderator roles, bans).
+"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots, training, rollouts,
+analysis, and the operator's tasks (``nardy admin``: the site's figures, backups and their restore, moderator roles
+and bans).
 
 Every command reads positions in the formats of :mod:`nardy.notation`
 (canonical JSON, a gnubg Position ID for the backgammon family, or ``start``)
@@ -38,6 +39,7 @@ from nardy.notation.dice_record import parse_record, verify_games
 
 if TYPE_CHECKING:
     from nardy.bots.rollout import RolloutResult
+    from nardy.store.stats_repo import SiteStatistics
 
 USAGE_ERROR = 2
 
@@ -436,6 +438,78 @@ def _summary_line(summary: PlayerSummary, name: str) -> str:
     )
 
 
+# ----- nardy admin: the operator's tasks, on the database the server's NARDY_* settings name
+#
+# The database, settings and backup modules are imported by these tasks alone: the other commands start
+# without SQLAlchemy and the server's settings.
+
+ADMIN_FAILED = 1
+"""Exit status of an operator's task that could not be done (the message says why)."""
+
+
+def _admin_task(task: Callable[[argparse.Namespace, str, TextIO], None]) -> Callable[[argparse.Namespace, TextIO], int]:
+    """A ``nardy admin`` handler: ``task(args, database_url, out)``, a failure printed as one line, exit status 1.
+
+    The database is ``--database-url``, else the server's own (``NARDY_DATABASE_URL``, ``NARDY_DATA_DIR``).
+    """
+
+    def handler(args: argparse.Namespace, out: TextIO) -> int:
+        from nardy.server.settings import Settings
+        from nardy.store.backup import BackupError
+        from nardy.store.stats_repo import StatisticsError
+
+        url = str(args.database_url) if args.database_url else Settings().resolved_database_url
+        try:
+            task(args, url, out)
+        except (BackupError, StatisticsError) as error:
+            print(f"nardy: {error}", file=sys.stderr)
+            return ADMIN_FAILED
+        return 0
+
+    return handler
+
+
+def _admin_stats(args: argparse.Namespace, url: str, out: TextIO) -> None:
+    from nardy.server.settings import Settings
+    from nardy.store.stats_repo import read_site_statistics
+
+    figures = read_site_statistics(url, now=datetime.now(UTC),
+                                   alive_within=timedelta(seconds=Settings().peer_timeout_seconds))
+    out.write(json.dumps(asdict(figures)) + "\n" if args.json else _statistics_text(figures))
+
+
+def _statistics_text(figures: SiteStatistics) -> str:
+    def by_status(counts: dict[str, int]) -> str:
+        return ", ".join(f"{status} {count}" for status, count in sorted(counts.items())) or "none"
+
+    lines = [
+        ("accounts", str(figures.accounts)),
+        ("guests", str(figures.guests)),
+        ("rated players", str(figures.rated_players)),
+        ("tables", by_status(figures.tables)),
+        ("finished games", str(figures.finished_games)),
+        ("tournaments", by_status(figures.tournaments)),
+        ("analyses", by_status(figures.analyses)),
+        ("coins", f"{figures.coins_in_play} in accounts, {figures.coins_held} held at tables"),
+        ("server processes", f"{figures.processes_alive} alive"),
+    ]
+    return "".join(f"{name:<17} {value}\n" for name, value in lines)
+
+
+def _admin_backup(args: argparse.Namespace, url: str, out: TextIO) -> None:
+    from nardy.store.backup import backup
+
+    backup(url, Path(args.file))
+    out.write(f"backed up to {args.file}\n")
+
+
+def _admin_restore(args: argparse.Namespace, url: str, out: TextIO) -> None:
+    from nardy.store.backup import restore
+
+    restore(url, Path(args.file), replace=args.replace)
+    out.write(f"restored from {args.file}; the server migrates it to its schema when it starts\n")
+
+
 # ----- nardy admin: roles and bans (docs/moderation.md)
 #
 # grant-moderator, revoke-moderator, ban and unban work on the database the server's own settings name
@@ -444,8 +518,6 @@ def _summary_line(summary: PlayerSummary, name: str) -> str:
 # their sockets at once, else each process's sweep does within a minute. The database and settings modules are
 # imported by these tasks alone.
 
-ROLE_TASK_FAILED = 1
-"""Exit status of a role or ban task that could not be done (the message says why)."""
 ROLE_REASON_MAX = 500
 """The longest reason the audit log takes (as a moderator's, ``nardy.server.services.moderation.REASON_MAX``)."""
 
@@ -491,7 +563,7 @@ def _role_task(work: Callable[[argparse.Namespace, Any, TextIO], None]) -> Calla
                 work(args, db, out)
         except RoleError as error:
             print(f"nardy: {error}", file=sys.stderr)
-            return ROLE_TASK_FAILED
+            return ADMIN_FAILED
         finally:
             engine.dispose()
         return 0
@@ -572,11 +644,32 @@ def _admin_unban(args: argparse.Namespace, db: Any, out: TextIO) -> None:
 
 def _add_admin_commands(commands: Any) -> None:
     """``nardy admin SUBCOMMAND``: each an operator's task on the site's database."""
-    admin = commands.add_parser("admin", help="the operator's tasks: roles, bans")
+    admin = commands.add_parser("admin", help="the operator's tasks: the site's figures, backups and restores")
     tasks = admin.add_subparsers(dest="task", required=True, parser_class=_Parser)
     database = argparse.ArgumentParser(add_help=False)
     database.add_argument("--database-url", default=None,
                           help="SQLAlchemy URL (default: the server's, from NARDY_DATABASE_URL or NARDY_DATA_DIR)")
+
+    stats = tasks.add_parser("stats", parents=[database], help="accounts, tables, games, analyses, coins, processes")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.set_defaults(handler=_admin_task(_admin_stats))
+
+    backup_task = tasks.add_parser(
+        "backup", parents=[database],
+        help="back up the database while the server runs (SQLite: its backup API; PostgreSQL: pg_dump)",
+    )
+    backup_task.add_argument("file", help="the backup to write (replaced if it exists)")
+    backup_task.set_defaults(handler=_admin_task(_admin_backup))
+
+    restore_task = tasks.add_parser(
+        "restore", parents=[database],
+        help="restore a backup into a database without tables, with the server stopped (PostgreSQL: pg_restore)",
+    )
+    restore_task.add_argument("file", help="a backup written by nardy admin backup")
+    restore_task.add_argument("--replace", action="store_true",
+                              help="replace what the database holds (the server must be stopped)")
+    restore_task.set_defaults(handler=_admin_task(_admin_restore))
+
     _add_role_commands(tasks, database)
 
 

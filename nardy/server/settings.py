@@ -40,6 +40,24 @@ DAILY_TOP_UP = 100
 """Virtual coins added once per UTC day, unless ``NARDY_COINS_DAILY_TOP_UP`` says otherwise."""
 
 
+METRICS_TOKEN_PREFIX = "token:"
+METRICS_TOKEN_MIN_LENGTH = 16
+"""The fewest characters of a ``/metrics`` token: a guessable one would open the figures to anyone."""
+
+
+def _metrics_access(text: str) -> str:
+    """``off``, ``open`` or ``token:SECRET`` (a secret of at least 16 characters)."""
+    if text in ("off", "open"):
+        return text
+    if text.startswith(METRICS_TOKEN_PREFIX) and len(text) - len(METRICS_TOKEN_PREFIX) >= METRICS_TOKEN_MIN_LENGTH:
+        return text
+    raise ValueError(f"give off, open or token:SECRET with a secret of at least {METRICS_TOKEN_MIN_LENGTH} characters")
+
+
+MetricsAccess = Annotated[str, AfterValidator(_metrics_access)]
+"""Who may read ``GET /metrics``, checked when the settings are read so a typo stops the server at start."""
+
+
 def _rate_limit(text: str) -> str:
     """One rate in the notation of the ``limits`` library (``"10 per 15 minutes"``, ``"30/minute"``), at least 1."""
     rates = parse_rates(text)
@@ -164,13 +182,24 @@ class Settings(BaseSettings):
         default=10.0, ge=0, description="seconds a process waits for its Redis at start before it refuses to start",
     )
     analysis_workers: int = Field(
-        default=1, ge=1, description="worker processes analysing finished matches (each takes one CPU core while busy)",
+        default=1, ge=0,
+        description="worker processes analysing finished matches (each takes one CPU core while busy); "
+                    "0: this process analyses nothing and leaves the queue to processes that do",
     )
     analysis_poll_seconds: float = Field(
         default=2.0, gt=0, description="how often a process looks for queued analyses another process accepted",
     )
     analysis_stale_seconds: float = Field(
         default=120.0, gt=0, description="an analysis whose worker wrote no progress this long is taken again",
+    )
+    # operations: metrics and logs (docs/operations.md, Metrics and Logs)
+    metrics: MetricsAccess = Field(
+        default="off",
+        description="GET /metrics in Prometheus' text format: off (404), open, or token:SECRET "
+                    "(an 'Authorization: Bearer SECRET' header required)",
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="json: one JSON object a line, naming the request, user and table it is about",
     )
     gc_young_only: bool = Field(
         default=True,
@@ -260,6 +289,13 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite:///{(self.data_dir / 'nardy.sqlite3').resolve()}"
+
+    @property
+    def metrics_token(self) -> str | None:
+        """The bearer token ``GET /metrics`` asks for, or ``None`` (metrics off, or open to anyone)."""
+        if self.metrics.startswith(METRICS_TOKEN_PREFIX):
+            return self.metrics[len(METRICS_TOKEN_PREFIX):]
+        return None
 
     @property
     def secure_cookies(self) -> bool:

@@ -30,6 +30,7 @@ from typing import Any
 from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
+from nardy.server.runtime.metrics import SILENT, Metrics
 from nardy.server.services.chouette_state import (
     CHOUETTE_KIND,
     ChouetteSpec,
@@ -214,6 +215,7 @@ class ChouetteService(LiveTableReads[ChouetteTableState]):
         process_id: str,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
+        metrics: Metrics = SILENT,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -221,7 +223,7 @@ class ChouetteService(LiveTableReads[ChouetteTableState]):
         self.process_id = process_id
         self.live = LiveTables(
             kind=ChouetteKind(db=db, dice=dice), db=db, publisher=publisher, clock=clock, process_id=process_id,
-            idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+            idle_seconds=idle_seconds, finished_seconds=finished_seconds, metrics=metrics,
         )
 
     # ----- lifecycle
