@@ -167,7 +167,10 @@ def test_matchmaking_never_pairs_two_players_kept_apart() -> None:
 def test_a_ban_closes_the_sockets_and_keeps_the_account_out_until_lifted(game_server) -> None:
     alice, mod = game_server.player(), game_server.player(connect=False)
     make_moderator(game_server, mod)
+    assert alice.post("/api/matchmaking/join", {"variant": "georgian"}).json()["status"] == "waiting"
     assert act(mod, alice.name, "ban", "cheating, confirmed", minutes=60).status_code == 201
+    matchmaking = game_server.app.state.matchmaking
+    assert game_server.client.portal.call(matchmaking.status, alice.user["id"])["status"] == "idle", "nor is paired"
     with pytest.raises((WebSocketDisconnect, NoMessage)) as closed:
         while True:
             alice.recv(2)
@@ -190,6 +193,8 @@ def test_a_banned_account_cannot_sit_even_with_a_session_left(game_server) -> No
         db.commit()
     assert alice.post("/api/tables", {"variant": "georgian", "match_length": 1}).status_code == 403
     assert alice.post(f"/api/tables/{table}/join").status_code == 403
+    assert alice.post("/api/matchmaking/join", {"variant": "georgian"}).status_code == 403
+    assert alice.post("/api/chouettes", {"variant": "backgammon"}).status_code == 403
     assert alice.client.get("/api/me/moderation").json()["banned"]["reason"] == "r"
 
 
@@ -216,3 +221,16 @@ def test_an_engine_mark_freezes_the_rating_and_restores_the_opponents(game_serve
         assert cheat.name not in [name for name, _ in ratings_repo.leaderboard(db, "georgian")]
         assert victim.name in [name for name, _ in ratings_repo.leaderboard(db, "georgian")]
     assert cheat.client.get("/api/me/moderation").json()["engine_assisted"] is True
+
+
+def test_the_matchmaking_waves_leave_a_blocked_pair_waiting(game_server) -> None:
+    alice, bob = game_server.player(connect=False), game_server.player(connect=False)
+    assert alice.post("/api/me/blocks", {"username": bob.name}).status_code == 200
+    for player in (alice, bob):
+        assert player.post("/api/matchmaking/join", {"variant": "georgian"}).json()["status"] == "waiting"
+    matchmaking = game_server.app.state.matchmaking
+    assert game_server.client.portal.call(matchmaking.wave) == []
+    assert alice.client.delete(f"/api/me/blocks/{bob.name}", headers=alice.csrf()).status_code == 200
+    game_server.top_up()
+    game_server.client.portal.call(matchmaking.wave)
+    assert bob.client.get("/api/matchmaking/status").json()["status"] == "matched"

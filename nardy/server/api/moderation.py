@@ -15,6 +15,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+import anyio.from_thread
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
@@ -24,6 +25,7 @@ from nardy.server.api.ratelimit import Limit, RateLimiterDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.auth.signouts import announce_sign_outs
 from nardy.server.services import moderation
+from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.services.moderation import ModerationError
 from nardy.store.models import User
 
@@ -195,6 +197,9 @@ def act(username: str, body: ActionIn, request: Request, db: DbSession, moderato
     except ModerationError as error:
         raise refusal(error) from None
     announce_sign_outs(request.app, ended)
+    if body.action == "ban":  # nor does matchmaking pair them while the ban holds
+        matchmaking: MatchmakingService = request.app.state.matchmaking
+        anyio.from_thread.run(matchmaking.leave, entry.target_id)
     return {"entry": moderation.audit(db, before=entry.id + 1, limit=1)[0]}
 
 
