@@ -234,3 +234,20 @@ def test_the_matchmaking_waves_leave_a_blocked_pair_waiting(game_server) -> None
     game_server.top_up()
     game_server.client.portal.call(matchmaking.wave)
     assert bob.client.get("/api/matchmaking/status").json()["status"] == "matched"
+
+
+def test_the_export_holds_the_addresses_and_blocks_and_a_deletion_erases_them(game_server) -> None:
+    alice, bob = game_server.player(connect=False), game_server.player(connect=False)
+    assert alice.post("/api/me/blocks", {"username": bob.name}).status_code == 200
+    assert alice.post("/api/reports", {"username": bob.name, "category": "stalling"}).status_code == 201
+    export = alice.client.get("/api/account/export").json()
+    assert export["blocked"] == [bob.name]
+    assert [a["address"] for a in export["addresses"]] == ["testclient"]
+
+    assert alice.post("/api/account/delete", {"password": PASSWORD}).status_code == 204
+    with game_server.app.state.db() as db:
+        alice_id = alice.user["id"]
+        assert moderation_repo.apart_from(db, alice_id) == set()
+        assert moderation_repo.shared_addresses(db, users_repo.by_name(db, bob.name).id, limit=10) == []
+        (report,) = moderation_repo.open_reports(db, limit=10)
+        assert report.reporter_id is None, "the report stays, without its author"
