@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from nardy.cli import main
 from nardy.server.services import moderation
 from nardy.server.services.matchmaking import MatchmakingPool
 from nardy.server.services.ratings import record_rated_match, standing_of
@@ -31,9 +32,9 @@ OPENING = [(3, 1)]
 
 
 def make_moderator(game_server: Any, player: Any) -> None:
-    """Grant ``player`` the role as ``nardy admin grant-moderator`` does, in the server's database."""
-    with game_server.app.state.db() as db:
-        moderation.set_moderator(db, player.name, True, reason="test", now=datetime.now(UTC))
+    """Grant ``player`` the role with ``nardy admin grant-moderator``, in the server's database."""
+    database = game_server.app.state.settings.resolved_database_url
+    assert main(["admin", "grant-moderator", player.name, "--database-url", database]) == 0
 
 
 def act(moderator: Any, name: str, action: str, reason: str = "seen in the logs", **more: Any) -> Any:

@@ -171,10 +171,10 @@ def close_report(
 ) -> dict[str, Any]:
     """Close a report, with a reason (logged)."""
     try:
-        row = moderation.close_report(db, moderator, report_id, reason=body.reason, now=now())
+        closed = moderation.close_report(db, moderator, report_id, reason=body.reason, now=now())
     except ModerationError as error:
         raise refusal(error) from None
-    return {"report": moderation.report_json(row, {})}
+    return {"report": closed}
 
 
 @router.get("/mod/users/{username}")
@@ -200,7 +200,7 @@ def act(username: str, body: ActionIn, request: Request, db: DbSession, moderato
     if body.action == "ban":  # nor does matchmaking pair them while the ban holds
         matchmaking: MatchmakingService = request.app.state.matchmaking
         anyio.from_thread.run(matchmaking.leave, entry.target_id)
-    return {"entry": moderation.audit(db, before=entry.id + 1, limit=1)[0]}
+    return {"entry": moderation.entry_json(db, entry)}
 
 
 @router.get("/mod/log")

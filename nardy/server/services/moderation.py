@@ -1,4 +1,4 @@
-"""Moderation (``docs/moderation.md``): reports, blocks, the moderator role and the actions on an account.
+"""Moderation (``docs/moderation.md``): reports, blocks, and the moderators' actions on an account.
 
 Every action a moderator (or the operator, through ``nardy admin``) takes is
 one entry of the append-only audit log (``moderation_actions``), with its
@@ -165,24 +165,9 @@ def report(
 # ----- the moderator's actions
 
 
-def set_moderator(db: Session, name: str, granted: bool, *, reason: str, now: datetime) -> User:
-    """Grant (or take) the moderator role of the account ``name``, logged as the operator's; commits."""
-    target = _user_named(db, name)
-    if target.password_hash is None:
-        raise ModerationError("not_an_account", "only an account (not a guest) can be a moderator")
-    moderation_repo.set_moderator(db, target.id, granted)
-    moderation_repo.add_action(db, ModerationAction(
-        moderator_id=None, target_id=target.id, action="grant_moderator" if granted else "revoke_moderator",
-        reason=reason, created_at=now,
-    ))
-    db.commit()
-    db.refresh(target)
-    return target
-
-
 def act(
     db: Session,
-    moderator: User | None,
+    moderator: User,
     name: str,
     *,
     action: str,
@@ -191,7 +176,8 @@ def act(
     now: datetime,
     report_id: int | None = None,
 ) -> tuple[ModerationAction, list[str]]:
-    """Take ``action`` on the account ``name`` (``moderator`` None: the operator); commits.
+    """``moderator`` takes ``action`` on the account ``name``; commits (the operator's ``nardy admin`` writes its
+    own entries).
 
     Returns the audit log's new entry and the digests of the sessions a ban
     ended (to announce). Refused: ``unknown_user``, ``self``, ``bad_action``
@@ -199,14 +185,14 @@ def act(
     mute), ``unknown_report``.
     """
     target = _user_named(db, name)
-    if moderator is not None and target.id == moderator.id:
+    if target.id == moderator.id:
         raise ModerationError("self", "a moderator does not act on their own account")
     _check_action(action, reason, minutes)
     if report_id is not None and moderation_repo.report(db, report_id) is None:
         raise ModerationError("unknown_report", "there is no such report")
     until = None if minutes is None else now + timedelta(minutes=minutes)
     entry = moderation_repo.add_action(db, ModerationAction(
-        moderator_id=None if moderator is None else moderator.id, target_id=target.id, action=action,
+        moderator_id=moderator.id, target_id=target.id, action=action,
         reason=reason.strip(), until=until, report_id=report_id, created_at=now,
     ))
     ended: list[str] = []
@@ -246,7 +232,7 @@ def _restore_opponents(db: Session, user_id: int, now: datetime) -> None:
         ))
 
 
-def close_report(db: Session, moderator: User, report_id: int, *, reason: str, now: datetime) -> Report:
+def close_report(db: Session, moderator: User, report_id: int, *, reason: str, now: datetime) -> dict[str, Any]:
     """Close an open report, logged with ``reason``; commits. Refused: ``unknown_report``, ``bad_action``."""
     row = moderation_repo.report(db, report_id)
     if row is None:
@@ -261,7 +247,7 @@ def close_report(db: Session, moderator: User, report_id: int, *, reason: str, n
         report_id=row.id, created_at=now,
     ))
     db.commit()
-    return row
+    return report_json(row, users_repo.names_by_id(db, _report_users([row])))
 
 
 # ----- what is read
@@ -303,6 +289,11 @@ def queue(db: Session) -> list[dict[str, Any]]:
     rows = moderation_repo.open_reports(db, limit=200)
     names = users_repo.names_by_id(db, _report_users(rows))
     return [report_json(row, names) for row in rows]
+
+
+def entry_json(db: Session, entry: ModerationAction) -> dict[str, Any]:
+    """One audit log entry as the console shows it, its people named."""
+    return action_json(entry, users_repo.names_by_id(db, _action_users([entry])))
 
 
 def audit(db: Session, *, before: int | None, limit: int) -> list[dict[str, Any]]:
