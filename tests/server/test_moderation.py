@@ -26,6 +26,7 @@ from nardy.server.services.matchmaking import MatchmakingPool
 from nardy.server.services.ratings import record_rated_match, standing_of
 from nardy.store import moderation_repo, ratings_repo, users_repo
 from nardy.store.models import ModerationAction
+from tests.server.chouette_driver import make_chouette_game_server, three_at_a_chouette
 from tests.server.game_server import PASSWORD, NoMessage
 
 OPENING = [(3, 1)]
@@ -252,3 +253,18 @@ def test_the_export_holds_the_addresses_and_blocks_and_a_deletion_erases_them(ga
         assert moderation_repo.shared_addresses(db, users_repo.by_name(db, bob.name).id, limit=10) == []
         (report,) = moderation_repo.open_reports(db, limit=10)
         assert report.reporter_id is None, "the report stays, without its author"
+
+
+def test_a_mute_silences_a_chouette_team_too(make_game_server) -> None:
+    server = make_chouette_game_server(make_game_server)
+    players, table = three_at_a_chouette(server)
+    first = players[0]
+    first.ok("start", table)
+    state = first.wait(lambda s: s["status"] == "playing", table)
+    member = next(p for p in players if {q["user_id"]: q["role"] for q in state["players"]}[p.user["id"]] != "box")
+    mod = server.player(connect=False)
+    make_moderator(server, mod)
+    assert act(mod, member.user["username"], "mute", "spam", minutes=5).status_code == 201
+    assert member.refused("team_say", table, text="double now?")["code"] == "muted"
+    assert act(mod, member.user["username"], "unmute", "served").status_code == 201
+    assert member.ok("team_say", table, text="double now?")
