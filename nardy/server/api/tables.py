@@ -23,8 +23,8 @@ from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER, LONGEST_MATCH, ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
-from nardy.server.api.private_tables import READABLE
 from nardy.server.api.moderation import refuse_restricted
+from nardy.server.api.private_tables import READABLE
 from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.auth.table_access import invite_matches
 from nardy.server.services import moderation
