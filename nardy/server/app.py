@@ -34,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
 from nardy.server.api import (
-    account_life, accounts, analysis, chouettes, coins, health, home, imports, matchmaking, ratings, tables, testing, tournaments,
+    account_life, accounts, analysis, chouettes, coins, health, home, imports, matchmaking, moderation, ratings, tables, testing, tournaments,
     validation_errors, variants,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
@@ -197,6 +197,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(ratings.router)
     app.include_router(tournaments.router)
     app.include_router(coins.router)
+    app.include_router(moderation.router)
     app.include_router(variants.router)
     app.include_router(home.router)
     # a plain Starlette route: FastAPI's keeps, per open socket, four more coroutines and a dependency solution

@@ -710,3 +710,21 @@ def make_pubsub(redis_url: str | None, *, timed: Callable[[float], None] = _unti
     if redis_url:
         return RedisPubSub(redis_url, timed=timed)
     return InProcessPubSub()
+
+
+def publish_from_outside(redis_url: str, channel: str, messages: list[str]) -> bool:
+    """Publish ``messages`` on ``channel`` through Redis from a process that serves nothing (``nardy admin``),
+    tagged as a :class:`RedisPubSub` tags its own but with a tag no server holds, so that every server delivers
+    them; whether Redis took them all."""
+    import redis
+
+    tag = secrets.token_hex(8)
+    client = redis.Redis.from_url(redis_url, socket_timeout=REDIS_TIMEOUT_SECONDS)
+    try:
+        for message in messages:
+            client.publish(REDIS_PREFIX + channel, f"{tag} {message}")
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+    return True

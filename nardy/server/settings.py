@@ -222,6 +222,7 @@ class Settings(BaseSettings):
     guests_per_address: RateLimit = "20 per hour"
     analyses_per_user: RateLimit = "20 per hour"
     board_requests_per_address: RateLimit = "60 per minute"
+    reports_per_user: RateLimit = "10 per hour"
     trusted_proxies: list[str] = Field(
         default_factory=list, description="proxy addresses or networks whose X-Forwarded-For and -Proto are believed",
     )
