@@ -280,7 +280,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
     config = training.TrainConfig(
         variant=variant,
         mix=mix,
-        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(WEIGHTS[variant]),
+        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(training.trained_name(variant)),
         hidden=args.hidden,
         alpha=args.alpha,
         lambda_=args.lambda_,

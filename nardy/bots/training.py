@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.bots.encoding import network_family, raw_boards, raw_rows, turn_raw
+from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import equity, invert, outcome
 from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
@@ -55,6 +56,18 @@ def default_checkpoint_dir(name: str) -> Path:
     """``$XDG_CACHE_HOME/nardy/train/<name>`` (``~/.cache`` by default)."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(cache) / "nardy" / "train" / name
+
+
+def trained_name(variant: str) -> str:
+    """The weights a run on ``variant`` trains: those it plays with, or its own where these are a stand-in.
+
+    A stand-in (fevga playing long nardy's network) was trained for other
+    rules: a run on the variant must neither resume nor overwrite them.
+    """
+    rules = find_variant(variant)
+    if engine_for(rules.name).stand_in is not None:
+        return rules.name
+    return WEIGHTS[rules.name]
 
 
 def weights_path(name: str) -> Path:
@@ -87,7 +100,7 @@ class TrainConfig:
 
     @property
     def weights_name(self) -> str:
-        return WEIGHTS[find_variant(self.variant).name]
+        return trained_name(self.variant)
 
 
 @dataclass
