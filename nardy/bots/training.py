@@ -14,8 +14,9 @@ in every checkpoint, so a resumed run plays the same games as one that never
 stopped.
 
     nardy train --variant long-traditional --games 20000   # resumes from ~/.cache/nardy/train/long
+    nardy train --variant fevga --init nardy/bots/weights/long.npz --alpha 0.03   # fevga from long nardy's
 
-Only long nardy is trained here: the short board is bgsage's (nardy.bots.sage).
+Only the long board is trained here (long nardy, fevga): the short board is bgsage's (nardy.bots.sage).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 from nardy.bots import levels_for, make_bot
 from nardy.bots.base import BOT_LEVELS, HEURISTIC_LEVELS
 from nardy.bots.engines import ENGINES, engine_for
-from nardy.bots.neural import LEVELS
+from nardy.bots.neural import LEVELS, WEIGHTS
 from nardy.bots.pin_heuristic import PinHeuristicBot, pin_score
 from nardy.bots.sage import board_of
 from nardy.rules import VARIANTS, Position, find_variant
@@ -42,14 +42,14 @@ def test_levels_are_distinct_settings_of_the_variants_engine() -> None:
     assert len(set(HEURISTIC_LEVELS.values())) == len(HEURISTIC_LEVELS)
 
 
-def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_the_long_network() -> None:
+def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_its_own_network() -> None:
     bot = make_bot("intermediate", variant="plakoto", seed=1)
     assert isinstance(bot, PinHeuristicBot) and bot.name == "intermediate" and bot.noise == 0.0
     assert make_bot("beginner", variant="plakoto", seed=1).noise > 0  # type: ignore[attr-defined]
     assert engine_for("fevga").kind == "network"  # tests/bots/test_neural.py builds its every level
     with pytest.raises(ValueError, match="known levels"):
         make_bot("world-class", variant="plakoto")
-    assert engine_for("fevga").stand_in  # docs/strength.md says it is a stand-in
+    assert engine_for("fevga").stand_in is None and WEIGHTS["fevga"] == "fevga"  # trained on fevga's games
 
 
 def _plakoto(points: dict[int, int], pinned: dict[int, int], off: tuple[int, int] = (0, 0)) -> Position:
