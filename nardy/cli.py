@@ -485,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
     bot.set_defaults(handler=_bot)
 
-    train = commands.add_parser("train", help="train a long-nardy network by TD(lambda) self-play, resuming")
+    train = commands.add_parser("train", help="train a long-board network (long nardy, fevga) by TD(lambda) self-play, resuming")
     train.add_argument("--variant", choices=sorted(WEIGHTS), nargs="+", required=True,
                        help="the long-nardy regulation; more of them interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
