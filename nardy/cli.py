@@ -284,7 +284,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
     config = training.TrainConfig(
         variant=variant,
         mix=mix,
-        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(WEIGHTS[variant]),
+        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(training.trained_name(variant)),
         hidden=args.hidden,
         alpha=args.alpha,
         lambda_=args.lambda_,
@@ -724,7 +724,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
     bot.set_defaults(handler=_bot)
 
-    train = commands.add_parser("train", help="train a long-nardy network by TD(lambda) self-play, resuming")
+    train = commands.add_parser("train", help="train a long-board network (long nardy, fevga) by TD(lambda) self-play, resuming")
     train.add_argument("--variant", choices=sorted(WEIGHTS), nargs="+", required=True,
                        help="the long-nardy regulation; more of them interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
