@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from nardy.bots import BOT_LEVELS, Bot, make_bot
 from nardy.bots.analysis import LEVELS, Analysis, Decision, PlayerSummary, analyse
+from nardy.bots.encoding import trainable_variants
 from nardy.bots.neural import WEIGHTS
 from nardy.notation import (
     format_steps,
@@ -280,7 +281,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
     config = training.TrainConfig(
         variant=variant,
         mix=mix,
-        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(WEIGHTS[variant]),
+        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(training.weights_name(variant)),
         hidden=args.hidden,
         alpha=args.alpha,
         lambda_=args.lambda_,
@@ -485,9 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
     bot.set_defaults(handler=_bot)
 
-    train = commands.add_parser("train", help="train a long-nardy network by TD(lambda) self-play, resuming")
-    train.add_argument("--variant", choices=sorted(WEIGHTS), nargs="+", required=True,
-                       help="the long-nardy regulation; more of them interleave their games (one network for all)")
+    train = commands.add_parser("train", help="train a long-nardy or plakoto network by TD(lambda) self-play, resuming")
+    train.add_argument("--variant", choices=sorted(trainable_variants()), nargs="+", required=True,
+                       help="the variant; more of one family (the long-nardy regulations) interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
     train.add_argument("--hidden", type=int, default=80, help="hidden units of a new network (an --init network with fewer grows to this many)")
     train.add_argument("--alpha", type=float, default=0.1)

@@ -49,9 +49,6 @@ WEIGHTS: Final[dict[str, str]] = {
 """The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga, on long
 nardy's board with the same race and no hitting, plays with long nardy's network until it has its own."""
 
-_OFF_MOVER: Final = 26
-
-
 class NeuralEvaluator:
     """A :class:`Network` rating positions of one family, with exact answers for finished games."""
 
@@ -67,12 +64,10 @@ class NeuralEvaluator:
         """The outcome probabilities for each side to move, shape ``(n, 5)``."""
         if not positions:
             return np.zeros((0, 5))
-        result = self._rate(raw_boards(positions), positions[0].variant)
-        for index, position in enumerate(positions):
-            if position.is_game_over():
-                exact = terminal_probabilities(position)
-                assert exact is not None
-                result[index] = exact
+        variant = positions[0].variant
+        raw = raw_boards(positions)
+        result = self._rate(raw, variant)
+        self._exact(raw, variant, positions.__getitem__, result)
         return result
 
     def probabilities_after(self, positions: Sequence[Position]) -> FloatArray:
@@ -97,11 +92,18 @@ class NeuralEvaluator:
 
     def _after(self, raw: IntArray, variant: Variant, position_at: Callable[[int], Position]) -> FloatArray:
         result = invert(self._rate(turn_raw(raw, self.family), variant))
-        for index in np.flatnonzero(raw[:, _OFF_MOVER] == variant.checkers):
-            exact = terminal_probabilities(position_at(int(index)))
-            assert exact is not None
-            result[index] = exact
+        self._exact(raw, variant, position_at, result)
         return result
+
+    def _exact(
+        self, raw: IntArray, variant: Variant, position_at: Callable[[int], Position], result: FloatArray,
+    ) -> None:
+        """Overwrite ``result``'s finished games (raw boards seen by the side ``result`` rates for) with their
+        exact outcome, as the rules judge them."""
+        for index in np.flatnonzero(~self.family.unfinished(raw, variant.checkers)):
+            exact = terminal_probabilities(position_at(int(index)))
+            if exact is not None:
+                result[index] = exact
 
     def _rate(self, raw: IntArray, variant: Variant) -> FloatArray:
         """Network outputs made consistent: triple <= double <= win; no triple where the variant has none."""

@@ -1,0 +1,55 @@
+"""TD(λ) training of plakoto's network (nardy.bots.training): its family, its games ended by the rules."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+
+from nardy.bots.encoding import PLAKOTO
+from nardy.bots.network import Network
+from nardy.bots.training import TDLearner, Trainer, TrainConfig, duel, weights_name
+from nardy.rules import Play, Position
+
+
+def _tiny(directory: Path, games: int) -> TrainConfig:
+    return TrainConfig(
+        variant="plakoto", checkpoint_dir=directory, hidden=4, games=games, seed=3, checkpoint_every=1,
+        benchmark_every=0,
+    )
+
+
+def test_plakoto_trains_its_own_family_and_resumes_exactly(tmp_path: Path) -> None:
+    straight = Trainer(_tiny(tmp_path / "a", 2))
+    straight.train()
+    first = Trainer(_tiny(tmp_path / "b", 1))
+    first.train()
+    resumed = Trainer(_tiny(tmp_path / "b", 2))
+    resumed.train()
+    for a, b in zip(straight.network.parameters(), resumed.network.parameters()):
+        assert np.array_equal(a, b)
+    assert straight.network.family == "plakoto" and straight.network.inputs == PLAKOTO.inputs
+    assert weights_name("plakoto") == "plakoto" and weights_name("long-bolshie") == "long"
+
+
+def test_a_self_play_game_ends_with_a_win_the_rules_know() -> None:
+    """Plakoto's wins are single (1) or gammon (2, also the mother rule's); no backgammon (docs/rules.md §9)."""
+    network = Network.initial(inputs=PLAKOTO.inputs, hidden=4, seed=1, family="plakoto")
+    learner = TDLearner(network, alpha=0.1, lambda_=0.7)
+    dice = random.Random(2)
+    results = [learner.play("plakoto", dice) for _ in range(2)]
+    assert all(result is None or (result[0] in (0, 1) and result[1] in (0, 1)) for result in results)
+
+
+class _FirstPlay:
+    """Plays the first legal play (a fixed script)."""
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        plays = position.legal_plays(dice)
+        return plays[0] if plays else None
+
+
+def test_duel_scores_the_games_it_plays() -> None:
+    result = duel(_FirstPlay(), _FirstPlay(), "plakoto", 2, seed=4)
+    assert result.games == 2 and 0 <= result.wins <= 2 and abs(result.points) <= 4
