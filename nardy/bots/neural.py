@@ -1,7 +1,8 @@
-"""Our trained bots, for long nardy: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a bot that searches with it.
+"""Our trained bots, for long nardy and plakoto: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a
+bot that searches with it.
 
 The weights ship in ``nardy/bots/weights/`` (see :data:`WEIGHTS`) and are
-loaded once, on first use. The short board is bgsage's (:mod:`nardy.bots.sage`).
+loaded once, on first use. The rest of the short board is bgsage's (:mod:`nardy.bots.sage`).
 
 >>> from nardy.rules import Position
 >>> bot = NeuralBot(default_evaluator("long-bolshie"), seed=1)
@@ -45,9 +46,12 @@ WEIGHTS: Final[dict[str, str]] = {
     "long-tournament": "long",
     "long-bolshie": "long",
     "fevga": "long",
+    "plakoto": "plakoto",
 }
 """The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga, on long
-nardy's board with the same race and no hitting, plays with long nardy's network until it has its own."""
+nardy's board with the same race and no hitting, plays with long nardy's network until it has its own;
+plakoto's network (its own family, pins and mothers, :data:`nardy.bots.encoding.PLAKOTO`) is trained by
+:mod:`nardy.bots.training`."""
 
 class NeuralEvaluator:
     """A :class:`Network` rating positions of one family, with exact answers for finished games."""
@@ -154,6 +158,18 @@ LEVELS: Final[dict[str, Level]] = {
 }
 """The trained levels, weakest first; gnubg-style noise added to each candidate's equity."""
 
+FAMILY_LEVELS: Final[dict[str, dict[str, Level]]] = {
+    "plakoto": {**LEVELS, "expert": Level(plies=1, noise=0.0, time_budget=None)},
+}
+"""A family's levels where they differ from :data:`LEVELS`: plakoto's expert looks one roll ahead without
+noise, since a 2-ply search walks the pins in Python (:mod:`nardy.rules.pinning`), past the 300 ms a
+decision may take (docs/strength.md)."""
+
+
+def levels_of(variant: Variant) -> dict[str, Level]:
+    """The levels our networks play ``variant`` at (by its family)."""
+    return FAMILY_LEVELS.get(network_family(variant).name, LEVELS)
+
 
 class NeuralBot:
     """A bot that rates candidate plays with an evaluator and an n-ply search.
@@ -208,9 +224,9 @@ class NeuralBot:
         return plays[choice.index]
 
     def wants_to_double(self, game: Game, player: int) -> bool:
-        """Never: our networks play long nardy, which has no cube (the server asks only where a double is legal)."""
+        """Never: our networks play variants without the cube (the server asks only where a double is legal)."""
         return False
 
     def accepts_double(self, game: Game, player: int) -> bool:
-        """Always (never asked in long nardy, which has no cube)."""
+        """Always (never asked: our networks' variants have no cube)."""
         return True

@@ -83,7 +83,7 @@ def test_lobby_entries_name_the_computer_by_level(game_server: Server) -> None:
 
 def test_tavli_names_its_games_lengths_and_the_levels_all_three_offer(game_server: Server) -> None:
     """docs/rules.md §11: tavli's games are portes, plakoto and fevga in turn, in matches of 3, 5 or 7 points;
-    its computer levels are those every one of its games offers (plakoto's heuristic has the fewest)."""
+    its computer levels are those every one of its games offers (our networks', with no world-class)."""
     listed = {entry["id"]: entry for entry in game_server.new_client().get("/api/variants").json()["variants"]}
     tavli = listed["tavli"]
     assert tavli["games"] == ["portes", "plakoto", "fevga"] and tavli["family"] == "tavli"
