@@ -8,8 +8,8 @@ Run::
 
 Players: ``level:<name>`` is the computer player a table of that level gets
 (bgsage on the short board, :mod:`nardy.bots.sage`; our networks in long
-nardy), ``ours:<plies>[~<noise>][+race]`` our own network (long nardy; ``+race`` with
-the bear-off database), ``pubeval``
+nardy and plakoto), ``ours:<plies>[~<noise>][+race]`` our own network (long nardy and
+plakoto; ``+race`` with long nardy's bear-off database), ``pubeval``
 (:mod:`nardy.bots.pubeval`), ``heuristic`` (:mod:`nardy.bots.heuristic`),
 ``random``, and ``gnubg:<plies>`` (GNU Backgammon through
 benchmarks/gnubg_player.py, a separate GPL process).
@@ -22,7 +22,9 @@ Default matchups (A against B; ppg is A's points per game):
   pubeval, so this pairing should show roughly -0.64 for pubeval);
 * georgian: ``level:<--level>`` against the heuristic bot;
 * each long-nardy regulation: our network at ``--plies`` against the
-  heuristic bot.
+  heuristic bot;
+* plakoto: its network at ``--plies`` against the pin heuristic and
+  against random.
 
 A player that cannot be built here (gnubg or bgsage missing) has its
 matchups skipped with a message.
@@ -372,11 +374,15 @@ def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int, f
 
 def matchups_for(variants: Sequence[str], level: str, plies: int, gnubg: bool) -> list[Matchup]:
     """The default pairings: the short board's ``level`` against pubeval and gnubg 0-ply (backgammon, dave)
-    or the heuristic bot (Georgian); our long-nardy network at ``plies`` against the heuristic bot."""
+    or the heuristic bot (Georgian); our long-nardy network at ``plies`` against the heuristic bot; plakoto's
+    network at ``plies`` against the pin heuristic and against random."""
     chosen: list[Matchup] = []
     for variant in variants:
         if variant.startswith("long-"):
             chosen.append(Matchup(variant, f"ours:{plies}", "heuristic"))
+        elif variant == "plakoto":
+            chosen.append(Matchup(variant, f"ours:{plies}", "heuristic"))
+            chosen.append(Matchup(variant, f"ours:{plies}", "random"))
         elif variant == "georgian":
             chosen.append(Matchup(variant, f"level:{level}", "heuristic"))
         else:
@@ -542,7 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games per matchup, played as duplicate pairs (400)")
     parser.add_argument("--variant", action="append", choices=sorted(VARIANTS),
                         help="variant to play (repeatable; default: " + ", ".join(DEFAULT_VARIANTS) + ")")
-    parser.add_argument("--plies", type=int, default=0, help="search depth of our long-nardy network in the games (0)")
+    parser.add_argument("--plies", type=int, default=0, help="search depth of our networks in the games (0)")
     parser.add_argument("--level", default="advanced",
                         help="the short board's level in the default matchups (advanced)")
     parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per matchup at most (600)")
@@ -573,7 +579,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"weights: {weights_info()}")
     print(f"games: cubeless money, duplicate dice from pair {args.first_pair}, up to {args.games} per matchup, "
           f"{args.workers} worker(s), at most {args.time_limit:.0f} s per matchup; short board at {args.level}, "
-          f"our long-nardy network at {args.plies}-ply")
+          f"our networks at {args.plies}-ply")
     print(flush=True)
 
     speeds: list[Speed] = []

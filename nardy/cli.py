@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from nardy.bots import BOT_LEVELS, Bot, make_bot
 from nardy.bots.analysis import LEVELS, Analysis, Decision, PlayerSummary, analyse
+from nardy.bots.encoding import trainable_variants
 from nardy.bots.neural import WEIGHTS
 from nardy.notation import (
     format_steps,
@@ -284,7 +285,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
     config = training.TrainConfig(
         variant=variant,
         mix=mix,
-        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(training.trained_name(variant)),
+        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(training.weights_name(variant)),
         hidden=args.hidden,
         alpha=args.alpha,
         lambda_=args.lambda_,
@@ -311,18 +312,19 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _rollout(args: argparse.Namespace, out: TextIO) -> None:
-    """Roll out a long-nardy position, or with --dice each of its candidate plays (the best first)."""
+    """Roll out a position of a variant our networks play (long nardy, fevga, plakoto), or with --dice each of
+    its candidate plays (the best first)."""
     from nardy.bots.neural import default_evaluator
-    from nardy.bots.race import RaceEvaluator
+    from nardy.bots.race import network_evaluator
     from nardy.bots.rollout import rollout, rollout_plays
 
     if args.trials < 1 or args.workers < 1 or (args.truncate is not None and args.truncate < 0) or args.player_plies < 0:
         raise UsageError("--trials and --workers are 1 or more, --truncate and --player-plies 0 or more")
     position = parse_position(args.position, args.variant)
     if position.variant.name not in WEIGHTS:
-        raise UsageError(f"rollouts play long nardy with our network; {position.variant.name} is not long nardy")
-    evaluator = default_evaluator(position.variant.name)
-    rater = RaceEvaluator(evaluator) if args.bearoff else evaluator
+        raise UsageError(f"rollouts play with our networks; none plays {position.variant.name}")
+    name = position.variant.name
+    rater = network_evaluator(name) if args.bearoff else default_evaluator(name)
     settings = {"trials": args.trials, "truncate": args.truncate, "seed": args.seed,
                 "variance_reduction": args.luck, "player_plies": args.player_plies, "workers": args.workers}
     labels: list[str | None]
@@ -724,9 +726,10 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
     bot.set_defaults(handler=_bot)
 
-    train = commands.add_parser("train", help="train a long-board network (long nardy, fevga) by TD(lambda) self-play, resuming")
-    train.add_argument("--variant", choices=sorted(WEIGHTS), nargs="+", required=True,
-                       help="the long-nardy regulation; more of them interleave their games (one network for all)")
+    train = commands.add_parser(
+        "train", help="train a network (long nardy, fevga, plakoto) by TD(lambda) self-play, resuming")
+    train.add_argument("--variant", choices=sorted(trainable_variants()), nargs="+", required=True,
+                       help="the variant; more of one family (the long-nardy regulations) interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
     train.add_argument("--hidden", type=int, default=80, help="hidden units of a new network (an --init network with fewer grows to this many)")
     train.add_argument("--alpha", type=float, default=0.1)
@@ -741,7 +744,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--export", action="store_true", help="write nardy/bots/weights/NAME.npz afterwards")
     train.set_defaults(handler=_train)
 
-    rollout = commands.add_parser("rollout", help="roll out a long-nardy position, or each play of a roll (--dice)")
+    rollout = commands.add_parser("rollout", help="roll out a position (long nardy, fevga, plakoto), or each play of a roll (--dice)")
     rollout.add_argument("--variant", choices=sorted(WEIGHTS), default=None)
     rollout.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"),
                          help="roll out every legal play of this roll instead of the position")
@@ -756,7 +759,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="how deep the player searches each move (0: the network's choice; 1 plays better, "
                               "each trial twenty to fifty times slower)")
     rollout.add_argument("--no-bearoff", dest="bearoff", action="store_false",
-                         help="rate bear-off races with the network instead of the exact bear-off database")
+                         help="rate long nardy's bear-off races with the network instead of the exact database")
     rollout.add_argument("--json", action="store_true", help="print one JSON object with every result")
     rollout.add_argument("position", nargs="?", default="start", help="canonical JSON or 'start' (with --variant)")
     rollout.set_defaults(handler=_rollout)

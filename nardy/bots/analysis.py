@@ -136,7 +136,8 @@ def rating(error_per_decision: float) -> str:
 
 
 def judge_for(variant: str, level: str) -> Judge:
-    """The judge of ``variant`` at ``level``: bgsage on the short board, our network in long nardy."""
+    """The judge of ``variant`` at ``level``: bgsage, or our network (long nardy, fevga, plakoto), as its engine
+    is (:mod:`nardy.bots.engines`)."""
     _check_level(level)
     rules = find_variant(variant)
     kind = engine_for(rules.name).kind

@@ -4,9 +4,10 @@ The engine of each variant is :data:`nardy.bots.engines.ENGINES`'s: bgsage
 (:mod:`nardy.bots.sage`) on the short board where its networks fit the
 rules, our own networks (:mod:`nardy.bots.neural`) in long nardy and fevga,
 with the bear-off races answered exactly by the one-sided database
-(:mod:`nardy.bots.race`), and a hand-written heuristic where neither fits
-(plakoto's pins, :mod:`nardy.bots.pin_heuristic`). Each engine has its own
-levels (:func:`levels_for`); ``world-class`` exists with bgsage only.
+(:mod:`nardy.bots.race`), and in plakoto, whose pins bgsage cannot see
+(a network of its own). A hand-written heuristic (:mod:`nardy.bots.heuristic`)
+can be a variant's engine where none of these is measured stronger. Each
+engine has its own levels (:func:`levels_for`); ``world-class`` exists with bgsage only.
 A match whose games rotate through several rule sets (tavli) is played by the bot of each
 game's own rule set (:class:`RotationBot`), at the levels they share.
 """
@@ -17,8 +18,8 @@ from typing import Final, Protocol
 
 from nardy.bots.engines import engine_for
 from nardy.bots.heuristic import heuristic_bot
-from nardy.bots.neural import LEVELS, NeuralBot
-from nardy.bots.race import long_evaluator
+from nardy.bots.neural import NeuralBot, levels_of
+from nardy.bots.race import network_evaluator
 from nardy.bots.random_bot import RandomBot
 from nardy.bots.sage import SAGE_LEVELS, SageBot, check_available
 from nardy.rules import Game, Play, Position, find_variant
@@ -62,7 +63,7 @@ def _engine_levels(variant: str) -> tuple[str, ...]:
     kind = engine_for(variant).kind
     if kind == "bgsage":
         return BOT_LEVELS
-    own = LEVELS if kind == "network" else HEURISTIC_LEVELS
+    own = levels_of(find_variant(variant)) if kind == "network" else HEURISTIC_LEVELS
     return tuple(level for level in BOT_LEVELS if level in own or level == "random")
 
 
@@ -83,9 +84,9 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
         return SageBot(SAGE_LEVELS[level], seed=seed, name=level)
     if kind == "heuristic":
         return heuristic_bot(variant, noise=HEURISTIC_LEVELS[level], seed=seed, name=level)
-    chosen = LEVELS[level]
+    chosen = levels_of(rules)[level]
     return NeuralBot(
-        long_evaluator(variant),
+        network_evaluator(variant),
         plies=chosen.plies,
         noise=chosen.noise,
         time_budget=chosen.time_budget,

@@ -1,21 +1,26 @@
 """The one place where positions become arrays: the network's inputs per variant family.
 
-A *family* is a board geometry (:class:`~nardy.rules.variant.Topology`). Our
-own networks play the long family (the three long-nardy regulations) only:
-the short board is bgsage's (:mod:`nardy.bots.sage`). The encoding is from
-the side to move's perspective and describes both sides the same way, each
-in its own numbering, so that ``encode([p])`` and ``encode([p.turned()])``
-hold the same numbers with the two halves swapped.
+A *family* is a board geometry (:class:`~nardy.rules.variant.Topology`)
+with what its games need said about it. Our own networks play two: the long
+family (the three long-nardy regulations, and fevga on their board) and the
+plakoto family (the short board with pins). The rest of the short board is
+bgsage's (:mod:`nardy.bots.sage`). The encoding is from the side to move's
+perspective and describes both sides the same way, each in its own
+numbering, so that ``encode([p])`` and ``encode([p.turned()])`` hold the
+same numbers with the two halves swapped.
 
-Positions first become *raw boards*: ``(n, 28)`` integer rows of the 24
-signed point counts, the two bar counts and the two borne-off counts, exactly
-the canonical position. Turning a raw board over and encoding it are numpy
-operations on the whole batch, so the candidate plays of a roll are encoded
-together.
+Positions first become *raw boards*: integer rows of the 24 signed point
+counts, the two bar counts and the two borne-off counts, exactly the
+canonical position's :meth:`~nardy.rules.position.Position.row` (``(n, 28)``),
+followed in a variant with pins by the 24 pins (``(n, 52)``). Turning a raw
+board over and encoding it are numpy operations on the whole batch, so the
+candidate plays of a roll are encoded together.
 
 >>> from nardy.rules import Position
 >>> encode([Position.start("long-bolshie")]).shape
 (1, 202)
+>>> encode([Position.start("plakoto")]).shape
+(1, 256)
 """
 
 from __future__ import annotations
@@ -28,17 +33,20 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from nardy.rules import MAX_CHECKERS, NUM_POINTS, Position, Variant
+from nardy.rules import MAX_CHECKERS, NUM_POINTS, VARIANTS, Position, Variant
 from nardy.rules.position import ROW_LENGTH, Row
-from nardy.rules.variant import LongTopology, Topology
+from nardy.rules.variant import LongTopology, ShortTopology, Topology
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 RAW_WIDTH: Final = ROW_LENGTH
 """Columns of a raw board: 24 points, bar (mover, opponent), off (mover, opponent): a position's row."""
+PINNED_WIDTH: Final = ROW_LENGTH + NUM_POINTS
+"""Columns of a raw board with pins: a position's row, its 24 pins last (+1 ours pinned, -1 theirs)."""
 _BAR: Final = NUM_POINTS
 _OFF: Final = NUM_POINTS + 2
+_PINS: Final = ROW_LENGTH
 
 
 @dataclass(frozen=True)
@@ -51,10 +59,22 @@ class Family:
     encoder: Callable[[Family, IntArray], FloatArray] = field(repr=False)
     source: IntArray = field(repr=False)
     """``source[j]``: the mover's point index that the opponent calls index ``j``."""
+    mothers: bool = False
+    """Whether the family's game has the mother rule (plakoto): a game may end on a pin, not only a bear-off."""
 
     def encode(self, raw: IntArray) -> FloatArray:
         """The network inputs of raw boards, shape ``(n, inputs)``."""
         return self.encoder(self, raw)
+
+    def unfinished(self, raw: IntArray, checkers: int) -> npt.NDArray[np.bool_]:
+        """Which raw boards the game surely goes on from: neither side has borne everything off and, where the
+        mother rule holds, no mother (a checker on its own start) is pinned. The rest are for the rules to
+        judge (:func:`nardy.bots.evaluator.terminal_probabilities`)."""
+        going: npt.NDArray[np.bool_] = (raw[:, _OFF] != checkers) & (raw[:, _OFF + 1] != checkers)
+        if self.mothers:
+            ours, theirs = _PINS + NUM_POINTS - 1, _PINS + int(self.source[NUM_POINTS - 1])
+            going &= (raw[:, ours] <= 0) & (raw[:, theirs] >= 0)
+        return going
 
     def __reduce__(self) -> tuple[Callable[[str], Family], tuple[str]]:
         """Pickled by name, so that an evaluator sent to a worker process still knows its family (``is``)."""
@@ -62,24 +82,28 @@ class Family:
 
 
 def raw_boards(positions: Sequence[Position]) -> IntArray:
-    """The ``(n, 28)`` raw boards of ``positions``, each from its side to move."""
+    """The raw boards of ``positions`` (all of one variant), each from its side to move."""
     return raw_rows([p.row() for p in positions])
 
 
 def raw_rows(rows: Sequence[Row]) -> IntArray:
-    """The ``(n, 28)`` raw boards of positions given as :meth:`Position.row` tuples."""
+    """The raw boards of positions (all of one variant) given as :meth:`Position.row` tuples: ``(n, 28)``,
+    or ``(n, 52)`` with pins."""
+    width = len(rows[0]) if rows else RAW_WIDTH
     values = itertools.chain.from_iterable(rows)
-    return np.fromiter(values, dtype=np.int64, count=RAW_WIDTH * len(rows)).reshape(-1, RAW_WIDTH)
+    return np.fromiter(values, dtype=np.int64, count=width * len(rows)).reshape(-1, width)
 
 
 def turn_raw(raw: IntArray, family: Family) -> IntArray:
-    """The raw boards seen by the opponent (like :meth:`Position.turned`, for a batch)."""
+    """The raw boards seen by the opponent (like :meth:`Position.turned`, for a batch), pins and all."""
     turned = np.empty_like(raw)
     turned[:, :NUM_POINTS] = -raw[:, family.source]
     turned[:, _BAR] = raw[:, _BAR + 1]
     turned[:, _BAR + 1] = raw[:, _BAR]
     turned[:, _OFF] = raw[:, _OFF + 1]
     turned[:, _OFF + 1] = raw[:, _OFF]
+    if raw.shape[1] > RAW_WIDTH:
+        turned[:, _PINS:] = -raw[:, _PINS + family.source]
     return turned
 
 
@@ -91,11 +115,18 @@ def encode(positions: Sequence[Position]) -> FloatArray:
 
 
 def network_family(variant: Variant) -> Family:
-    """The family whose geometry ``variant`` uses; ValueError for the short board, which bgsage plays."""
-    family = FAMILIES.get(variant.board)
+    """The family of ``variant``: its game's own (plakoto's), else its board's (long nardy's, fevga's);
+    ValueError for the rest of the short board, which bgsage plays."""
+    family = _family_of(variant)
     if family is None:
-        raise ValueError(f"our networks play long nardy; {variant.name} is played by bgsage (nardy.bots.sage)")
+        raise ValueError(
+            f"our networks play long nardy and plakoto; {variant.name} is played by bgsage (nardy.bots.sage)"
+        )
     return family
+
+
+def _family_of(variant: Variant) -> Family | None:
+    return FAMILIES.get(variant.family) or FAMILIES.get(variant.board)
 
 
 def _unit_table(scale: float) -> FloatArray:
@@ -148,6 +179,44 @@ def _encode_long(family: Family, raw: IntArray) -> FloatArray:
     return out
 
 
+def _encode_plakoto(family: Family, raw: IntArray) -> FloatArray:
+    """Per side: 24 x (1, 2, 3+, (n-3)/12) of its free checkers, 24 x its checker pinned there; off, pip
+    count; its start point holding one free checker of its own (its mother, the last one there), that one open
+    to a pin (no opposing checker pinned under it), its mother pinned; checkers on its start, in its home; its
+    longest block.
+
+    A point a side holds blocks the other: two or more of its checkers, or one on top of a pinned opposing
+    checker. The pip count counts a pinned checker where it lies, as :meth:`Position.pip_counts` does.
+    """
+    mine, theirs = _sides(family, raw)
+    pins = raw[:, _PINS:]
+    mine_pinned = (pins > 0).astype(np.int64)
+    theirs_pinned = (pins < 0).astype(np.int64)
+    # per side, in its own numbering: its pinned checkers, and the opposing ones pinned under its checkers
+    sides = (
+        (mine, mine_pinned, theirs_pinned),
+        (theirs, theirs_pinned[:, family.source], mine_pinned[:, family.source]),
+    )
+    out = np.empty((raw.shape[0], family.inputs))
+    half = family.inputs // 2
+    start = NUM_POINTS - 1
+    extra = _UNITS + NUM_POINTS
+    for index, (counts, pinned, under) in enumerate(sides):
+        side = out[:, index * half : (index + 1) * half]
+        _units(side[:, :_UNITS], counts)
+        side[:, _UNITS:extra] = pinned
+        alone = counts[:, start] == 1
+        side[:, extra] = raw[:, _OFF + index] / MAX_CHECKERS
+        side[:, extra + 1] = ((counts + pinned) @ _PIP_WEIGHTS) / 360.0
+        side[:, extra + 2] = alone
+        side[:, extra + 3] = alone & (under[:, start] == 0)
+        side[:, extra + 4] = pinned[:, start]
+        side[:, extra + 5] = counts[:, start] / MAX_CHECKERS
+        side[:, extra + 6] = counts[:, :6].sum(axis=1) / MAX_CHECKERS
+        side[:, extra + 7] = longest_run((counts >= 2) | ((counts == 1) & (under > 0))) / 6.0
+    return out
+
+
 def longest_run(held: npt.NDArray[np.bool_]) -> IntArray:
     """The longest run of consecutive ``True`` columns per row (a batch of 24-column masks)."""
     bits = held.astype(np.int64) @ (np.int64(1) << np.arange(held.shape[1], dtype=np.int64))
@@ -166,9 +235,18 @@ def _source(topology: Topology) -> IntArray:
 
 
 LONG: Final = Family("long", 2 * (4 * NUM_POINTS + 5), LongTopology(), _encode_long, _source(LongTopology()))
+PLAKOTO: Final = Family(
+    "plakoto", 2 * (5 * NUM_POINTS + 8), ShortTopology(), _encode_plakoto, _source(ShortTopology()), mothers=True
+)
 
-FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG,)}
-"""The families by name, which is the name of their board (``Variant.board``)."""
+FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG, PLAKOTO)}
+"""The families by name: the name of their board (``Variant.board``), or of the one game they are for
+(``Variant.family``)."""
+
+
+def trainable_variants() -> tuple[str, ...]:
+    """The registered variants a network of ours can play (those of a family here), by name."""
+    return tuple(name for name, variant in VARIANTS.items() if _family_of(variant) is not None)
 
 
 def family_named(name: str) -> Family:

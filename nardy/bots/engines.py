@@ -1,16 +1,16 @@
 """Which engine plays each variant: a table of the bots, not a property of the board.
 
-Three engines play our variants: ``bgsage`` (:mod:`nardy.bots.sage`, the
+Three engines can play our variants: ``bgsage`` (:mod:`nardy.bots.sage`, the
 backgammon engine rating our legal plays), ``network`` (our TD-trained
 networks with their search, :mod:`nardy.bots.neural`) and ``heuristic``
-(a hand-written score, :mod:`nardy.bots.heuristic`). A variant maps to one
-of them by what its rules are, not by its board: plakoto is played on the
-short board but has pins bgsage cannot see. Where the engine was made for
-other rules than the variant's, the entry says so in ``stand_in``, and
-docs/strength.md measures it.
+(a hand-written score, :mod:`nardy.bots.heuristic`, :mod:`nardy.bots.pin_heuristic`).
+A variant maps to one of them by what its rules are, not by its board: plakoto
+is played on the short board but has pins bgsage cannot see, so our network
+trained on plakoto plays it. Where the engine was made for other rules than
+the variant's, the entry says so in ``stand_in``, and docs/strength.md measures it.
 
 >>> engine_for("plakoto").kind, engine_for("tavla").kind
-('heuristic', 'bgsage')
+('network', 'bgsage')
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ ENGINES: Final[dict[str, EngineChoice]] = {
     "hypergammon": EngineChoice(
         "bgsage", "bgsage's networks know 15 checkers: three read as twelve borne off (no gammon chances seen)"
     ),
-    "plakoto": EngineChoice("heuristic"),
+    "plakoto": _NETWORK,
     "long-traditional": _NETWORK,
     "long-tournament": _NETWORK,
     "long-bolshie": _NETWORK,

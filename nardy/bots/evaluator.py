@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from nardy.rules import Position, Variant
 from nardy.rules.position import Row
+from nardy.rules.variant import EarlyEnd
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -82,12 +83,35 @@ def outcome(level: int, *, won: bool) -> FloatArray:
     return result
 
 
+TIE: Final = np.array([0.5, 0.0, 0.0, 0.0, 0.0])
+"""A game ended in a tie (plakoto, both mothers pinned): it starts again, which is worth nothing to either
+side (cubeless, the two sides alike); the gammon chances of the new game are not counted."""
+
+
+def play_ending(position: Position) -> EarlyEnd | None:
+    """How the play that left ``position`` (seen from its mover) ended the game, by the rules: the mover's
+    win kind (all borne off, or an early end such as plakoto's mother rule), ``"tie"``, or ``None``."""
+    if position.winner_is_mover():
+        return position.win_kind()
+    return position.variant.early_end(position)
+
+
 def terminal_probabilities(position: Position) -> FloatArray | None:
-    """The exact outcome for the side to move when the game is over, else ``None``."""
-    if not position.is_game_over():
-        return None
-    kind = position.win_kind()
-    return outcome(position.variant.kinds.index(kind), won=position.winner_is_mover())
+    """The exact outcome for the side to move when the game is over, else ``None``.
+
+    Either side may have ended it: all its checkers borne off, or a play of the rules' early end (plakoto's
+    mother rule) judged from the side that made it; a tie is :data:`TIE`.
+    """
+    variant = position.variant
+    if position.is_game_over():
+        kind = position.win_kind()
+        return outcome(variant.kinds.index(kind), won=position.winner_is_mover())
+    for ending, won in ((variant.early_end(position), True), (variant.early_end(position.turned()), False)):
+        if ending == "tie":
+            return TIE.copy()
+        if ending is not None:
+            return outcome(variant.kinds.index(ending), won=won)
+    return None
 
 
 def after_play_probabilities(evaluator: Evaluator, positions: Sequence[Position]) -> FloatArray:

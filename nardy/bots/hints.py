@@ -4,9 +4,9 @@ What the hint button of a game against the computer and the analysis board
 show, rated by the variant's engine (:mod:`nardy.bots.engines`): bgsage
 (:func:`nardy.bots.sage.rank_plays`, cubeful for the game's cube and
 score) or our network and search (:func:`nardy.bots.search.choose`); a
-variant played by a heuristic (plakoto) has no equities, so no hints. The levels are the analysis's:
-``advanced``, ``expert`` and ``world-class`` look 1, 2 and 3 plies ahead on
-the short board, 0, 1 and 2 in long nardy. Equities are the mover's, for a
+variant played by a heuristic has no equities, so no hints (:func:`gives_hints`). The levels are the
+analysis's: ``advanced``, ``expert`` and ``world-class`` look 1, 2 and 3 plies ahead with bgsage, 0, 1
+and 2 with our networks (long nardy, fevga, plakoto). Equities are the mover's, for a
 cube of 1.
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import after_play_probabilities, equity
-from nardy.bots.race import long_evaluator
+from nardy.bots.race import network_evaluator
 from nardy.bots.sage import CUBELESS, CubeAdvice, CubeContext, board_of, engine, rank_plays
 from nardy.bots.search import choose
 from nardy.rules import Play, Position, find_variant
@@ -102,7 +102,7 @@ def top_plays(
     plays = position.legal_plays(dice)
     if not plays:
         return []
-    evaluator = long_evaluator(position.variant.name)
+    evaluator = network_evaluator(position.variant.name)
     shallow = equity(after_play_probabilities(evaluator, [p.position for p in plays]))
     searched = choose(evaluator, [p.position for p in plays], plies=LONG_PLIES[level]).equities
     deep = np.isfinite(searched)

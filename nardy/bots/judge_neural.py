@@ -1,9 +1,10 @@
-"""Long nardy's judge: our network and expectimax (:mod:`nardy.bots.neural`, :mod:`nardy.bots.search`).
+"""The judge of the variants our networks play (long nardy, fevga, plakoto): our network and expectimax
+(:mod:`nardy.bots.neural`, :mod:`nardy.bots.search`).
 
-Equity is the network's cubeless equity for the mover, oin 1 and mars 2
-(:func:`nardy.bots.evaluator.equity`; long nardy has no triple and no
-cube), exact in bear-off races (the database, as the bots rate them:
-:func:`nardy.bots.race.long_evaluator`). A play is rated at ``plies`` rolls ahead (0: the network on the
+Equity is the network's cubeless equity for the mover, single 1 and double 2
+(:func:`nardy.bots.evaluator.equity`; none of these has a triple or a
+cube), exact in long nardy's bear-off races (the database, as the bots rate them:
+:func:`nardy.bots.race.network_evaluator`). A play is rated at ``plies`` rolls ahead (0: the network on the
 position it leaves) and pruned on the way down as our bots prune
 (:data:`nardy.bots.search.DEFAULT_FILTERS`), except that the play made is
 always kept, so that the best play and the one made are compared at the
@@ -18,21 +19,21 @@ import numpy as np
 
 from nardy.bots.evaluator import FloatArray, after_play_probabilities, after_play_row_probabilities, equity
 from nardy.bots.judge import CubeEquities, PlayVerdict
-from nardy.bots.race import long_evaluator
+from nardy.bots.race import network_evaluator
 from nardy.bots.search import DEFAULT_FILTERS, after_values
 from nardy.rules import DICE_ROLLS, Game, Play, Position
 from nardy.rules.position import Row
 
 
 class NeuralJudge:
-    """Long nardy's :class:`~nardy.bots.judge.Judge`: the variant's shipped network at ``plies`` (0 to 3), bear-off
-    races rated exactly by the database (as the bots rate them)."""
+    """The :class:`~nardy.bots.judge.Judge` of a network variant: its shipped network at ``plies`` (0 to 3), long
+    nardy's bear-off races rated exactly by the database (as the bots rate them)."""
 
     def __init__(self, variant: str, plies: int) -> None:
         if not 0 <= plies <= len(DEFAULT_FILTERS):
             raise ValueError(f"our search looks 0 to {len(DEFAULT_FILTERS)} plies ahead, not {plies}")
         self.plies = plies
-        self.evaluator = long_evaluator(variant)
+        self.evaluator = network_evaluator(variant)
 
     def checker_play(self, game: Game, played: Play) -> PlayVerdict:
         """Best and played equities at this judge's depth."""
@@ -59,7 +60,7 @@ class NeuralJudge:
         return values
 
     def cube(self, game: Game) -> CubeEquities:
-        """Never asked: long nardy has no cube."""
+        """Never asked: the variants our networks play have no cube."""
         raise ValueError(f"{game.variant.name} is played without the doubling cube")
 
     def roll_equities(self, game: Game, player: int) -> dict[tuple[int, int], float]:

@@ -1,7 +1,8 @@
-"""Our trained bots, for long nardy and fevga: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a bot that searches with it.
+"""Our trained bots, for long nardy, fevga and plakoto: a network as an :class:`~nardy.bots.evaluator.Evaluator`,
+and a bot that searches with it.
 
 The weights ship in ``nardy/bots/weights/`` (see :data:`WEIGHTS`) and are
-loaded once, on first use. The short board is bgsage's (:mod:`nardy.bots.sage`).
+loaded once, on first use. The rest of the short board is bgsage's (:mod:`nardy.bots.sage`).
 
 >>> from nardy.rules import Position
 >>> bot = NeuralBot(default_evaluator("long-bolshie"), seed=1)
@@ -45,11 +46,11 @@ WEIGHTS: Final[dict[str, str]] = {
     "long-tournament": "long",
     "long-bolshie": "long",
     "fevga": "fevga",
+    "plakoto": "plakoto",
 }
 """The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga's network is
-long nardy's trained on in fevga's own games (the same board, inputs and width)."""
-
-_OFF_MOVER: Final = 26
+long nardy's trained on in fevga's own games (the same board, inputs and width); plakoto's has its own family
+(pins and mothers, :data:`nardy.bots.encoding.PLAKOTO`). Both are trained by :mod:`nardy.bots.training`."""
 
 
 class NeuralEvaluator:
@@ -67,12 +68,10 @@ class NeuralEvaluator:
         """The outcome probabilities for each side to move, shape ``(n, 5)``."""
         if not positions:
             return np.zeros((0, 5))
-        result = self._rate(raw_boards(positions), positions[0].variant)
-        for index, position in enumerate(positions):
-            if position.is_game_over():
-                exact = terminal_probabilities(position)
-                assert exact is not None
-                result[index] = exact
+        variant = positions[0].variant
+        raw = raw_boards(positions)
+        result = self._rate(raw, variant)
+        self._exact(raw, variant, positions.__getitem__, result)
         return result
 
     def probabilities_after(self, positions: Sequence[Position]) -> FloatArray:
@@ -97,11 +96,18 @@ class NeuralEvaluator:
 
     def _after(self, raw: IntArray, variant: Variant, position_at: Callable[[int], Position]) -> FloatArray:
         result = invert(self._rate(turn_raw(raw, self.family), variant))
-        for index in np.flatnonzero(raw[:, _OFF_MOVER] == variant.checkers):
-            exact = terminal_probabilities(position_at(int(index)))
-            assert exact is not None
-            result[index] = exact
+        self._exact(raw, variant, position_at, result)
         return result
+
+    def _exact(
+        self, raw: IntArray, variant: Variant, position_at: Callable[[int], Position], result: FloatArray,
+    ) -> None:
+        """Overwrite ``result``'s finished games (raw boards seen by the side ``result`` rates for) with their
+        exact outcome, as the rules judge them."""
+        for index in np.flatnonzero(~self.family.unfinished(raw, variant.checkers)):
+            exact = terminal_probabilities(position_at(int(index)))
+            if exact is not None:
+                result[index] = exact
 
     def _rate(self, raw: IntArray, variant: Variant) -> FloatArray:
         """Network outputs made consistent: triple <= double <= win; no triple where the variant has none."""
@@ -151,6 +157,18 @@ LEVELS: Final[dict[str, Level]] = {
     "expert": Level(plies=2, noise=0.0, time_budget=1.0),
 }
 """The trained levels, weakest first; gnubg-style noise added to each candidate's equity."""
+
+FAMILY_LEVELS: Final[dict[str, dict[str, Level]]] = {
+    "plakoto": {**LEVELS, "expert": Level(plies=1, noise=0.0, time_budget=None)},
+}
+"""A family's levels where they differ from :data:`LEVELS`: plakoto's expert looks one roll ahead without
+noise, since a 2-ply search walks the pins in Python (:mod:`nardy.rules.pinning`), past the 300 ms a
+decision may take (docs/strength.md)."""
+
+
+def levels_of(variant: Variant) -> dict[str, Level]:
+    """The levels our networks play ``variant`` at (by its family)."""
+    return FAMILY_LEVELS.get(network_family(variant).name, LEVELS)
 
 
 class NeuralBot:
@@ -206,9 +224,9 @@ class NeuralBot:
         return plays[choice.index]
 
     def wants_to_double(self, game: Game, player: int) -> bool:
-        """Never: our networks play long nardy, which has no cube (the server asks only where a double is legal)."""
+        """Never: our networks play variants without the cube (the server asks only where a double is legal)."""
         return False
 
     def accepts_double(self, game: Game, player: int) -> bool:
-        """Always (never asked in long nardy, which has no cube)."""
+        """Always (never asked: our networks' variants have no cube)."""
         return True

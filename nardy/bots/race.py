@@ -6,8 +6,9 @@ from the two one-sided roll distributions. :class:`RaceEvaluator` wraps any
 :class:`~nardy.bots.evaluator.Evaluator` (normally our network) and replaces
 its answer for exactly those positions; everything else is passed through.
 Long nardy's bots, hints and analysis all rate with :func:`long_evaluator`
-(the shipped network so wrapped), and rollouts use it so that a truncated
-trial that ends in such a race is scored exactly.
+(the shipped network so wrapped; :func:`network_evaluator` picks the
+evaluator of any variant our networks play), and rollouts use it so that a
+truncated trial that ends in such a race is scored exactly.
 
 >>> from nardy.bots.neural import default_evaluator
 >>> from nardy.rules import Position
@@ -35,7 +36,7 @@ from nardy.bots.evaluator import (
     invert,
 )
 from nardy.bots.neural import default_evaluator
-from nardy.rules import MAX_CHECKERS, NUM_POINTS, Position, Variant
+from nardy.rules import MAX_CHECKERS, NUM_POINTS, Position, Variant, find_variant
 from nardy.rules.position import Row
 
 _THEIR_HOME: Final = slice(12, 18)
@@ -62,6 +63,15 @@ def race_rows(raw: IntArray) -> npt.NDArray[np.bool_]:
 def long_evaluator(variant: str) -> RaceEvaluator:
     """What long nardy is rated with everywhere: the variant's shipped network, and the database in bear-off races."""
     return RaceEvaluator(default_evaluator(variant))
+
+
+def network_evaluator(variant: str) -> Evaluator:
+    """What a variant our networks play is rated with everywhere (its bots, hints and analysis): on long nardy's
+    board :func:`long_evaluator`, elsewhere (plakoto) the shipped network alone, as the database's races are
+    long nardy's."""
+    if find_variant(variant).board == "long":
+        return long_evaluator(variant)
+    return default_evaluator(variant)
 
 
 class RaceEvaluator:

@@ -16,7 +16,8 @@ stopped.
     nardy train --variant long-traditional --games 20000   # resumes from ~/.cache/nardy/train/long
     nardy train --variant fevga --init nardy/bots/weights/long.npz --alpha 0.03   # fevga from long nardy's
 
-Only the long board is trained here (long nardy, fevga): the short board is bgsage's (nardy.bots.sage).
+Long nardy, fevga and plakoto are trained here (their families, nardy.bots.encoding); the rest of the short
+board is bgsage's (nardy.bots.sage). A game ends as the rules end it: all borne off, or plakoto's mother rule.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy.typing as npt
 
 from nardy.bots.encoding import network_family, raw_boards, raw_rows, turn_raw
 from nardy.bots.engines import engine_for
-from nardy.bots.evaluator import equity, invert, outcome
+from nardy.bots.evaluator import WIN, WIN_DOUBLE, WIN_TRIPLE, equity, invert, play_ending, terminal_probabilities
 from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
 from nardy.bots.random_bot import RandomBot
@@ -50,7 +51,6 @@ MAX_TURNS: Final = 2000
 
 _TURN_OVER: Final = np.array([0, 3, 4, 1, 2])
 _TURN_SIGN: Final = np.array([-1.0, 1.0, 1.0, 1.0, 1.0])
-_OFF_MOVER: Final = 26
 
 
 def default_checkpoint_dir(name: str) -> Path:
@@ -59,16 +59,14 @@ def default_checkpoint_dir(name: str) -> Path:
     return Path(cache) / "nardy" / "train" / name
 
 
-def trained_name(variant: str) -> str:
-    """The weights a run on ``variant`` trains: those it plays with, or its own where these are a stand-in.
-
-    A stand-in (fevga playing long nardy's network) was trained for other
-    rules: a run on the variant must neither resume nor overwrite them.
-    """
+def weights_name(variant: str) -> str:
+    """The weights file a run for ``variant`` makes: the one the variant plays with, unless that is a stand-in
+    trained for other rules (a run must neither resume nor overwrite it: the variant's own name then); for a
+    variant without shipped weights, its family's name."""
     rules = find_variant(variant)
     if engine_for(rules.name).stand_in is not None:
         return rules.name
-    return WEIGHTS[rules.name]
+    return WEIGHTS.get(rules.name, network_family(rules).name)
 
 
 def weights_path(name: str) -> Path:
@@ -101,7 +99,7 @@ class TrainConfig:
 
     @property
     def weights_name(self) -> str:
-        return trained_name(self.variant)
+        return weights_name(self.variant)
 
 
 @dataclass
@@ -196,12 +194,17 @@ class TDLearner:
         self._scale = 1.0
 
     def play(self, variant: str, dice: random.Random) -> tuple[int, int] | None:
-        """One self-play game with learning: ``(winner, level)``, winner 0 = the first to move; None if abandoned."""
+        """One self-play game with learning: ``(winner, level)``, winner 0 = the first to move; None if it was
+        abandoned or ended in a tie (plakoto: both mothers pinned).
+
+        A play that ends the game (all borne off, or the rules' early end: plakoto's mother rule) is rated
+        exactly (:func:`~nardy.bots.evaluator.terminal_probabilities`): a winning one is taken, a tie weighed
+        against the other plays; the game's last update moves towards that exact outcome.
+        """
         network = self.network
         position = Position.start(variant)
         rules = position.variant
         family = network_family(rules)
-        kinds = rules.kinds
         x = family.encode(raw_boards([position]))[0]
         hidden, y = (a[0] for a in network.activations(x[None, :]))
         self.reset()
@@ -215,15 +218,26 @@ class TDLearner:
                 nh, ny = (a[0] for a in network.activations(nx[None, :]))
             else:
                 raw = raw_rows(reached)
-                finished = np.flatnonzero(raw[:, _OFF_MOVER] == rules.checkers)
-                if len(finished):
-                    level = max(kinds.index(Position.from_row(rules, reached[int(i)]).win_kind()) for i in finished)
-                    result = outcome(level, won=True)
-                    self.update(x, hidden, y, result if mover == 0 else invert(result), turned=mover == 1)
-                    return mover, level
                 inputs = family.encode(turn_raw(raw, family))
                 hiddens, outputs = network.activations(inputs)
-                best = int(np.argmax(equity(invert(outputs))))
+                values = invert(outputs)
+                ended = {
+                    int(i): exact
+                    for i in np.flatnonzero(~family.unfinished(raw, rules.checkers))
+                    if (exact := terminal_probabilities(Position.from_row(rules, reached[int(i)]))) is not None
+                }
+                for index, exact in ended.items():
+                    values[index] = exact
+                wins = [index for index, exact in ended.items() if exact[WIN] == 1.0]
+                scores = equity(values)
+                # a play that wins the game is always taken, the biggest win first
+                best = max(wins, key=lambda i: scores[i]) if wins else int(np.argmax(scores))
+                if best in ended:
+                    result = ended[best]
+                    self.update(x, hidden, y, result if mover == 0 else invert(result), turned=mover == 1)
+                    if result[WIN] == 1.0:
+                        return mover, int(result[WIN_DOUBLE] + result[WIN_TRIPLE])
+                    return None
                 position = Position.from_row(rules, reached[best]).turned()
                 nx, nh, ny = inputs[best], hiddens[best], outputs[best]
             # the next state is seen by the other player: in the first player's frame it is
@@ -271,8 +285,11 @@ def duel(first: _Chooser, second: _Chooser, variant: str, games: int, *, seed: i
         for _ in range(MAX_TURNS):
             roll = (dice.randint(1, 6), dice.randint(1, 6))
             play = bots[mover].choose_play(position, roll)
-            if play is not None and play.position.winner_is_mover():
-                value = rules.win_points(play.position.win_kind(), options)
+            ending = play_ending(play.position) if play is not None else None
+            if ending == "tie":
+                break
+            if ending is not None:
+                value = rules.win_points(ending, options)
                 first_won = (mover == 0) == (game % 2 == 0)
                 wins += first_won
                 points += value if first_won else -value

@@ -221,7 +221,11 @@ class Position:
         as numbers and makes a position of only the few it keeps.
         """
         if self.variant.pinning:
-            return [position.row() for position in self.legal_positions(dice)]
+            opponent_off = self.off[1]
+            return [
+                (*board[1:BAR], board[BAR], board[BAR + 1], board[OFF], opponent_off, *pins)
+                for _, board, pins in pinning.walk(self.points, self.pinned, self.off, check_dice(dice), False)
+            ]
         return movegen.result_rows(self.variant, self.points, self.bar, self.off, check_dice(dice))
 
     def row(self) -> Row:

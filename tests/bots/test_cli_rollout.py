@@ -25,6 +25,14 @@ def test_rollout_of_each_play_is_reproducible_json_best_first(capsys: pytest.Cap
     assert all(len(row["probabilities"]) == 5 and len(row["standard_errors"]) == 5 for row in first["results"])
 
 
+def test_rollout_of_plakoto_plays_with_its_network(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["rollout", "--variant", "plakoto", "--dice", "6", "5", "--trials", "2", "--truncate", "2", "--json", "start"]
+    assert main(args) == 0
+    answer = json.loads(capsys.readouterr().out)
+    plays = Position.start("plakoto").legal_plays((6, 5))
+    assert len(answer["results"]) == len(plays) and all(row["trials"] == 2 for row in answer["results"])
+
+
 def test_rollout_with_a_searching_player_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["rollout", "--variant", "long-traditional", "--trials", "2", "--truncate", "1", "--player-plies", "1",
             "--json", "start"]

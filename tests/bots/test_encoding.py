@@ -1,4 +1,5 @@
-"""The network inputs of long nardy (nardy.bots.encoding): shapes, ranges, and the two sides encoded alike."""
+"""The network inputs of long nardy and plakoto (nardy.bots.encoding): shapes, ranges, and the two sides encoded
+alike."""
 
 from __future__ import annotations
 
@@ -7,14 +8,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy.bots.encoding import FAMILIES, LONG, encode, network_family, longest_run, raw_boards, turn_raw
+from nardy.bots.encoding import (
+    FAMILIES,
+    LONG,
+    PLAKOTO,
+    encode,
+    longest_run,
+    network_family,
+    raw_boards,
+    raw_rows,
+    trainable_variants,
+    turn_raw,
+)
 from nardy.rules import VARIANTS, Position, find_variant
 from tests.bots.bot_positions import game_positions
 
 LONG_VARIANTS = [name for name in VARIANTS if name.startswith("long-")]
+NETWORK_VARIANTS = [*LONG_VARIANTS, "plakoto"]
 
 
-@pytest.mark.parametrize("variant", LONG_VARIANTS)
+@pytest.mark.parametrize("variant", NETWORK_VARIANTS)
 def test_shape_and_range(variant: str) -> None:
     positions = game_positions(variant, seed=1, count=60)
     family = network_family(find_variant(variant))
@@ -33,13 +46,17 @@ def test_shape_and_range(variant: str) -> None:
 
 
 def test_family_sizes() -> None:
-    assert LONG.inputs == 202
-    assert {network_family(find_variant(v)).name for v in LONG_VARIANTS} == set(FAMILIES) == {"long"}
-    with pytest.raises(ValueError, match="bgsage"):
-        network_family(find_variant("georgian"))
+    assert LONG.inputs == 202 and PLAKOTO.inputs == 256
+    assert {network_family(find_variant(v)).name for v in LONG_VARIANTS} == {"long"}
+    assert network_family(find_variant("fevga")) is LONG and network_family(find_variant("plakoto")) is PLAKOTO
+    assert set(FAMILIES) == {"long", "plakoto"}
+    assert set(trainable_variants()) == {*LONG_VARIANTS, "fevga", "plakoto"}
+    for played_by_bgsage in ("georgian", "backgammon", "portes", "tavli"):
+        with pytest.raises(ValueError, match="bgsage"):
+            network_family(find_variant(played_by_bgsage))
 
 
-@pytest.mark.parametrize("variant", LONG_VARIANTS)
+@pytest.mark.parametrize("variant", NETWORK_VARIANTS)
 def test_start_encodes_both_sides_alike(variant: str) -> None:
     """At the start both sides stand alike, so the two halves of the encoding are equal."""
     x = encode([Position.start(variant)])[0]
@@ -48,7 +65,7 @@ def test_start_encodes_both_sides_alike(variant: str) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(variant=st.sampled_from(LONG_VARIANTS), seed=st.integers(0, 10**6))
+@given(variant=st.sampled_from(NETWORK_VARIANTS), seed=st.integers(0, 10**6))
 def test_turning_over_swaps_the_halves(variant: str, seed: int) -> None:
     """encode(p.turned()) is encode(p) with the mover's and the opponent's halves swapped."""
     positions = game_positions(variant, seed=seed, count=8)
@@ -59,7 +76,7 @@ def test_turning_over_swaps_the_halves(variant: str, seed: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(variant=st.sampled_from(LONG_VARIANTS), seed=st.integers(0, 10**6))
+@given(variant=st.sampled_from(NETWORK_VARIANTS), seed=st.integers(0, 10**6))
 def test_turn_raw_is_position_turned(variant: str, seed: int) -> None:
     positions = game_positions(variant, seed=seed, count=8)
     family = network_family(find_variant(variant))
@@ -90,3 +107,41 @@ def test_long_block_is_counted_along_the_opponents_route() -> None:
     x = encode([position])[0]
     run_column = 4 * 24 + 3  # after the point units: head, home, off, then the block
     assert x[run_column] == pytest.approx(5 / 6)
+
+
+def test_raw_boards_carry_the_pins_only_where_the_variant_has_them() -> None:
+    assert raw_boards([Position.start("long-bolshie")]).shape == (1, 28)
+    assert raw_boards([Position.start("plakoto")]).shape == (1, 52)
+    assert raw_rows([]).shape == (0, 28)
+
+
+def pinned_position() -> Position:
+    """Ours: our mother alone on 24, 12 on 6, one on 1 pinning their mother, one pinned on 10.
+    Theirs: one on our 10 pinning ours, 13 on our 19 (their 6), their mother pinned on our 1 (their 24)."""
+    points = [0] * 24
+    pinned = [0] * 24
+    points[23], points[5], points[0] = 1, 12, 1
+    points[9], pinned[9] = -1, 1
+    points[18], pinned[0] = -13, -1
+    return Position(find_variant("plakoto"), tuple(points), pinned=tuple(pinned))
+
+
+def test_plakoto_encodes_pins_mothers_and_pips() -> None:
+    """docs/rules.md §9: a checker landing on a lone opposing one pins it; the mother is the last checker on a
+    side's start, and a pinned mother can lose the game."""
+    x = encode([pinned_position()])[0]
+    ours, theirs = x[:128], x[128:]
+    extra = 4 * 24 + 24
+    assert ours[96:extra].tolist() == [1.0 if p == 10 else 0.0 for p in range(1, 25)]
+    assert theirs[96:extra].tolist() == [1.0 if p == 24 else 0.0 for p in range(1, 25)]
+    # off, pips, mother alone, open to a pin, pinned, on start, home, block
+    assert ours[extra:] == pytest.approx([0, (24 + 12 * 6 + 1 + 10) / 360, 1, 1, 0, 1 / 15, 13 / 15, 1 / 6])
+    assert theirs[extra:] == pytest.approx([0, (15 + 13 * 6 + 24) / 360, 0, 0, 1, 0, 13 / 15, 1 / 6])
+    # our checker on 6 is free, our pinned one on 10 is not counted among the free
+    assert ours[4 * 5 : 4 * 6].tolist() == [1.0, 1.0, 1.0, 9 / 12] and ours[4 * 9] == 0.0
+
+
+def test_plakoto_unfinished_leaves_pinned_mothers_to_the_rules() -> None:
+    positions = [Position.start("plakoto"), pinned_position(), pinned_position().turned()]
+    assert PLAKOTO.unfinished(raw_boards(positions), 15).tolist() == [True, False, False]
+    assert LONG.unfinished(raw_boards([Position.start("long-bolshie")]), 15).tolist() == [True]

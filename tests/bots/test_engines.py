@@ -1,4 +1,4 @@
-"""Which engine plays each variant, its levels, and the pin game's heuristic bot."""
+"""Which engine plays each variant, its levels, and the pin game's heuristic bot (its measured rival)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,11 @@ import random
 import pytest
 
 from nardy.bots import levels_for, make_bot
-from nardy.bots.base import BOT_LEVELS, HEURISTIC_LEVELS
+from nardy.bots.base import BOT_LEVELS
+from nardy.bots.encoding import network_family
 from nardy.bots.engines import ENGINES, EngineChoice, engine_for
-from nardy.bots.hints import AnalysisOffer, analysis_offer
-from nardy.bots.neural import LEVELS, WEIGHTS
+from nardy.bots.hints import AnalysisOffer, analysis_offer, gives_hints
+from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot
 from nardy.bots.pin_heuristic import PinHeuristicBot, pin_score
 from nardy.bots.sage import board_of
 from nardy.rules import VARIANTS, Position, find_variant
@@ -26,7 +27,7 @@ def test_every_variant_has_an_engine_that_can_read_its_positions() -> None:
         if variant.pinning:
             assert kind != "bgsage", name  # bgsage has no pins: a pinned checker would read as borne off
         if kind == "network":
-            assert variant.board == "long", name  # our networks encode the long board only
+            assert network_family(variant).topology.name == variant.board, name  # a family of its board encodes it
         if kind == "bgsage":
             assert variant.board == "short" and variant.hitting, name
 
@@ -39,14 +40,15 @@ def test_bgsage_refuses_a_board_with_pins() -> None:
 def test_levels_are_distinct_settings_of_the_variants_engine() -> None:
     assert levels_for("tavla") == BOT_LEVELS
     assert levels_for("fevga") == ("random", *LEVELS)
-    assert levels_for("plakoto") == ("random", *HEURISTIC_LEVELS)
-    assert len(set(HEURISTIC_LEVELS.values())) == len(HEURISTIC_LEVELS)
+    assert levels_for("plakoto") == ("random", *LEVELS)
 
 
-def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_its_own_network() -> None:
-    bot = make_bot("intermediate", variant="plakoto", seed=1)
-    assert isinstance(bot, PinHeuristicBot) and bot.name == "intermediate" and bot.noise == 0.0
-    assert make_bot("beginner", variant="plakoto", seed=1).noise > 0  # type: ignore[attr-defined]
+def test_plakoto_and_fevga_are_played_by_their_own_networks() -> None:
+    bot = make_bot("expert", variant="plakoto", seed=1)
+    assert isinstance(bot, NeuralBot) and bot.name == "expert" and (bot.plies, bot.noise) == (1, 0.0)
+    assert bot.evaluator.family.name == "plakoto"  # type: ignore[attr-defined]
+    assert make_bot("beginner", variant="plakoto", seed=1).noise == LEVELS["beginner"].noise  # type: ignore[attr-defined]
+    assert engine_for("plakoto").stand_in is None
     assert engine_for("fevga").kind == "network"  # tests/bots/test_neural.py builds its every level
     with pytest.raises(ValueError, match="known levels"):
         make_bot("world-class", variant="plakoto")
@@ -54,15 +56,16 @@ def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_its_own_network() -
 
 
 def test_hints_and_the_analysis_board_follow_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every analysis level where the engine rates equities (world-class is 2-ply with our network); none where
-    the engine rates no equities, in plakoto and in tavli, whose games include it; an engine change (a network
-    trained for plakoto) changes the offer with nothing else to edit."""
+    """Every analysis level where the engine rates equities (world-class is 2-ply with our networks); none where
+    it rates no equities (a hand-written score), in that variant and in a match whose games include it (tavli):
+    an engine change changes the offer with nothing else to edit."""
     every_level = AnalysisOffer(("advanced", "expert", "world-class"))
-    assert analysis_offer("backgammon") == analysis_offer("fevga") == analysis_offer("long-traditional") == every_level
+    for variant in ("backgammon", "fevga", "long-traditional", "plakoto", "tavli"):
+        assert analysis_offer(variant) == every_level and gives_hints(variant), variant
+    assert analysis_offer("plakoto").default_level == "expert"
+    monkeypatch.setitem(ENGINES, "plakoto", EngineChoice("heuristic"))
     assert analysis_offer("plakoto") == analysis_offer("tavli") == AnalysisOffer((), "no_equities")
-    assert analysis_offer("fevga").default_level == "expert" and analysis_offer("plakoto").default_level is None
-    monkeypatch.setitem(ENGINES, "plakoto", EngineChoice("network"))
-    assert analysis_offer("plakoto") == analysis_offer("tavli") == every_level
+    assert analysis_offer("plakoto").default_level is None and not gives_hints("plakoto")
 
 
 def _plakoto(points: dict[int, int], pinned: dict[int, int], off: tuple[int, int] = (0, 0)) -> Position:
@@ -101,11 +104,14 @@ def test_the_pin_heuristic_plays_legal_plakoto_against_random() -> None:
         position = after.turned()
 
 
-def test_no_hints_or_analysis_where_no_engine_rates_equities() -> None:
+def test_hints_and_analysis_wherever_an_engine_rates_equities() -> None:
+    """Only a hand-written score rates no equities; plakoto is rated by its network (hints, analysis)."""
     from nardy.bots.analysis import judge_for
     from nardy.bots.hints import top_plays
 
-    with pytest.raises(ValueError, match="no hints"):
-        top_plays(Position.start("plakoto"), (6, 5))
-    with pytest.raises(ValueError, match="no analysis"):
-        judge_for("plakoto", "expert")
+    assert all(gives_hints(name) == (engine_for(name).kind != "heuristic") for name in ENGINES)
+    start = Position.start("plakoto")
+    hints = top_plays(start, (6, 5), level="advanced")
+    assert hints and {hint.play.position for hint in hints} <= {play.position for play in start.legal_plays((6, 5))}
+    assert [hint.equity for hint in hints] == sorted((hint.equity for hint in hints), reverse=True)
+    assert judge_for("plakoto", "expert").plies == 1  # type: ignore[attr-defined]

@@ -1,4 +1,5 @@
-"""Our trained bots, for long nardy (nardy.bots.neural, nardy.bots.search): legality, levels, search and strength."""
+"""Our trained bots, for long nardy and plakoto (nardy.bots.neural, nardy.bots.search): legality, levels, search and
+strength."""
 
 from __future__ import annotations
 
@@ -249,3 +250,29 @@ def test_a_deadline_stops_the_rating_of_many_replies_between_chunks() -> None:
     after_values(evaluator, candidates, 2, counting(checks)[0])
     with pytest.raises(OutOfTime):  # expiring after the replies were all generated, before the last chunk
         after_values(evaluator, candidates, 2, counting(checks - 1)[0])
+
+
+def test_plakoto_rates_a_mother_win_exactly_at_every_depth() -> None:
+    """docs/rules.md §9: pinning the opponent's mother, none of ours left on our start, wins double at once."""
+    points = [0] * 24
+    points[6], points[2], points[0], points[12] = 14, 1, -1, -14
+    position = Position(find_variant("plakoto"), tuple(points))
+    plays = position.legal_plays((6, 2))
+    winning = [p for p in plays if position.variant.early_end(p.position) is not None]
+    assert winning
+    evaluator = default_evaluator("plakoto")
+    assert evaluator.family.name == "plakoto"
+    rated = evaluator.probabilities_after_rows(position.variant, [p.position.row() for p in winning])
+    assert rated.tolist() == [[1.0, 1.0, 0.0, 0.0, 0.0]] * len(winning)
+    for plies in (0, 1):
+        chosen = NeuralBot(evaluator, plies=plies).choose_play(position, (6, 2))
+        assert chosen is not None and position.variant.early_end(chosen.position) == "gammon"
+
+
+def test_plakoto_probabilities_after_a_play_are_the_turned_position_inverted() -> None:
+    evaluator = default_evaluator("plakoto")
+    positions = [p for p in game_positions("plakoto", seed=5, count=40) if any(p.pinned)][:6]
+    assert positions
+    after = [play.position for position in positions for play in position.legal_plays((4, 1))[:3]]
+    fast = evaluator.probabilities_after(after)
+    assert np.allclose(fast, invert(evaluator.probabilities([p.turned() for p in after])))

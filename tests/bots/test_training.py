@@ -1,4 +1,5 @@
-"""TD(λ) training (nardy.bots.training) of a variant beside long nardy: fevga, warm-started from a long network."""
+"""TD(λ) training (nardy.bots.training) beside long nardy: fevga warm-started from a long network, and plakoto in
+its own family, each game ended as the rules end it."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy.bots.encoding import LONG
+from nardy.bots.encoding import LONG, PLAKOTO
 from nardy.bots.network import Network
-from nardy.bots.training import TDLearner, TrainConfig, Trainer, trained_name
-from nardy.rules import WinKind, find_variant
+from nardy.bots.training import TDLearner, Trainer, TrainConfig, duel, weights_name
+from nardy.rules import Play, Position, WinKind, find_variant
 
 
 def _fevga_run(directory: Path, init: Path) -> Trainer:
@@ -29,7 +30,7 @@ def test_a_fevga_run_starts_from_long_weights_and_trains_its_own(tmp_path: Path)
         run.train()
     for a, b in zip(runs[0].network.parameters(), runs[1].network.parameters()):
         assert np.array_equal(a, b)
-    assert trained_name("fevga") == "fevga"
+    assert weights_name("fevga") == "fevga"
     exported = Network.load(runs[0].export(tmp_path / "fevga.npz"))
     assert exported.meta["name"] == "fevga" and exported.meta["variants"] == ["fevga"]
     assert exported.meta["games"] == 2 and exported.meta["init"].startswith("long.npz")
@@ -43,3 +44,45 @@ def test_a_fevga_game_ends_as_the_rules_score_it() -> None:
     assert result is not None
     winner, level = result
     assert winner in (0, 1) and level in (0, 1)
+
+
+def _tiny(directory: Path, games: int) -> TrainConfig:
+    return TrainConfig(
+        variant="plakoto", checkpoint_dir=directory, hidden=4, games=games, seed=3, checkpoint_every=1,
+        benchmark_every=0,
+    )
+
+
+def test_plakoto_trains_its_own_family_and_resumes_exactly(tmp_path: Path) -> None:
+    straight = Trainer(_tiny(tmp_path / "a", 2))
+    straight.train()
+    first = Trainer(_tiny(tmp_path / "b", 1))
+    first.train()
+    resumed = Trainer(_tiny(tmp_path / "b", 2))
+    resumed.train()
+    for a, b in zip(straight.network.parameters(), resumed.network.parameters()):
+        assert np.array_equal(a, b)
+    assert straight.network.family == "plakoto" and straight.network.inputs == PLAKOTO.inputs
+    assert weights_name("plakoto") == "plakoto" and weights_name("long-bolshie") == "long"
+
+
+def test_a_self_play_game_ends_with_a_win_the_rules_know() -> None:
+    """Plakoto's wins are single (1) or gammon (2, also the mother rule's); no backgammon (docs/rules.md §9)."""
+    network = Network.initial(inputs=PLAKOTO.inputs, hidden=4, seed=1, family="plakoto")
+    learner = TDLearner(network, alpha=0.1, lambda_=0.7)
+    dice = random.Random(2)
+    results = [learner.play("plakoto", dice) for _ in range(2)]
+    assert all(result is None or (result[0] in (0, 1) and result[1] in (0, 1)) for result in results)
+
+
+class _FirstPlay:
+    """Plays the first legal play (a fixed script)."""
+
+    def choose_play(self, position: Position, dice: tuple[int, int]) -> Play | None:
+        plays = position.legal_plays(dice)
+        return plays[0] if plays else None
+
+
+def test_duel_scores_the_games_it_plays() -> None:
+    result = duel(_FirstPlay(), _FirstPlay(), "plakoto", 2, seed=4)
+    assert result.games == 2 and 0 <= result.wins <= 2 and abs(result.points) <= 4

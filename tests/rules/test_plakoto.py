@@ -325,6 +325,15 @@ def test_legal_plays_match_an_independent_generator() -> None:
         assert set(engine) == reference_results(as_state(position), dice), (position, dice)
 
 
+def test_legal_rows_are_the_plays_positions_rows() -> None:
+    """The bots' quick path: ``legal_rows`` answers each legal play's position as its row, pins included, in the
+    order of ``legal_positions``, and a row makes its position again."""
+    for position, dice, _ in random_positions(200, seed=11):
+        positions = position.legal_positions(dice)
+        assert position.legal_rows(dice) == [p.row() for p in positions]
+        assert all(Position.from_row(p.variant, p.row()) == p for p in positions)
+
+
 def test_sequences_and_plays_agree() -> None:
     """A legal play is a sequence of single steps (docs/rules.md §1): every legal order of steps leads to one of
     the legal plays' positions, and each play's steps lead to its own."""

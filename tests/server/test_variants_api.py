@@ -46,7 +46,7 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
     # a chouette where the cube and money play are (docs/chouette.md); hints where the engine rates equities
     assert [entry["id"] for entry in listed if entry["chouette"]] == ["backgammon", "hypergammon", "nackgammon"]
     analysis = {entry["id"]: entry["analysis"] for entry in listed}
-    assert analysis["plakoto"] == {"levels": [], "unavailable": "no_equities"} and not analysis["tavli"]["levels"]
+    assert analysis["plakoto"] == analysis["tavli"] == {"levels": ["advanced", "expert", "world-class"], "unavailable": None}
     assert analysis["fevga"]["levels"] == analysis["tavla"]["levels"] == ["advanced", "expert", "world-class"]
 
 
@@ -93,7 +93,7 @@ def test_lobby_entries_name_the_computer_by_level(game_server: Server) -> None:
 
 def test_tavli_names_its_games_lengths_and_the_levels_all_three_offer(game_server: Server) -> None:
     """docs/rules.md §11: tavli's games are portes, plakoto and fevga in turn, in matches of 3, 5 or 7 points;
-    its computer levels are those every one of its games offers (plakoto's heuristic has the fewest)."""
+    its computer levels are those every one of its games offers (our networks', with no world-class)."""
     listed = {entry["id"]: entry for entry in game_server.new_client().get("/api/variants").json()["variants"]}
     tavli = listed["tavli"]
     assert tavli["games"] == ["portes", "plakoto", "fevga"] and tavli["family"] == "tavli"

@@ -152,7 +152,7 @@ def test_the_analysis_board_draws_pinned_checkers_under_their_pinners(guest: Cli
     person = guest
     person.goto("#/analysis")
     person.page.wait_for_selector(".board-plays li, .board-results .error")  # the first analysis is answered
-    person.page.select_option("select[name=board-variant]", "plakoto")  # no levels: its engine rates no equities
+    person.page.select_option("select[name=board-variant]", "plakoto")
     person.page.fill("input[name=board-position]", json.dumps(PINNED_POSITION))
     person.page.check("input[name=no-roll]")
     person.page.click("[data-action=analyse-position]")
