@@ -529,7 +529,46 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("--json", action="store_true",
                          help="print one JSON object: {variant, level, players, decisions: [...], summaries: [...]}")
     analyze.set_defaults(handler=_analyze)
+
+    worker = commands.add_parser("worker", help="run worker processes claiming jobs from the server's database")
+    jobs = worker.add_subparsers(dest="queue", required=True, parser_class=_Parser)
+    analysis = jobs.add_parser("analysis", help="analyse queued matches (users' requests first, then fair play)")
+    analysis.add_argument("--database-url", default=None,
+                          help="the server's database (SQLAlchemy URL); NARDY_DATABASE_URL or the server's default")
+    analysis.add_argument("--processes", type=int, default=1, help="worker processes, one CPU core each while busy")
+    analysis.add_argument("--poll-seconds", type=float, default=2.0, help="how often an idle worker looks again")
+    analysis.add_argument("--stale-seconds", type=float, default=120.0,
+                          help="a job whose worker wrote no progress this long is taken again (as the server's)")
+    analysis.set_defaults(handler=_worker_analysis)
     return parser
+
+
+def _worker_analysis(args: argparse.Namespace, out: TextIO) -> int:
+    """Claim and analyse jobs until interrupted (``nardy.server.services.analysis_worker``)."""
+    import logging
+
+    from nardy.server.services.analysis_worker import run_workers
+    from nardy.server.settings import Settings
+    from nardy.store.db import make_engine
+    from nardy.store.migrate import current_revision, head_revision
+
+    if args.processes < 1:
+        raise UsageError("--processes must be 1 or more")
+    url = args.database_url or Settings().resolved_database_url
+    engine = make_engine(url)
+    try:
+        revision = current_revision(engine)
+    finally:
+        engine.dispose()
+    if revision != head_revision():
+        print(f"nardy: the database is at revision {revision}, not {head_revision()}: start the server (it migrates)"
+              " or run `python -m nardy.store.migrate upgrade --url URL` first", file=sys.stderr)
+        return USAGE_ERROR
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(levelname)s %(message)s")
+    print(f"analysis workers: {args.processes}, claiming from {engine.url.render_as_string(hide_password=True)}",
+          file=out, flush=True)
+    run_workers(url, processes=args.processes, stale_seconds=args.stale_seconds, poll_seconds=args.poll_seconds)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -164,7 +164,9 @@ class Settings(BaseSettings):
         default=10.0, ge=0, description="seconds a process waits for its Redis at start before it refuses to start",
     )
     analysis_workers: int = Field(
-        default=1, ge=1, description="worker processes analysing finished matches (each takes one CPU core while busy)",
+        default=1, ge=0,
+        description="worker processes analysing finished matches (each takes one CPU core while busy); "
+                    "0: none in this process, the analyses are left to `nardy worker analysis` processes",
     )
     analysis_poll_seconds: float = Field(
         default=2.0, gt=0, description="how often a process looks for queued analyses another process accepted",

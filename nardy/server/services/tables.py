@@ -32,6 +32,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from nardy.bots import Bot, make_bot
+from nardy.bots.fair_play import FAIR_PLAY_LEVEL
+from nardy.bots.hints import analysis_offer
 from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions, Phase, find_variant
 from nardy.server.services.chat import ChatLimits, ChatService
@@ -65,8 +67,8 @@ from nardy.server.services.table_state import (
     view,
 )
 from nardy.server.settings import DEFAULT_BANK_CLOCK
-from nardy.store import tables_repo
-from nardy.store.models import FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
+from nardy.store import analyses_repo, tables_repo
+from nardy.store.models import Analysis, FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
 from nardy.store.tables_repo import StoredEvent, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -165,9 +167,10 @@ class MatchKind:
             def write(db: Session) -> None:
                 write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
                 ratings = _rating_rows(db, state, now) if ended else []
+                background = _background_analysis(state, now) if ratings else []
                 tables_repo.append(
                     db, table_id=state.id, expected_version=start.version, events=stored, owner=commit.owner,
-                    summary=summary, seeds=commit.seeds, finished=finished, extra_rows=ratings,
+                    summary=summary, seeds=commit.seeds, finished=finished, extra_rows=[*ratings, *background],
                 )
 
             await self._db.run(write)
@@ -658,6 +661,14 @@ def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating |
         db, family=family_of(state.spec.variant), winner_user_id=winner.user_id, loser_user_id=loser.user_id,
         length=state.spec.match_length, at=now, table_id=state.id,
     )
+
+
+def _background_analysis(state: TableState, now: datetime) -> list[Analysis]:
+    """The fair-play analysis of a rated match that just ended, queued behind users' requests at
+    :data:`~nardy.bots.fair_play.FAIR_PLAY_LEVEL` (docs/fair-play.md); none where the engine rates no equities."""
+    if not analysis_offer(state.spec.variant).levels:
+        return []
+    return [analyses_repo.background(table_id=state.id, level=FAIR_PLAY_LEVEL, now=now)]
 
 
 def _summary_changes(start: TableState, state: TableState, now: datetime) -> dict[str, Any]:
