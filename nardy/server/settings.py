@@ -168,6 +168,10 @@ class Settings(BaseSettings):
         description="worker processes analysing finished matches (each takes one CPU core while busy); "
                     "0: none in this process, the analyses are left to `nardy worker analysis` processes",
     )
+    fair_play_analysis: bool = Field(
+        default=True,
+        description="queue the background fair-play analysis of every finished rated match (docs/fair-play.md)",
+    )
     analysis_poll_seconds: float = Field(
         default=2.0, gt=0, description="how often a process looks for queued analyses another process accepted",
     )

@@ -118,10 +118,12 @@ class MatchKind:
     name = TABLE_KIND
     actions = MATCH_ACTIONS
 
-    def __init__(self, *, db: DatabaseThreads, dice: DiceSource, coins: CoinPolicy) -> None:
+    def __init__(self, *, db: DatabaseThreads, dice: DiceSource, coins: CoinPolicy, fair_play: bool = True) -> None:
         self._db = db
         self._dice = dice
         self.coins = coins
+        self.fair_play = fair_play
+        """Whether a rated match's end queues its background fair-play analysis."""
         self._random = random.SystemRandom()
 
     def initial(self, table_id: str, row: GameTable) -> TableState:
@@ -167,7 +169,7 @@ class MatchKind:
             def write(db: Session) -> None:
                 write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
                 ratings = _rating_rows(db, state, now) if ended else []
-                background = _background_analysis(state, now) if ratings else []
+                background = _background_analysis(state, now) if ratings and self.fair_play else []
                 tables_repo.append(
                     db, table_id=state.id, expected_version=start.version, events=stored, owner=commit.owner,
                     summary=summary, seeds=commit.seeds, finished=finished, extra_rows=[*ratings, *background],
@@ -304,6 +306,7 @@ class TableService(LiveTableReads[TableState]):
         finished_seconds: float = FINISHED_SECONDS,
         computer_idle_seconds: float = COMPUTER_IDLE_SECONDS,
         coins: CoinPolicy = CoinPolicy(),
+        fair_play: bool = True,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -311,7 +314,7 @@ class TableService(LiveTableReads[TableState]):
         self.coins = coins
         """The coins an account starts with and gets each day (coin tables hold and move them)."""
         self.live = LiveTables(
-            kind=MatchKind(db=db, dice=dice, coins=coins), db=db, publisher=publisher, clock=clock,
+            kind=MatchKind(db=db, dice=dice, coins=coins, fair_play=fair_play), db=db, publisher=publisher, clock=clock,
             process_id=process_id, begun=self._begun, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
         )
         self.chat = ChatService(db=db, publisher=publisher, tables=self, clock=clock, limits=chat_limits)
