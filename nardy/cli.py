@@ -544,30 +544,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _worker_analysis(args: argparse.Namespace, out: TextIO) -> int:
-    """Claim and analyse jobs until interrupted (``nardy.server.services.analysis_worker``)."""
-    import logging
-
-    from nardy.server.services.analysis_worker import run_workers
-    from nardy.server.settings import Settings
-    from nardy.store.db import make_engine
-    from nardy.store.migrate import current_revision, head_revision
+    """Claim and analyse jobs until interrupted (``nardy.server.worker``, the server's own entry point)."""
+    from nardy.server.worker import NotMigrated, analysis_workers
 
     if args.processes < 1:
         raise UsageError("--processes must be 1 or more")
-    url = args.database_url or Settings().resolved_database_url
-    engine = make_engine(url)
     try:
-        revision = current_revision(engine)
-    finally:
-        engine.dispose()
-    if revision != head_revision():
-        print(f"nardy: the database is at revision {revision}, not {head_revision()}: start the server (it migrates)"
-              " or run `python -m nardy.store.migrate upgrade --url URL` first", file=sys.stderr)
+        analysis_workers(out, database_url=args.database_url, processes=args.processes,
+                         stale_seconds=args.stale_seconds, poll_seconds=args.poll_seconds)
+    except NotMigrated as error:
+        print(f"nardy: {error}", file=sys.stderr)
         return USAGE_ERROR
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(processName)s %(levelname)s %(message)s")
-    print(f"analysis workers: {args.processes}, claiming from {engine.url.render_as_string(hide_password=True)}",
-          file=out, flush=True)
-    run_workers(url, processes=args.processes, stale_seconds=args.stale_seconds, poll_seconds=args.poll_seconds)
     return 0
 
 
