@@ -1,4 +1,6 @@
-"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots, training, rollouts, analysis.
+"""The ``nardy`` command line: legal plays, boards, perft, a terminal game, dice verification, bots, training, rollouts,
+analysis, and the operator's tasks (``nardy admin``: the site's figures, backups and their restore, moderator roles
+and bans).
 
 Every command reads positions in the formats of :mod:`nardy.notation`
 (canonical JSON, a gnubg Position ID for the backgammon family, or ``start``)
@@ -14,6 +16,7 @@ import random
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -36,6 +39,7 @@ from nardy.notation.dice_record import parse_record, verify_games
 
 if TYPE_CHECKING:
     from nardy.bots.rollout import RolloutResult
+    from nardy.store.stats_repo import SiteStatistics
 
 USAGE_ERROR = 2
 
@@ -280,7 +284,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
     config = training.TrainConfig(
         variant=variant,
         mix=mix,
-        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(WEIGHTS[variant]),
+        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(training.trained_name(variant)),
         hidden=args.hidden,
         alpha=args.alpha,
         lambda_=args.lambda_,
@@ -434,6 +438,241 @@ def _summary_line(summary: PlayerSummary, name: str) -> str:
     )
 
 
+# ----- nardy admin: the operator's tasks, on the database the server's NARDY_* settings name
+#
+# The database, settings and backup modules are imported by these tasks alone: the other commands start
+# without SQLAlchemy and the server's settings.
+
+ADMIN_FAILED = 1
+"""Exit status of an operator's task that could not be done (the message says why)."""
+
+
+def _admin_task(task: Callable[[argparse.Namespace, str, TextIO], None]) -> Callable[[argparse.Namespace, TextIO], int]:
+    """A ``nardy admin`` handler: ``task(args, database_url, out)``, a failure printed as one line, exit status 1.
+
+    The database is ``--database-url``, else the server's own (``NARDY_DATABASE_URL``, ``NARDY_DATA_DIR``).
+    """
+
+    def handler(args: argparse.Namespace, out: TextIO) -> int:
+        from nardy.server.settings import Settings
+        from nardy.store.backup import BackupError
+        from nardy.store.stats_repo import StatisticsError
+
+        url = str(args.database_url) if args.database_url else Settings().resolved_database_url
+        try:
+            task(args, url, out)
+        except (BackupError, StatisticsError) as error:
+            print(f"nardy: {error}", file=sys.stderr)
+            return ADMIN_FAILED
+        return 0
+
+    return handler
+
+
+def _admin_stats(args: argparse.Namespace, url: str, out: TextIO) -> None:
+    from nardy.server.settings import Settings
+    from nardy.store.stats_repo import read_site_statistics
+
+    figures = read_site_statistics(url, now=datetime.now(UTC),
+                                   alive_within=timedelta(seconds=Settings().peer_timeout_seconds))
+    out.write(json.dumps(asdict(figures)) + "\n" if args.json else _statistics_text(figures))
+
+
+def _statistics_text(figures: SiteStatistics) -> str:
+    def by_status(counts: dict[str, int]) -> str:
+        return ", ".join(f"{status} {count}" for status, count in sorted(counts.items())) or "none"
+
+    lines = [
+        ("accounts", str(figures.accounts)),
+        ("guests", str(figures.guests)),
+        ("rated players", str(figures.rated_players)),
+        ("tables", by_status(figures.tables)),
+        ("finished games", str(figures.finished_games)),
+        ("tournaments", by_status(figures.tournaments)),
+        ("analyses", by_status(figures.analyses)),
+        ("coins", f"{figures.coins_in_play} in accounts, {figures.coins_held} held at tables"),
+        ("server processes", f"{figures.processes_alive} alive"),
+    ]
+    return "".join(f"{name:<17} {value}\n" for name, value in lines)
+
+
+def _admin_backup(args: argparse.Namespace, url: str, out: TextIO) -> None:
+    from nardy.store.backup import backup
+
+    backup(url, Path(args.file))
+    out.write(f"backed up to {args.file}\n")
+
+
+def _admin_restore(args: argparse.Namespace, url: str, out: TextIO) -> None:
+    from nardy.store.backup import restore
+
+    restore(url, Path(args.file), replace=args.replace)
+    out.write(f"restored from {args.file}; the server migrates it to its schema when it starts\n")
+
+
+# ----- nardy admin: roles and bans (docs/moderation.md)
+#
+# grant-moderator, revoke-moderator, ban and unban work on the database the server's own settings name
+# (NARDY_DATABASE_URL or NARDY_DATA_DIR) unless --database-url names another, and each is an entry of the audit
+# log, the operator's. A ban ends the account's sessions; with NARDY_REDIS_URL set every server process closes
+# their sockets at once, else each process's sweep does within a minute. The database and settings modules are
+# imported by these tasks alone.
+
+ROLE_REASON_MAX = 500
+"""The longest reason the audit log takes (as a moderator's, ``nardy.server.services.moderation.REASON_MAX``)."""
+
+
+def _add_role_commands(tasks: Any, database: argparse.ArgumentParser) -> None:
+    """Add ``grant-moderator``, ``revoke-moderator``, ``ban`` and ``unban`` to ``nardy admin``'s subcommands
+    (``database``: the parent parser with ``--database-url``)."""
+    grant = tasks.add_parser("grant-moderator", parents=[database], help="make an account a moderator")
+    grant.add_argument("name")
+    grant.set_defaults(handler=_role_task(_admin_grant))
+
+    revoke = tasks.add_parser("revoke-moderator", parents=[database], help="take the moderator role away")
+    revoke.add_argument("name")
+    revoke.set_defaults(handler=_role_task(_admin_revoke))
+
+    ban = tasks.add_parser("ban", parents=[database], help="ban an account (its sockets close at once)")
+    ban.add_argument("name")
+    ban.add_argument("--reason", required=True)
+    ban.add_argument("--minutes", type=int, default=None, help="how long (default: for good)")
+    ban.set_defaults(handler=_role_task(_admin_ban))
+
+    unban = tasks.add_parser("unban", parents=[database], help="lift an account's ban")
+    unban.add_argument("name")
+    unban.add_argument("--reason", required=True)
+    unban.set_defaults(handler=_role_task(_admin_unban))
+
+
+class RoleError(ValueError):
+    """A task that cannot be done: no such account, or one that cannot hold the role."""
+
+
+def _role_task(work: Callable[[argparse.Namespace, Any, TextIO], None]) -> Callable[[argparse.Namespace, TextIO], int]:
+    """A handler running ``work(args, db, out)`` in a session of the database; a refusal is one line, status 1."""
+
+    def handler(args: argparse.Namespace, out: TextIO) -> int:
+        from nardy.server.settings import Settings
+        from nardy.store.db import make_engine, make_sessionmaker
+
+        url = args.database_url or Settings().resolved_database_url
+        engine = make_engine(url)
+        try:
+            with make_sessionmaker(engine)() as db:
+                work(args, db, out)
+        except RoleError as error:
+            print(f"nardy: {error}", file=sys.stderr)
+            return ADMIN_FAILED
+        finally:
+            engine.dispose()
+        return 0
+
+    return handler
+
+
+def _admin_account(db: Any, name: str) -> Any:
+    from nardy.store import users_repo
+
+    user = users_repo.by_name(db, name)
+    if user is None or user.password_hash is None:
+        raise RoleError(f"no account is named {name!r}")
+    return user
+
+
+def _admin_log(db: Any, user: Any, action: str, reason: str, until: datetime | None = None) -> None:
+    """One entry of the audit log, the operator's (no moderator)."""
+    from nardy.store import moderation_repo
+    from nardy.store.models import ModerationAction
+
+    moderation_repo.add_action(db, ModerationAction(
+        moderator_id=None, target_id=user.id, action=action, reason=reason, until=until, created_at=datetime.now(UTC),
+    ))
+
+
+def _admin_grant(args: argparse.Namespace, db: Any, out: TextIO) -> None:
+    from nardy.store import moderation_repo
+
+    user = _admin_account(db, args.name)
+    moderation_repo.set_moderator(db, user.id, True)
+    _admin_log(db, user, "grant_moderator", "granted by the operator")
+    db.commit()
+    out.write(f"{user.username} is a moderator\n")
+
+
+def _admin_revoke(args: argparse.Namespace, db: Any, out: TextIO) -> None:
+    from nardy.store import moderation_repo
+
+    user = _admin_account(db, args.name)
+    moderation_repo.set_moderator(db, user.id, False)
+    _admin_log(db, user, "revoke_moderator", "revoked by the operator")
+    db.commit()
+    out.write(f"{user.username} is no longer a moderator\n")
+
+
+def _admin_reason(text: str) -> str:
+    if not text.strip() or len(text) > ROLE_REASON_MAX:
+        raise RoleError(f"give a reason of at most {ROLE_REASON_MAX} characters")
+    return text.strip()
+
+
+def _admin_ban(args: argparse.Namespace, db: Any, out: TextIO) -> None:
+    from nardy.server.auth.signouts import announce_from_outside
+    from nardy.server.settings import Settings
+    from nardy.store import users_repo
+
+    user = _admin_account(db, args.name)
+    reason = _admin_reason(args.reason)
+    if args.minutes is not None and args.minutes < 1:
+        raise RoleError("a ban lasts at least a minute")
+    until = None if args.minutes is None else datetime.now(UTC) + timedelta(minutes=args.minutes)
+    _admin_log(db, user, "ban", reason, until)
+    ended = users_repo.delete_sessions_of(db, user.id)
+    db.commit()
+    told = announce_from_outside(Settings().redis_url, ended)
+    how_long = "for good" if until is None else f"until {until.isoformat()}"
+    sockets = "their sockets close now" if told else "their sockets close within a minute (no Redis reached)"
+    out.write(f"{user.username} is banned {how_long}; {len(ended)} session(s) ended, {sockets}\n")
+
+
+def _admin_unban(args: argparse.Namespace, db: Any, out: TextIO) -> None:
+    user = _admin_account(db, args.name)
+    _admin_log(db, user, "unban", _admin_reason(args.reason))
+    db.commit()
+    out.write(f"{user.username} is no longer banned\n")
+
+
+def _add_admin_commands(commands: Any) -> None:
+    """``nardy admin SUBCOMMAND``: each an operator's task on the site's database."""
+    admin = commands.add_parser("admin", help="the operator's tasks: the site's figures, backups and restores")
+    tasks = admin.add_subparsers(dest="task", required=True, parser_class=_Parser)
+    database = argparse.ArgumentParser(add_help=False)
+    database.add_argument("--database-url", default=None,
+                          help="SQLAlchemy URL (default: the server's, from NARDY_DATABASE_URL or NARDY_DATA_DIR)")
+
+    stats = tasks.add_parser("stats", parents=[database], help="accounts, tables, games, analyses, coins, processes")
+    stats.add_argument("--json", action="store_true", help="print one JSON object")
+    stats.set_defaults(handler=_admin_task(_admin_stats))
+
+    backup_task = tasks.add_parser(
+        "backup", parents=[database],
+        help="back up the database while the server runs (SQLite: its backup API; PostgreSQL: pg_dump)",
+    )
+    backup_task.add_argument("file", help="the backup to write (replaced if it exists)")
+    backup_task.set_defaults(handler=_admin_task(_admin_backup))
+
+    restore_task = tasks.add_parser(
+        "restore", parents=[database],
+        help="restore a backup into a database without tables, with the server stopped (PostgreSQL: pg_restore)",
+    )
+    restore_task.add_argument("file", help="a backup written by nardy admin backup")
+    restore_task.add_argument("--replace", action="store_true",
+                              help="replace what the database holds (the server must be stopped)")
+    restore_task.set_defaults(handler=_admin_task(_admin_restore))
+
+    _add_role_commands(tasks, database)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
@@ -485,7 +724,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.add_argument("position", nargs="?", help="canonical JSON, a gnubg Position ID, or 'start'")
     bot.set_defaults(handler=_bot)
 
-    train = commands.add_parser("train", help="train a long-nardy network by TD(lambda) self-play, resuming")
+    train = commands.add_parser("train", help="train a long-board network (long nardy, fevga) by TD(lambda) self-play, resuming")
     train.add_argument("--variant", choices=sorted(WEIGHTS), nargs="+", required=True,
                        help="the long-nardy regulation; more of them interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
@@ -540,6 +779,7 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_argument("--stale-seconds", type=float, default=120.0,
                           help="a job whose worker wrote no progress this long is taken again (as the server's)")
     analysis.set_defaults(handler=_worker_analysis)
+    _add_admin_commands(commands)
     return parser
 
 

@@ -48,7 +48,7 @@ ENGINES: Final[dict[str, EngineChoice]] = {
     "long-traditional": _NETWORK,
     "long-tournament": _NETWORK,
     "long-bolshie": _NETWORK,
-    "fevga": EngineChoice("network", "long nardy's network, trained for long nardy's rules, not fevga's"),
+    "fevga": _NETWORK,
 }
 """Each registered variant's engine (tests check that every variant has one and plakoto never meets bgsage); a
 match of rotating games (tavli) has none of its own, each game's rule set being played by its engine."""

@@ -1,4 +1,4 @@
-"""Our trained bots, for long nardy: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a bot that searches with it.
+"""Our trained bots, for long nardy and fevga: a network as an :class:`~nardy.bots.evaluator.Evaluator`, and a bot that searches with it.
 
 The weights ship in ``nardy/bots/weights/`` (see :data:`WEIGHTS`) and are
 loaded once, on first use. The short board is bgsage's (:mod:`nardy.bots.sage`).
@@ -44,10 +44,10 @@ WEIGHTS: Final[dict[str, str]] = {
     "long-traditional": "long",
     "long-tournament": "long",
     "long-bolshie": "long",
-    "fevga": "long",
+    "fevga": "fevga",
 }
-"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga, on long
-nardy's board with the same race and no hitting, plays with long nardy's network until it has its own."""
+"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga's network is
+long nardy's trained on in fevga's own games (the same board, inputs and width)."""
 
 _OFF_MOVER: Final = 26
 

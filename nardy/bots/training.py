@@ -14,8 +14,9 @@ in every checkpoint, so a resumed run plays the same games as one that never
 stopped.
 
     nardy train --variant long-traditional --games 20000   # resumes from ~/.cache/nardy/train/long
+    nardy train --variant fevga --init nardy/bots/weights/long.npz --alpha 0.03   # fevga from long nardy's
 
-Only long nardy is trained here: the short board is bgsage's (nardy.bots.sage).
+Only the long board is trained here (long nardy, fevga): the short board is bgsage's (nardy.bots.sage).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.bots.encoding import network_family, raw_boards, raw_rows, turn_raw
+from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import equity, invert, outcome
 from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
@@ -55,6 +57,18 @@ def default_checkpoint_dir(name: str) -> Path:
     """``$XDG_CACHE_HOME/nardy/train/<name>`` (``~/.cache`` by default)."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(cache) / "nardy" / "train" / name
+
+
+def trained_name(variant: str) -> str:
+    """The weights a run on ``variant`` trains: those it plays with, or its own where these are a stand-in.
+
+    A stand-in (fevga playing long nardy's network) was trained for other
+    rules: a run on the variant must neither resume nor overwrite them.
+    """
+    rules = find_variant(variant)
+    if engine_for(rules.name).stand_in is not None:
+        return rules.name
+    return WEIGHTS[rules.name]
 
 
 def weights_path(name: str) -> Path:
@@ -87,7 +101,7 @@ class TrainConfig:
 
     @property
     def weights_name(self) -> str:
-        return WEIGHTS[find_variant(self.variant).name]
+        return trained_name(self.variant)
 
 
 @dataclass

@@ -7,7 +7,9 @@ the chat of two-seat tables (``chat``), the tournaments and their sweep (``tourn
 queries run in, this process's heartbeat and takeover sweep (``peers``), the analysis queue
 and its worker processes (``analysis_queue``), and
 the WebSocket side: the hub, the sign-out notices (``sign_outs``) and the
-count of sockets per client address (``socket_slots``). Every HTTP response gets the security headers, request
+count of sockets per client address (``socket_slots``), and what is measured
+for ``GET /metrics`` (``metrics``: nothing with ``NARDY_METRICS=off``). Each
+request and WebSocket runs with an id its log lines carry. Every HTTP response gets the security headers, request
 bodies are capped, and the account routes count against the rate limiter
 (``rate_limiter``: in Redis when configured). The short board's engine
 (bgsage) is loaded at start, so a broken install stops the start rather
@@ -27,14 +29,16 @@ from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from redis.exceptions import RedisError
+from sqlalchemy import Engine
 from starlette.staticfiles import StaticFiles
 
 from nardy.bots.sage import check_available
 from nardy.server.api import (
-    account_life, accounts, analysis, chouettes, coins, health, home, imports, matchmaking, ratings, tables, testing, tournaments,
+    account_life, accounts, analysis, chouettes, coins, health, home, imports, matchmaking, moderation, ratings, tables, testing, tournaments,
     validation_errors, variants,
 )
 from nardy.server.api.body_limit import BodyLimitMiddleware
+from nardy.server.api.metrics import router as metrics_router
 from nardy.server.api.ratelimit import RateLimiter
 from nardy.server.api.security import CSRFMiddleware
 from nardy.server.api.security_headers import SecurityHeadersMiddleware
@@ -42,6 +46,8 @@ from nardy.server.api.service_worker import router as service_worker_router
 from nardy.server.auth.signouts import SignOuts
 from nardy.server.pubsub import PubSub, make_pubsub
 from nardy.server.runtime.collector import Collector
+from nardy.server.runtime.log_context import RequestIds
+from nardy.server.runtime.metrics import Metrics, make_metrics
 from nardy.server.services.analysis_queue import AnalysisQueue
 from nardy.server.services.chat import ChatLimits
 from nardy.server.services.chouettes import ChouetteService
@@ -60,7 +66,7 @@ from nardy.server.ws import endpoint
 from nardy.server.ws.hub import Hub
 from nardy.server.ws.limits import AddressSlots
 from nardy.server.ws.publisher import SocketPublisher
-from nardy.store.db import make_engine, make_sessionmaker
+from nardy.store.db import make_engine, make_sessionmaker, watch_pool
 from nardy.store.migrate import upgrade
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -74,12 +80,16 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     engine = make_engine(
         config.resolved_database_url, pool_size=config.database_pool_size, max_overflow=config.database_pool_overflow,
     )
+    measured = make_metrics(config.metrics != "off")
+    if measured.enabled:
+        _measure_pool(engine, measured, config.database_pool_size + config.database_pool_overflow)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         upgrade(engine)
         await asyncio.to_thread(check_available)  # bgsage: missing, it stops the start, not a game
-        pubsub = make_pubsub(config.redis_url)
+        measured.start()
+        pubsub = make_pubsub(config.redis_url, timed=measured.redis_publish)
         if config.redis_url:
             await _wait_for_redis(pubsub, config.redis_url, config.redis_start_timeout)
         idle, finished = config.table_idle_seconds, config.finished_table_seconds
@@ -95,16 +105,17 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
             bot_delay_seconds=config.computer_pause_seconds, idle_seconds=idle, finished_seconds=finished,
             computer_idle_seconds=config.computer_game_idle_seconds, coins=CoinPolicy.configured(config),
             fair_play=config.fair_play_analysis,
+            metrics=measured,
         )
         chouette_service = ChouetteService(
             db=db, publisher=publisher, dice=app.state.dice, clock=app.state.clock, process_id=process_id,
-            idle_seconds=idle, finished_seconds=finished,
+            idle_seconds=idle, finished_seconds=finished, metrics=measured,
         )
         app.state.pubsub = pubsub
         app.state.tables = service
         app.state.chouettes = chouette_service
         app.state.chat = service.chat
-        app.state.directory = TableDirectory(db=db, services=(service, chouette_service))
+        app.state.directory = TableDirectory(db=db, services=(service, chouette_service), metrics=measured)
         app.state.hub = Hub(pubsub)
         app.state.sign_outs = SignOuts(pubsub, app.state.db)
         await app.state.sign_outs.start()
@@ -127,7 +138,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         app.state.analysis_queue = AnalysisQueue(
             db=db, clock=app.state.clock, process_id=process_id, database_url=config.resolved_database_url,
             workers=config.analysis_workers, poll_seconds=config.analysis_poll_seconds,
-            stale_seconds=config.analysis_stale_seconds,
+            stale_seconds=config.analysis_stale_seconds, metrics=measured,
         )
         await app.state.analysis_queue.start()
         collector = Collector(
@@ -150,6 +161,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
             await pubsub.aclose()
             db.close()
             engine.dispose()
+            measured.stop()
 
     production = config.environment == "production"
     app = FastAPI(  # the API pages list every route to whoever asks: outside production only
@@ -160,6 +172,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
         openapi_url=None if production else "/openapi.json",
     )
     app.state.settings = config
+    app.state.metrics = measured
     app.state.engine = engine
     app.state.db = make_sessionmaker(engine)
     app.state.dice = dice if dice is not None else ProvablyFairDice()
@@ -173,6 +186,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
                        path_caps={imports.IMPORTS_PATH: config.max_import_bytes})
     api_pages = () if production else (app.docs_url, app.swagger_ui_oauth2_redirect_url, app.redoc_url)
     app.add_middleware(SecurityHeadersMiddleware, csp_exempt_paths=[page for page in api_pages if page])
+    app.add_middleware(RequestIds)  # outermost: every line logged about a request names it
     app.include_router(health.router)
     app.include_router(accounts.router)
     app.include_router(account_life.router)
@@ -184,17 +198,25 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
     app.include_router(ratings.router)
     app.include_router(tournaments.router)
     app.include_router(coins.router)
+    app.include_router(moderation.router)
     app.include_router(variants.router)
     app.include_router(home.router)
     # a plain Starlette route: FastAPI's keeps, per open socket, four more coroutines and a dependency solution
     # with its three exit stacks, all walked by every collection of the old generation (nardy/server/runtime/collector.py)
     app.router.add_websocket_route("/ws", endpoint.websocket_endpoint)
+    if measured.enabled:
+        app.include_router(metrics_router)
     if config.testing:
         app.include_router(testing.router)
     app.include_router(service_worker_router)  # /sw.js, stamped with the client's version, before the static files
     # Last, so the API and WebSocket routes above take precedence: the browser client at /.
     app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
     return app
+
+
+def _measure_pool(engine: Engine, measured: Metrics, limit: int) -> None:
+    """Report the database pool's connections to the metrics whenever it lends or takes one back."""
+    watch_pool(engine, lambda in_use, held: measured.pool_use(in_use, held, limit))
 
 
 async def _wait_for_redis(pubsub: PubSub, url: str, timeout: float) -> None:

@@ -34,8 +34,10 @@ import contextlib
 import logging
 import os
 import secrets
+import time
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Final, Protocol, Self
 
@@ -65,6 +67,10 @@ REDIS_INTEREST: Final = "nardy!interest"
 """The Redis channel on which each process announces the channels it listens to (no channel's name)."""
 
 _log = logging.getLogger(__name__)
+
+
+def _untimed(seconds: float) -> None:
+    """Nobody is told how long a publish to Redis took (metrics off)."""
 
 
 class SubscriptionOverflow(Exception):
@@ -343,8 +349,11 @@ class RedisPubSub(_FanOut):
 
     def __init__(
         self, url: str, *, queue_size: int = DEFAULT_QUEUE_SIZE, outbox_size: int = DEFAULT_OUTBOX_SIZE,
+        timed: Callable[[float], None] = _untimed,
     ) -> None:
         super().__init__(queue_size)
+        self._timed = timed
+        """Told the seconds of each round trip that publishes to Redis (the server's metrics)."""
         self._tag = secrets.token_hex(8)
         timeouts: dict[str, Any] = {"socket_connect_timeout": REDIS_TIMEOUT_SECONDS}
         self._publisher = aioredis.Redis.from_url(
@@ -450,7 +459,10 @@ class RedisPubSub(_FanOut):
         pipeline = self._publisher.pipeline(transaction=False)
         for name, tagged in messages:
             pipeline.publish(name, tagged)
-        return [int(count) for count in await pipeline.execute()]
+        began = time.perf_counter()
+        counts = await pipeline.execute()
+        self._timed(time.perf_counter() - began)
+        return [int(count) for count in counts]
 
     def _ours(self, name: str) -> int | None:
         """1 if Redis counts this process among the listeners of ``name``, 0 if not, ``None`` while that changes."""
@@ -692,8 +704,27 @@ def _backoff(failures: int) -> float:
     return float(min(REDIS_BACKOFF_MAX_SECONDS, 0.05 * 2 ** min(failures - 1, 10)))
 
 
-def make_pubsub(redis_url: str | None) -> PubSub:
-    """Redis publish/subscribe when a URL is configured, in-process otherwise."""
+def make_pubsub(redis_url: str | None, *, timed: Callable[[float], None] = _untimed) -> PubSub:
+    """Redis publish/subscribe when a URL is configured, in-process otherwise; ``timed`` is told the seconds of
+    each round trip that publishes to Redis."""
     if redis_url:
-        return RedisPubSub(redis_url)
+        return RedisPubSub(redis_url, timed=timed)
     return InProcessPubSub()
+
+
+def publish_from_outside(redis_url: str, channel: str, messages: list[str]) -> bool:
+    """Publish ``messages`` on ``channel`` through Redis from a process that serves nothing (``nardy admin``),
+    tagged as a :class:`RedisPubSub` tags its own but with a tag no server holds, so that every server delivers
+    them; whether Redis took them all."""
+    import redis
+
+    tag = secrets.token_hex(8)
+    client = redis.Redis.from_url(redis_url, socket_timeout=REDIS_TIMEOUT_SECONDS)
+    try:
+        for message in messages:
+            client.publish(REDIS_PREFIX + channel, f"{tag} {message}")
+    except redis.RedisError:
+        return False
+    finally:
+        client.close()
+    return True

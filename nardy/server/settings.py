@@ -40,6 +40,24 @@ DAILY_TOP_UP = 100
 """Virtual coins added once per UTC day, unless ``NARDY_COINS_DAILY_TOP_UP`` says otherwise."""
 
 
+METRICS_TOKEN_PREFIX = "token:"
+METRICS_TOKEN_MIN_LENGTH = 16
+"""The fewest characters of a ``/metrics`` token: a guessable one would open the figures to anyone."""
+
+
+def _metrics_access(text: str) -> str:
+    """``off``, ``open`` or ``token:SECRET`` (a secret of at least 16 characters)."""
+    if text in ("off", "open"):
+        return text
+    if text.startswith(METRICS_TOKEN_PREFIX) and len(text) - len(METRICS_TOKEN_PREFIX) >= METRICS_TOKEN_MIN_LENGTH:
+        return text
+    raise ValueError(f"give off, open or token:SECRET with a secret of at least {METRICS_TOKEN_MIN_LENGTH} characters")
+
+
+MetricsAccess = Annotated[str, AfterValidator(_metrics_access)]
+"""Who may read ``GET /metrics``, checked when the settings are read so a typo stops the server at start."""
+
+
 def _rate_limit(text: str) -> str:
     """One rate in the notation of the ``limits`` library (``"10 per 15 minutes"``, ``"30/minute"``), at least 1."""
     rates = parse_rates(text)
@@ -166,7 +184,7 @@ class Settings(BaseSettings):
     analysis_workers: int = Field(
         default=1, ge=0,
         description="worker processes analysing finished matches (each takes one CPU core while busy); "
-                    "0: none in this process, the analyses are left to `nardy worker analysis` processes",
+                    "0: this process analyses nothing and leaves the queue to processes that do",
     )
     fair_play_analysis: bool = Field(
         default=True,
@@ -177,6 +195,15 @@ class Settings(BaseSettings):
     )
     analysis_stale_seconds: float = Field(
         default=120.0, gt=0, description="an analysis whose worker wrote no progress this long is taken again",
+    )
+    # operations: metrics and logs (docs/operations.md, Metrics and Logs)
+    metrics: MetricsAccess = Field(
+        default="off",
+        description="GET /metrics in Prometheus' text format: off (404), open, or token:SECRET "
+                    "(an 'Authorization: Bearer SECRET' header required)",
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="json: one JSON object a line, naming the request, user and table it is about",
     )
     gc_young_only: bool = Field(
         default=True,
@@ -199,6 +226,7 @@ class Settings(BaseSettings):
     guests_per_address: RateLimit = "20 per hour"
     analyses_per_user: RateLimit = "20 per hour"
     board_requests_per_address: RateLimit = "60 per minute"
+    reports_per_user: RateLimit = "10 per hour"
     trusted_proxies: list[str] = Field(
         default_factory=list, description="proxy addresses or networks whose X-Forwarded-For and -Proto are believed",
     )
@@ -265,6 +293,13 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite:///{(self.data_dir / 'nardy.sqlite3').resolve()}"
+
+    @property
+    def metrics_token(self) -> str | None:
+        """The bearer token ``GET /metrics`` asks for, or ``None`` (metrics off, or open to anyone)."""
+        if self.metrics.startswith(METRICS_TOKEN_PREFIX):
+            return self.metrics[len(METRICS_TOKEN_PREFIX):]
+        return None
 
     @property
     def secure_cookies(self) -> bool:

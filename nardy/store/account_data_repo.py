@@ -6,8 +6,10 @@ the ``users`` row stays under a new name, and every copy of the old name
 kept beside the games (the ``seated`` and ``sat`` events, a chouette's
 summary, tournament entries and standings) is replaced by it. What was the
 account's alone goes: chat lines, coins, ratings and their history (the
-opponents' own rating rows are not touched), imported matches, sessions and
-mailed links.
+opponents' own rating rows are not touched), imported matches, sessions,
+mailed links, the addresses it signed in from and the blocks it made or was
+the target of. Reports it made stay, without their author; the moderation
+audit log stays whole.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from nardy.store.models import (
@@ -28,13 +30,16 @@ from nardy.store.models import (
     CoinMovement,
     GameTable,
     ImportedMatch,
+    LoginAddress,
     LoginSession,
     Rating,
     RatingChange,
+    Report,
     TableEvent,
     Tournament,
     TournamentEntry,
     User,
+    UserBlock,
 )
 
 OPEN_TOURNAMENT_STATUSES = ("registering", "running")
@@ -76,6 +81,11 @@ def open_tournament_entries(db: Session, user_id: int) -> int:
     ).all())
 
 
+def addresses_of(db: Session, user_id: int) -> Sequence[LoginAddress]:
+    """The addresses the account signed in from, first seen first."""
+    return db.scalars(select(LoginAddress).where(LoginAddress.user_id == user_id).order_by(LoginAddress.first_seen)).all()
+
+
 def erase(db: Session, user: User, *, new_name: str, at: datetime) -> None:
     """Delete ``user``'s account as described above, renaming them ``new_name``; the caller commits.
 
@@ -88,6 +98,9 @@ def erase(db: Session, user: User, *, new_name: str, at: datetime) -> None:
     for model in (ChatMessage, CoinHold, CoinMovement, CoinAccount, RatingChange, Rating, LoginSession, AccountToken):
         db.execute(delete(model).where(model.user_id == user_id))
     db.execute(delete(ImportedMatch).where(ImportedMatch.owner_id == user_id))
+    db.execute(delete(LoginAddress).where(LoginAddress.user_id == user_id))
+    db.execute(delete(UserBlock).where(or_(UserBlock.blocker_id == user_id, UserBlock.blocked_id == user_id)))
+    db.execute(update(Report).where(Report.reporter_id == user_id).values(reporter_id=None))
     user.username = new_name
     user.password_hash = None
     user.email = None

@@ -16,7 +16,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
-from sqlalchemy import ColumnElement, literal, or_, select, update
+from sqlalchemy import ColumnElement, func, literal, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
@@ -135,6 +135,12 @@ def claim(db: Session, *, me: str, now: datetime, stale_before: datetime) -> tup
         if won.rowcount == 1:  # type: ignore[attr-defined]
             return job, level
     return None
+
+
+def queued(db: Session) -> int:
+    """How many jobs of either kind wait for a worker."""
+    return sum(db.scalar(select(func.count()).select_from(model).where(model.status == "queued")) or 0
+               for model in _MODELS.values())
 
 
 def progress(db: Session, *, job: JobKey, me: str, done: float, now: datetime) -> bool:

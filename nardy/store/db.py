@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import QueuePool
 
 
 BUSY_TIMEOUT_S = 30
@@ -77,3 +79,21 @@ def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
 def ping(db: Session) -> None:
     """Ask the database the cheapest question there is; raises if it cannot answer."""
     db.execute(text("SELECT 1"))
+
+
+def watch_pool(engine: Engine, report: Callable[[int, int], None]) -> None:
+    """Call ``report(in_use, open)`` each time ``engine``'s pool lends or takes back a connection.
+
+    ``in_use`` counts the connections lent out, ``open`` those lent or idle.
+    A pool that is not a queue (an in-memory SQLite database's) is not watched.
+    """
+    pool = engine.pool
+    if not isinstance(pool, QueuePool):
+        return
+
+    def changed(*_: Any) -> None:
+        lent = pool.checkedout()
+        report(lent, lent + pool.checkedin())
+
+    event.listen(pool, "checkout", changed)
+    event.listen(pool, "checkin", changed)

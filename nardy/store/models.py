@@ -88,6 +88,10 @@ class User(Base):
     email_verified: Mapped[bool] = mapped_column(Boolean, server_default=false())
     deleted_at: Mapped[datetime | None]
     """When the owner deleted the account: the row stays, renamed, so that the games it played keep a player."""
+    moderator: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """May read reports and act on accounts (``docs/moderation.md``); granted by the operator's ``nardy admin``."""
+    engine_assisted: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """Marked by a moderator as playing with an engine's help: off the leaderboards, rating frozen."""
 
 
 Index("uq_users_username_lower", func.lower(User.username), unique=True)
@@ -276,6 +280,8 @@ class RatingChange(Base):
     before: Mapped[float] = mapped_column(Float)
     after: Mapped[float] = mapped_column(Float)
     at: Mapped[datetime]
+    reason: Mapped[str | None] = mapped_column(String(16))
+    """Null for a rated match's result; ``restored`` for undoing a result against an engine-assisted opponent."""
 
 
 class MatchmakingRow(Base):
@@ -577,3 +583,68 @@ class CoinHold(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     amount: Mapped[int] = mapped_column(Integer)
+
+
+class UserBlock(Base):
+    """One player has blocked another: no chat between them, no sitting together, never paired, tables hidden."""
+
+    __tablename__ = "user_blocks"
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True)
+    created_at: Mapped[datetime]
+
+
+class Report(Base):
+    """A player's report about another (cheating, abusive chat, stalling, other), waiting in the moderators' queue."""
+
+    __tablename__ = "reports"
+    __table_args__ = (Index("ix_reports_status_id", "status", "id"), Index("ix_reports_reported_id", "reported_id"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    reporter_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), index=True)
+    reported_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    category: Mapped[str] = mapped_column(String(16))
+    """``cheating``, ``abuse``, ``stalling`` or ``other``."""
+    text: Mapped[str] = mapped_column(Text)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id", ondelete="SET NULL"))
+    status: Mapped[str] = mapped_column(String(16))
+    """``open`` until a moderator closes it: ``closed``."""
+    created_at: Mapped[datetime]
+    closed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    closed_at: Mapped[datetime | None]
+
+
+class ModerationAction(Base):
+    """One entry of the append-only audit log: a moderator (or the operator) acted on an account, with a reason.
+
+    The account's restrictions are read from it: the latest ``ban``/``unban``
+    (``mute``/``unmute``) says whether a ban (mute) holds, until ``until``
+    (null: for good). Rows are only ever added.
+    """
+
+    __tablename__ = "moderation_actions"
+    __table_args__ = (Index("ix_moderation_actions_target", "target_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    moderator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    """Null: the operator, through ``nardy admin``."""
+    target_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    action: Mapped[str] = mapped_column(String(16))
+    """``warn``, ``mute``, ``unmute``, ``ban``, ``unban``, ``mark_engine``, ``unmark_engine``, ``close_report``,
+    ``grant_moderator`` or ``revoke_moderator``."""
+    reason: Mapped[str] = mapped_column(Text)
+    until: Mapped[datetime | None]
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime]
+
+
+class LoginAddress(Base):
+    """An address an account signed in from, first and last: moderators see which accounts share one."""
+
+    __tablename__ = "login_addresses"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    first_seen: Mapped[datetime]
+    last_seen: Mapped[datetime]

@@ -11,10 +11,11 @@ from nardy.store.models import Rating, RatingChange, User
 
 
 def leaderboard(db: Session, family: str, *, limit: int = 100) -> list[tuple[str, Rating]]:
-    """The best ``limit`` ratings of ``family`` with their usernames, highest first (ties by name)."""
+    """The best ``limit`` ratings of ``family`` with their usernames, highest first (ties by name); accounts marked
+    engine-assisted are left out."""
     rows = db.execute(
         select(User.username, Rating).join(Rating, Rating.user_id == User.id)
-        .where(Rating.family == family).order_by(Rating.rating.desc(), User.username).limit(limit)
+        .where(Rating.family == family, User.engine_assisted.is_(False)).order_by(Rating.rating.desc(), User.username).limit(limit)
     )
     return [(name, rating) for name, rating in rows]
 

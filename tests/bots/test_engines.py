@@ -10,7 +10,7 @@ from nardy.bots import levels_for, make_bot
 from nardy.bots.base import BOT_LEVELS, HEURISTIC_LEVELS
 from nardy.bots.engines import ENGINES, EngineChoice, engine_for
 from nardy.bots.hints import AnalysisOffer, analysis_offer
-from nardy.bots.neural import LEVELS
+from nardy.bots.neural import LEVELS, WEIGHTS
 from nardy.bots.pin_heuristic import PinHeuristicBot, pin_score
 from nardy.bots.sage import board_of
 from nardy.rules import VARIANTS, Position, find_variant
@@ -43,19 +43,20 @@ def test_levels_are_distinct_settings_of_the_variants_engine() -> None:
     assert len(set(HEURISTIC_LEVELS.values())) == len(HEURISTIC_LEVELS)
 
 
-def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_the_long_network() -> None:
+def test_plakoto_is_played_by_the_pin_heuristic_and_fevga_by_its_own_network() -> None:
     bot = make_bot("intermediate", variant="plakoto", seed=1)
     assert isinstance(bot, PinHeuristicBot) and bot.name == "intermediate" and bot.noise == 0.0
     assert make_bot("beginner", variant="plakoto", seed=1).noise > 0  # type: ignore[attr-defined]
     assert engine_for("fevga").kind == "network"  # tests/bots/test_neural.py builds its every level
     with pytest.raises(ValueError, match="known levels"):
         make_bot("world-class", variant="plakoto")
-    assert engine_for("fevga").stand_in  # docs/strength.md says it is a stand-in
+    assert engine_for("fevga").stand_in is None and WEIGHTS["fevga"] == "fevga"  # trained on fevga's games
 
 
 def test_hints_and_the_analysis_board_follow_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every analysis level where the engine rates equities (world-class is 2-ply with our network); none where the engine rates no equities, in plakoto and in tavli, whose games include it; an engine change
-    (a network trained for plakoto) changes the offer with nothing else to edit."""
+    """Every analysis level where the engine rates equities (world-class is 2-ply with our network); none where
+    the engine rates no equities, in plakoto and in tavli, whose games include it; an engine change (a network
+    trained for plakoto) changes the offer with nothing else to edit."""
     every_level = AnalysisOffer(("advanced", "expert", "world-class"))
     assert analysis_offer("backgammon") == analysis_offer("fevga") == analysis_offer("long-traditional") == every_level
     assert analysis_offer("plakoto") == analysis_offer("tavli") == AnalysisOffer((), "no_equities")

@@ -22,8 +22,8 @@ from tests.bots.bot_positions import game_positions, random_position
 LONG = [name for name in VARIANTS if name.startswith("long-")]
 
 
-@pytest.mark.parametrize("variant", LONG)
-def test_shipped_weights_load_for_every_long_variant(variant: str) -> None:
+@pytest.mark.parametrize("variant", [*LONG, "fevga"])
+def test_shipped_weights_load_for_every_long_board_variant(variant: str) -> None:
     evaluator = default_evaluator(variant)
     network = default_network(WEIGHTS[variant])
     assert network.meta["family"] == evaluator.family.name
@@ -34,7 +34,8 @@ def test_shipped_weights_load_for_every_long_variant(variant: str) -> None:
     assert np.all(probabilities[:, 1] <= probabilities[:, 0]) and np.all(probabilities[:, 2] <= probabilities[:, 1])
     assert np.all(probabilities[:, 3] <= 1 - probabilities[:, 0] + 1e-12)
     assert np.all(probabilities[:, 4] <= probabilities[:, 3])
-    assert not probabilities[:, [2, 4]].any()  # long nardy: no triple
+    assert not probabilities[:, [2, 4]].any()  # long nardy and fevga: no triple
+    assert variant in network.meta["variants"]
 
 
 @pytest.mark.parametrize("variant", ["backgammon", "dave", "georgian"])
@@ -78,7 +79,7 @@ def test_finished_games_are_rated_exactly() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    variant=st.sampled_from(LONG),
+    variant=st.sampled_from([*LONG, "fevga"]),
     seed=st.integers(0, 10**6),
     turns=st.integers(0, 80),
     plies=st.sampled_from([0, 0, 1]),

@@ -286,7 +286,7 @@ def test_login_with_the_right_password_in_any_letter_case(make_app: AppFactory) 
     with TestClient(app) as client:
         response = client.post("/api/login", json={"username": "ALICE", "password": PASSWORD})
         assert response.status_code == 200
-        assert response.json() == {"user": {"id": user_id, "username": "Alice", "guest": False}}
+        assert response.json() == {"user": {"id": user_id, "username": "Alice", "guest": False, "moderator": False}}
         assert set(set_cookies(response)) == {SESSION_COOKIE, CSRF_COOKIE}
         assert me(client).json()["user"]["id"] == user_id
 
@@ -459,7 +459,7 @@ def test_signup_as_a_guest_turns_the_guest_into_the_account(app: FastAPI, client
     guest_token = client.cookies[SESSION_COOKIE]
     response = signup(client, "alice", **csrf(client))
     assert response.status_code == 201
-    assert response.json() == {"user": {"id": guest["id"], "username": "alice", "guest": False}}
+    assert response.json() == {"user": {"id": guest["id"], "username": "alice", "guest": False, "moderator": False}}
     assert client.cookies[SESSION_COOKIE] != guest_token, "a new session for the new identity"
     assert me(client).json() == response.json()
     with db_session(app) as db:

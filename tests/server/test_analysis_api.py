@@ -38,7 +38,8 @@ def _wait_done(player: Player, table: str) -> dict[str, Any]:
     raise AssertionError(f"the analysis did not finish within {WAIT} s: {answer}")
 
 
-def test_a_finished_match_is_analysed_in_a_worker_process(game_server: GameServer) -> None:
+def test_a_finished_match_is_analysed_in_a_worker_process(make_game_server: Callable[..., GameServer]) -> None:
+    game_server = make_game_server(metrics="open")
     table, (alice, bob) = _finished_match(game_server)
     assert alice.client.get(f"/api/tables/{table}/analysis").status_code == 404
 
@@ -61,6 +62,20 @@ def test_a_finished_match_is_analysed_in_a_worker_process(game_server: GameServe
     assert len(game["equity"]) == len(game["decisions"])
     names = [s["name"] for s in done["summaries"]]
     assert names == [alice.name, bob.name]
+    metrics = game_server.client.get("/metrics").text
+    assert 'nardy_analysis_seconds_count{outcome="stored"} 1.0' in metrics
+
+
+def test_a_process_without_workers_leaves_the_jobs_queued(make_game_server: Callable[..., GameServer]) -> None:
+    """``NARDY_ANALYSIS_WORKERS=0``: a process for play only; it counts the queue for its metrics."""
+    server = make_game_server(analysis_workers=0, analysis_poll_seconds=0.05, metrics="open")
+    table, (alice, _) = _finished_match(server)
+    assert alice.post(f"/api/tables/{table}/analysis").status_code == 202
+    end = time.monotonic() + 10
+    while 'nardy_analysis_queue_depth 1.0' not in server.client.get("/metrics").text:
+        assert time.monotonic() < end, "the queue's depth was not counted"
+        time.sleep(0.05)
+    assert alice.client.get(f"/api/tables/{table}/analysis").json()["status"] == "queued"
 
 
 def test_only_a_finished_match_and_only_a_signed_in_user(game_server: GameServer) -> None:

@@ -10,6 +10,10 @@ whole game from the start position takes a dozen turns over the socket and
 one turn of clicks, and the server's dice queue is empty at its end: one
 server can serve the next game, and a match's next game (tavli) starts with
 the rolls it needs.
+
+Against a person instead of the computer (``reply=None``), the other seat is
+played by a :class:`TrailingDriver`, which queues its own 1-2 as it rolls and
+never hits; :func:`play_to_the_leaders_last_turn` takes turns between the two.
 """
 
 from __future__ import annotations
@@ -66,13 +70,17 @@ def steps_of(play: Play) -> list[Json]:
 
 
 class ScriptingDriver(Driver):
-    """The guest's seat against the computer over the WebSocket, queuing each roll as it plays (module doc)."""
+    """The guest's seat against the computer (or a person) over the WebSocket, queuing each roll as it plays
+    (module doc)."""
 
-    def __init__(self, server: WebServer, person: Client, *, pins: bool = False) -> None:
-        """``pins``: the guest pins (plakoto) or hits wherever a roll lets it, before it races."""
+    def __init__(self, server: WebServer, person: Client, *, pins: bool = False,
+                 reply: Roll | None = COMPUTER_ROLL) -> None:
+        """``pins``: the guest pins (plakoto) or hits wherever a roll lets it, before it races. ``reply``: the
+        computer's roll queued after each of mine; None where a person sits opposite, who queues their own."""
         super().__init__(server, person.cookie_header(), person.table_id())
         self.server = server
         self.pins = pins
+        self.reply = reply
         self.choose: Choose = pins_first if pins else fewest_pips
 
     def position(self) -> Position:
@@ -112,19 +120,20 @@ class ScriptingDriver(Driver):
         return home <= 2 or self.next_roll() is None
 
     def play_turn(self) -> None:
-        """Roll (queuing my roll and the computer's reply: my play, or my pass, leaves the game going), or move
-        the opening's dice (queuing the reply)."""
+        """Roll (queuing my roll and the computer's reply, if any: my play, or my pass, leaves the game going), or
+        move the opening's dice (queuing the reply)."""
         game = self.state["game"]
+        replies = () if self.reply is None else (self.reply,)
         if game["phase"] == "rolling":
             roll = self.next_roll()
             assert roll is not None, "every play of every roll ends the game"
-            self.server.dice(roll, COMPUTER_ROLL)
+            self.server.dice(roll, *replies)
             self.act("roll")
         elif game["phase"] == "moving":
             plays = going_on(self.position(), tuple(game["dice"]))
             assert plays, "no play of these dice leaves the game going"
-            if self.server.dice() == 0:  # the opening's dice, which the guest plays: no reply queued yet
-                self.server.dice(COMPUTER_ROLL)
+            if replies and self.server.dice() == 0:  # the opening's dice, which the guest plays: no reply queued yet
+                self.server.dice(*replies)
             self.act("move", steps=steps_of(self.choose(plays)))
         else:
             super().play_turn()
@@ -133,6 +142,44 @@ class ScriptingDriver(Driver):
         """Play my turns until the next one is the page's last (:meth:`last_turn_next`)."""
         self.play_until(lambda driver: self.last_turn_next())
         assert self.state["status"] == "playing", "the game ended before the page's last turn"
+
+
+class TrailingDriver(Driver):
+    """A person's seat opposite a :class:`ScriptingDriver` (``reply=None``) over the WebSocket: it queues
+    :data:`COMPUTER_ROLL` as it rolls and plays it without hitting (or pinning) where it can, so it falls behind
+    and never ends the game."""
+
+    def __init__(self, server: WebServer, person: Client) -> None:
+        super().__init__(server, person.cookie_header(), person.table_id())
+        self.server = server
+
+    def play_turn(self) -> None:
+        game = self.state["game"]
+        if game["phase"] == "rolling":
+            self.server.dice(COMPUTER_ROLL)
+            self.act("roll")
+        elif game["phase"] == "moving":
+            plays = going_on(position_from_dict(self.board()), tuple(game["dice"]))
+            assert plays, "no play of these dice leaves the game going"
+            self.act("move", steps=steps_of(fewest_pips([play for play in plays if not hits(play)] or plays)))
+        else:
+            super().play_turn()
+
+
+def play_to_the_leaders_last_turn(leader: ScriptingDriver, trailer: TrailingDriver) -> None:
+    """Take turns between two people's seats, each driver caught up with the other before the next turn, until
+    the leader's next turn is the page's last (:meth:`ScriptingDriver.last_turn_next`)."""
+    for _ in range(400):
+        version = max(leader.version, trailer.version)
+        leader.wait_version(version)
+        trailer.wait_version(version)
+        assert leader.state["status"] == "playing", "the game ended before the page's last turn"
+        if leader.last_turn_next():
+            return
+        mover = leader if leader.my_turn() else trailer
+        assert mover.my_turn(), f"neither seat is to act: {leader.state['game']['phase']}"
+        mover.play_turn()
+    raise AssertionError("the game did not reach the leader's last turn")
 
 
 def play_the_last_turn(person: Client, driver: ScriptingDriver) -> str:

@@ -23,6 +23,7 @@ limit changes nothing: no password is checked, no account or session made.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from contextlib import contextmanager
 from typing import Annotated
 
@@ -36,7 +37,7 @@ from nardy.server.api.ratelimit import Limit, RateLimiter, RateLimiterDep, clien
 from nardy.server.api.security import CSRF_COOKIE, CurrentUser, OptionalLogin, OptionalUser, SessionToken
 from nardy.server.auth.cookies import SESSION_COOKIE, Login
 from nardy.server.auth.signouts import announce_sign_out
-from nardy.server.services import accounts
+from nardy.server.services import accounts, moderation
 from nardy.server.settings import Settings
 from nardy.store.models import User
 
@@ -74,6 +75,7 @@ class UserOut(BaseModel):
     id: int
     username: str
     guest: bool
+    moderator: bool = False
 
 
 class UserReply(BaseModel):
@@ -86,7 +88,7 @@ class UserReply(BaseModel):
     @classmethod
     def of(cls, user: User) -> UserReply:
         """The reply naming ``user``."""
-        return cls(user=UserOut(id=user.id, username=user.username, guest=user.is_guest))
+        return cls(user=UserOut(id=user.id, username=user.username, guest=user.is_guest, moderator=user.moderator))
 
 
 class SessionReply(BaseModel):
@@ -134,6 +136,7 @@ def signup(
             user = accounts.create_user(db, username=body.username, password=body.password, hasher=hasher)
         else:
             user = accounts.upgrade_guest(db, user=guest, username=body.username, password=body.password, hasher=hasher)
+    moderation.note_address(db, user, client_address(request), datetime.now(UTC))
     start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 
@@ -172,6 +175,11 @@ def login(
         guard.failed(guesser)
         raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED, detail=WRONG_CREDENTIALS)
     guard.succeeded(guesser)
+    ban = moderation.ban_of(db, user.id, datetime.now(UTC))
+    if ban is not None:
+        until = "for good" if ban.until is None else f"until {ban.until.isoformat()}"
+        raise HTTPException(status_code=status.HTTP_403_FORBIDDEN, detail=f"this account is banned {until}: {ban.reason}")
+    moderation.note_address(db, user, address, datetime.now(UTC))
     start_session(db, response, settings, user=user, previous_token=token)
     return UserReply.of(user)
 

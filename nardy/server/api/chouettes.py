@@ -16,6 +16,7 @@ from nardy.rules.chouette import MAX_PLAYERS, MIN_PLAYERS
 from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.private_tables import READABLE
+from nardy.server.api.moderation import refuse_restricted
 from nardy.server.api.security import CurrentUser
 from nardy.server.api.tables import JoinIn, check_invite, client_seed_or_422, in_session, refuse
 from nardy.server.services.chouette_state import CHOUETTE_KIND, ChouetteSpec
@@ -64,6 +65,7 @@ async def create_chouette(body: ChouetteIn, request: Request, user: CurrentUser,
     """
     if body.variant not in VARIANTS:
         raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
+    await run_in_threadpool(in_session, request, refuse_restricted, user, [])
     if body.move_seconds is not None and body.move_seconds not in MOVE_SECONDS_CHOICES and not settings.testing:
         raise HTTPException(422, f"seconds per move are one of {list(MOVE_SECONDS_CHOICES)}")
     options = GameOptions(cube=True, jacoby=body.options.jacoby, backgammon_value=body.options.backgammon_value)
@@ -111,6 +113,7 @@ async def join_chouette(table_id: str, body: JoinIn, request: Request, user: Cur
     service = _service(request)
     try:
         await run_in_threadpool(in_session, request, check_invite, table_id, body.invite)
+        await run_in_threadpool(in_session, request, refuse_restricted, user, [])
         state = await service.join(table_id, user=user, client_seed=client_seed_or_422(body.client_seed))
     except ActionError as error:
         raise refuse(error) from None

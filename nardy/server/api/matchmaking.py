@@ -6,12 +6,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from nardy.rules import VARIANTS
 from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser
-from nardy.server.api.tables import bank_clock_or_422
+from nardy.server.api.moderation import refuse_restricted
+from nardy.server.api.tables import bank_clock_or_422, in_session
 from nardy.server.services.matchmaking import MatchmakingError, MatchmakingService
 from nardy.server.settings import DEFAULT_BANK_CLOCK
 
@@ -51,6 +53,7 @@ async def join(body: PoolIn, request: Request, user: CurrentUser, settings: Sett
         raise HTTPException(422, f"unknown variant {body.variant!r}; known variants: {', '.join(VARIANTS)}")
     clock = bank_clock_or_422(body.delay_seconds, body.bank_seconds_per_point, settings)
     assert clock is not None
+    await run_in_threadpool(in_session, request, refuse_restricted, user, [])
     service = _service(request)
     try:
         await service.join(user, variant=body.variant, match_length=body.match_length, clock=clock)

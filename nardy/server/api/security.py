@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from nardy.server.api.deps import DbSession
 from nardy.server.auth.cookies import Login, session_token
+from nardy.server.runtime.log_context import note_user
 from nardy.server.services import accounts
 from nardy.store.models import User
 
@@ -50,8 +51,12 @@ SessionToken = Annotated[str | None, Depends(current_session_token)]
 
 
 def current_login_optional(token: SessionToken, db: DbSession) -> Login | None:
-    """The signed-in user and their session, or ``None`` without a valid session."""
-    return None if token is None else accounts.session_user(db, token)
+    """The signed-in user and their session, or ``None`` without a valid session; the request's log lines name
+    the user from here on."""
+    login = None if token is None else accounts.session_user(db, token)
+    if login is not None:
+        note_user(login[0].id)
+    return login
 
 
 OptionalLogin = Annotated[Login | None, Depends(current_login_optional)]

@@ -23,9 +23,11 @@ from nardy.rules import VARIANTS, GameOptions
 from nardy.server.api.bounds import LARGEST_ROW_NUMBER, LONGEST_MATCH, ClockSeconds
 from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.match_files import MatchFormat, download
+from nardy.server.api.moderation import refuse_restricted
 from nardy.server.api.private_tables import READABLE
 from nardy.server.api.security import CurrentUser, OptionalUser
 from nardy.server.auth.table_access import invite_matches
+from nardy.server.services import moderation
 from nardy.server.services.chat import ChatService
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.dice import DiceStatistics, dice_statistics
@@ -115,6 +117,13 @@ def check_invite(db: Session, table_id: str, invite: str | None) -> None:
         return
     if not invite_matches(invite, row.invite_token):
         raise ActionError("invite_required", "this table is private: join it through its invite link")
+
+
+def check_company(db: Session, table_id: str, user: User) -> None:
+    """403 when ``user`` is banned, or blocks or is blocked by a player seated at the table (``docs/moderation.md``)."""
+    row = tables_repo.get_table(db, table_id)
+    seated = [] if row is None else [p for p in (row.player0_id, row.player1_id) if p is not None and p != user.id]
+    refuse_restricted(db, user, seated)
 
 
 def _service(request: Request) -> TableService:
@@ -213,6 +222,7 @@ async def create_table(body: TableIn, request: Request, user: CurrentUser, setti
     spec = _spec(body, settings)
     service = _service(request)
     against_people = body.opponent == "human"
+    await run_in_threadpool(in_session, request, refuse_restricted, user, [])
     try:
         state = await service.create(
             user=user, spec=spec, bot_level=None if against_people else body.bot_level,
@@ -236,21 +246,30 @@ def in_session(request: Request, work: Any, *args: Any) -> Any:
 @router.get("/lobby")
 def lobby(
     db: DbSession,
+    viewer: OptionalUser,
     kind: Literal["match", "chouette"] | None = None,
     offset: Annotated[int, Query(ge=0, le=LARGEST_ROW_NUMBER)] = 0,
     limit: Annotated[int, Query(ge=1, le=100)] = 100,
 ) -> dict[str, Any]:
     """Public tables and chouettes waiting for players, and a page of those people are playing (to watch).
 
-    Games against the computer are not listed (each is in its player's own list, ``GET /api/me/tables``).
+    Games against the computer are not listed (each is in its player's own list, ``GET /api/me/tables``), nor,
+    for a signed-in viewer, the tables of players they block or are blocked by.
     """
     page = tables_repo.lobby(db, kind=kind, offset=offset, limit=limit)
-    names = _player_names(db, [*page.waiting, *page.playing])
+    apart = set() if viewer is None else moderation.kept_apart_from(db, viewer.id)
+    waiting = [row for row in page.waiting if not _seats_any(row, apart)]
+    playing = [row for row in page.playing if not _seats_any(row, apart)]
+    names = _player_names(db, [*waiting, *playing])
     return {
-        "waiting": [_summary(row, names) for row in page.waiting],
-        "playing": [_summary(row, names) for row in page.playing],
+        "waiting": [_summary(row, names) for row in waiting],
+        "playing": [_summary(row, names) for row in playing],
         "playing_total": page.playing_total, "offset": offset, "limit": limit,
     }
+
+
+def _seats_any(row: GameTable, players: set[int]) -> bool:
+    return bool(players) and (row.player0_id in players or row.player1_id in players or row.created_by in players)
 
 
 @router.get("/me/tables")
@@ -316,6 +335,7 @@ async def join(table_id: str, body: JoinIn, request: Request, user: CurrentUser)
     service = _service(request)
     try:
         await run_in_threadpool(in_session, request, check_invite, table_id, body.invite)
+        await run_in_threadpool(in_session, request, check_company, table_id, user)
         state = await service.join(table_id, user=user, client_seed=client_seed_or_422(body.client_seed))
     except ActionError as error:
         raise refuse(error) from None

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from nardy.bots import levels_for
 from nardy.notation import NotationError
@@ -19,7 +20,8 @@ from nardy.rules import VARIANTS, GameOptions, RulesError, Variant
 from nardy.server.api.bounds import ClockSeconds
 from nardy.server.api.deps import SettingsDep
 from nardy.server.api.security import CurrentUser, OptionalUser
-from nardy.server.api.tables import BANK_CLOCK_NAMES, OptionsIn, bank_clock_or_422, refuse
+from nardy.server.api.moderation import refuse_restricted
+from nardy.server.api.tables import BANK_CLOCK_NAMES, OptionsIn, bank_clock_or_422, in_session, refuse
 from nardy.server.services.table_state import ActionError, moves_final_at_new_table
 from nardy.server.services.tournament_steps import REGISTRATION_AFTER_START
 from nardy.server.services.tournaments import NewTournament, RoundSettings, TournamentError, TournamentService
@@ -199,6 +201,7 @@ async def listing(request: Request) -> dict[str, Any]:
 @router.post("", status_code=status.HTTP_201_CREATED)
 async def create(body: TournamentIn, request: Request, user: CurrentUser, settings: SettingsDep) -> dict[str, Any]:
     """Organise a tournament (an account; a few waiting to start at a time)."""
+    await run_in_threadpool(in_session, request, refuse_restricted, user, [])
     service = _service(request)
     try:
         tournament_id = await service.create(user, _new(body, settings))
@@ -219,6 +222,7 @@ async def view(tournament_id: str, request: Request, viewer: OptionalUser) -> di
 @router.post("/{tournament_id}/register")
 async def register(tournament_id: str, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Enter while registration is open; a full sit-and-go starts at once."""
+    await run_in_threadpool(in_session, request, refuse_restricted, user, [])
     return await _act(request, tournament_id, user, TournamentService.register)
 
 

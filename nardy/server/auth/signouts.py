@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 
-from nardy.server.pubsub import PubSub, SubscriptionOverflow
+from nardy.server.pubsub import PubSub, SubscriptionOverflow, publish_from_outside
 from nardy.server.runtime.periodic import Periodic
 from nardy.server.services import accounts
 
@@ -163,3 +163,12 @@ def announce_sign_outs(app: Starlette, digests: list[str]) -> None:
     sign_outs: SignOuts = app.state.sign_outs
     for digest in digests:
         anyio.from_thread.run(sign_outs.announce_digest, digest)
+
+
+def announce_from_outside(redis_url: str | None, digests: list[str]) -> bool:
+    """Tell every server process that the sessions of ``digests`` ended, from a process that serves none (``nardy
+    admin ban``); whether they were told now. Otherwise (no Redis, or Redis away) each process's sweep finds the
+    sessions gone within :data:`SWEEP_SECONDS`."""
+    if not digests:
+        return True
+    return redis_url is not None and publish_from_outside(redis_url, SIGN_OUT_CHANNEL, digests)

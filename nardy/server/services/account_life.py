@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from nardy.server.services import accounts
 from nardy.server.services.accounts import AccountError
-from nardy.store import account_data_repo, coins_repo, tables_repo, users_repo
+from nardy.store import account_data_repo, coins_repo, moderation_repo, tables_repo, users_repo
 from nardy.store.models import AccountToken, GameTable, User
 
 VERIFY_EMAIL: Final = "verify_email"
@@ -191,7 +191,8 @@ def delete_account(db: Session, *, user: User, now: datetime | None = None) -> l
 
 
 def export(db: Session, user: User) -> dict[str, Any]:
-    """Everything kept about ``user`` that is theirs: the profile, the games, the chat they wrote, the coins."""
+    """Everything kept about ``user`` that is theirs: the profile, the games, the chat they wrote, the addresses they
+    signed in from, whom they block, the coins."""
     tables = account_data_repo.tables_played(db, user.id)
     seated = {t.player0_id for t in tables} | {t.player1_id for t in tables}
     names = users_repo.names_by_id(db, {user_id for user_id in seated if user_id is not None})
@@ -207,6 +208,11 @@ def export(db: Session, user: User) -> dict[str, Any]:
             {"table_id": m.table_id, "text": m.text, "phrase": m.phrase, "at": _iso(m.created_at)}
             for m in account_data_repo.chat_written(db, user.id)
         ],
+        "addresses": [
+            {"address": a.address, "first_seen": _iso(a.first_seen), "last_seen": _iso(a.last_seen)}
+            for a in account_data_repo.addresses_of(db, user.id)
+        ],
+        "blocked": [name for _id, name in moderation_repo.blocked_by(db, user.id)],
         "coins": {
             "balance": None if balance is None else balance.balance,
             "held": None if balance is None else balance.held,

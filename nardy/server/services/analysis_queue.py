@@ -23,9 +23,10 @@ background analysis the server queues at the end of every rated match
 players' figures go to the fair-play detector
 (:func:`nardy.server.services.fair_play.review`).
 
-With ``analysis_workers`` 0 a process claims nothing: the analyses are left
-to ``nardy worker analysis`` processes (:mod:`nardy.server.services.analysis_worker`),
-which claim from the same queue.
+A process with no workers claims nothing: the jobs it queues wait for a
+process that has some (a dedicated one, docs/operations.md, or ``nardy
+worker analysis`` processes, :mod:`nardy.server.services.analysis_worker`,
+which claim from the same queue), and it only counts them for its metrics.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from nardy.bots.analysis import analyse
 from nardy.notation.transcript import transcript_from_record
+from nardy.server.runtime.metrics import SILENT, Metrics
 from nardy.server.services.chouette_analysis import member_games
 from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.chouettes import chouette_spec_from_row
@@ -81,6 +83,7 @@ class AnalysisQueue:
         workers: int,
         poll_seconds: float,
         stale_seconds: float,
+        metrics: Metrics = SILENT,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -93,6 +96,7 @@ class AnalysisQueue:
         self._pool: ProcessPoolExecutor | None = None
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
+        self._metrics = metrics
 
     async def start(self) -> None:
         """Start claiming jobs (the worker processes start with the first job); with no workers, nothing."""
@@ -137,9 +141,18 @@ class AnalysisQueue:
                 running.add(task)
                 task.add_done_callback(running.discard)
                 task.add_done_callback(lambda _: self._wake.set())  # a worker is free: look for more
+            if self._metrics.enabled:
+                await self._count_waiting()
+
+    async def _count_waiting(self) -> None:
+        try:
+            self._metrics.analysis_queue(await self._db.run(analyses_repo.queued))
+        except Exception:
+            log.exception("counting the analyses waiting failed")
 
     async def _run(self, job: JobKey, level: str) -> None:
         now = self._clock.now()
+        began = time.monotonic()
         try:
             record = await self._db.run(lambda session: job_record(session, job))
             pool = self._pool or self._start_pool()
@@ -150,11 +163,13 @@ class AnalysisQueue:
             log.exception("analysis of %s %s failed", job.kind, job.id)
             reason = f"{type(error).__name__}: {error}"
             await self._db.run(lambda session: analyses_repo.fail(session, job=job, me=self._me, error=reason, now=now))
+            self._metrics.analysis_done(time.monotonic() - began, failed=True)
             return
         finished = self._clock.now()
         stored = await self._db.run(
             lambda session: analyses_repo.finish(session, job=job, me=self._me, result=result, now=finished)
         )
+        self._metrics.analysis_done(time.monotonic() - began, failed=False)
         if not stored:
             log.warning("analysis of %s %s was taken over by another process (or removed) before it finished here",
                         job.kind, job.id)

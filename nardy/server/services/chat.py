@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from nardy.server.services import moderation
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.publisher import Publisher
@@ -151,7 +152,8 @@ class ChatService:
     async def say(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
         """Store and send ``user_id``'s ``say``; the table's version (unchanged). Raises ActionError.
 
-        Refused: ``not_seated`` (not one of the two players), ``bad_chat`` or
+        Refused: ``not_seated`` (not one of the two players), ``muted`` (by a
+        moderator), ``blocked`` (one player blocks the other), ``bad_chat`` or
         ``chat_too_long`` (the text), ``chat_rate_limited``. Nothing is stored
         or sent then. A repeated action id is acknowledged again, whatever the
         message says now, and nothing more.
@@ -164,6 +166,12 @@ class ChatService:
         key = f"u{user_id}:{action_id}"
         if await self._db.run(lambda db: chat_repo.message_of_action(db, table_id, key)) is not None:
             return state.version
+        other = state.seats[1 - seat]
+        other_id = None if other is None else other.user_id
+        now = self._clock.now()
+        refusal = await self._db.run(lambda db: moderation.chat_refusal(db, user_id, other_id, now))
+        if refusal is not None:
+            raise ActionError(*refusal)
         phrase: str | None = action.get("phrase")
         text = None if phrase is not None else chat_text(action["text"], self.limits.max_length)
         wait = self._buckets.wait(table_id, user_id)
@@ -174,7 +182,7 @@ class ChatService:
         self._buckets.spend(table_id, user_id)
         row = ChatMessage(
             table_id=table_id, user_id=user_id, seat=seat, name=player.name, text=text, phrase=phrase,
-            action_id=key, created_at=self._clock.now(),
+            action_id=key, created_at=now,
         )
         stored, fresh = await self._db.run(lambda db: chat_repo.add_message(db, row))
         if fresh:

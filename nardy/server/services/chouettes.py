@@ -30,6 +30,8 @@ from typing import Any
 from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
+from nardy.server.runtime.metrics import SILENT, Metrics
+from nardy.server.services import moderation
 from nardy.server.services.chouette_state import (
     CHOUETTE_KIND,
     ChouetteSpec,
@@ -214,6 +216,7 @@ class ChouetteService(LiveTableReads[ChouetteTableState]):
         process_id: str,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
+        metrics: Metrics = SILENT,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -221,7 +224,7 @@ class ChouetteService(LiveTableReads[ChouetteTableState]):
         self.process_id = process_id
         self.live = LiveTables(
             kind=ChouetteKind(db=db, dice=dice), db=db, publisher=publisher, clock=clock, process_id=process_id,
-            idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+            idle_seconds=idle_seconds, finished_seconds=finished_seconds, metrics=metrics,
         )
 
     # ----- lifecycle
@@ -290,9 +293,15 @@ class ChouetteService(LiveTableReads[ChouetteTableState]):
         return await self.live.act(table_id, user_id=user_id, action=action, action_id=action_id)
 
     async def team_say(self, table_id: str, *, user_id: int, action: dict[str, Any]) -> int:
-        """Send a team member's message to the team as it is now (never stored); returns the table's version."""
+        """Send a team member's message to the team as it is now (never stored); returns the table's version.
+
+        Refused ``muted`` while a moderator has muted the player's chat (``docs/moderation.md``)."""
         state = await self.current(table_id)
         team, said = team_message(state, user_id, action)
+        now = self._clock.now()
+        refusal = await self._db.run(lambda db: moderation.chat_refusal(db, user_id, None, now))
+        if refusal is not None:
+            raise ActionError(*refusal)
         await self._publisher.team_said(said, frozenset(team))
         return state.version
 

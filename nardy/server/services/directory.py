@@ -5,14 +5,17 @@ subscribe, resync, actions and the chat history look alike, and each kind's
 service decides what its tables take (a match's chat, a chouette's team
 channel). A table in memory is of the kind of the service holding it; the
 kind of any other is read from the database (in the database threads, off
-the event loop).
+the event loop). Every player's action passes here, so here it is counted
+and timed (:mod:`nardy.server.runtime.metrics`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from nardy.server.runtime.metrics import SILENT, Metrics
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.table_state import ActionError
 from nardy.store import tables_repo
@@ -39,9 +42,12 @@ class TableEntrance(Protocol):
 class TableDirectory:
     """Routes a table id to the service of its kind."""
 
-    def __init__(self, *, db: DatabaseThreads, services: Iterable[TableEntrance]) -> None:
+    def __init__(
+        self, *, db: DatabaseThreads, services: Iterable[TableEntrance], metrics: Metrics = SILENT,
+    ) -> None:
         self._db = db
         self._services = {service.kind: service for service in services}
+        self._metrics = metrics
 
     async def kind_of(self, table_id: str) -> str:
         """The table's kind (``match``, ``chouette``); ``no_such_table`` otherwise.
@@ -65,8 +71,15 @@ class TableDirectory:
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
         """Hand an action to the service of the table's kind; the version after it."""
-        service = await self.service_for(table_id)
-        return await service.act(table_id, user_id=user_id, action=action, action_id=action_id)
+        began = time.perf_counter()
+        try:
+            service = await self.service_for(table_id)
+            version = await service.act(table_id, user_id=user_id, action=action, action_id=action_id)
+        except ActionError as error:
+            self._metrics.action(action["t"], error.code, time.perf_counter() - began)
+            raise
+        self._metrics.action(action["t"], None, time.perf_counter() - began)
+        return version
 
     async def chat_history(self, table_id: str, user_id: int | None) -> list[dict[str, Any]]:
         """The last chat messages of the table that ``user_id`` (None: a visitor) may read, for a new

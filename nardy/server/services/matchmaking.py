@@ -7,7 +7,8 @@
   possible pair is considered, closest ratings first, and taken if neither
   player is already taken in this wave and the gap is within what *both*
   accept now: :func:`allowed_gap` of their own waiting time, 100 rating points
-  at first and 50 more for every full 10 seconds waited.
+  at first and 50 more for every full 10 seconds waited. Two players one of
+  whom blocks the other are never paired (``docs/moderation.md``).
 * A pair less than 400 apart starts at once. A pair 400 or more apart becomes
   an :class:`Offer` both must :meth:`~MatchmakingPool.confirm` within
   :data:`OFFER_SECONDS`. A player who declines leaves the pool; so does one
@@ -41,7 +42,7 @@ from nardy.server.services.ratings import family_of, standing_of
 from nardy.server.services.table_state import TableSpec
 from nardy.server.services.tables import TableService
 from nardy.server.settings import BANK_CLOCK_CHOICES, DEFAULT_BANK_CLOCK
-from nardy.store import matchmaking_repo, tables_repo
+from nardy.store import matchmaking_repo, moderation_repo, tables_repo
 from nardy.store.models import User
 
 log = logging.getLogger(__name__)
@@ -198,6 +199,10 @@ class MatchmakingPool:
             counts[entry.key] = counts.get(entry.key, 0) + 1
         return counts
 
+    def waiting_ids(self) -> list[int]:
+        """The players waiting in any pool."""
+        return list(self._waiting)
+
     def waiting(self, user_id: int) -> Waiting | None:
         """The player's place in a pool, if waiting."""
         return self._waiting.get(user_id)
@@ -225,8 +230,14 @@ class MatchmakingPool:
 
     # ----- waves
 
-    def pair(self, now: datetime) -> list[Offer]:
+    def pair(
+        self, now: datetime, *, apart: set[frozenset[int]] | None = None, among: set[int] | None = None,
+    ) -> list[Offer]:
         """One wave: expire stale offers, then pair waiting players closest first.
+
+        Two players kept apart by a block (a pair in ``apart``) are never
+        paired; with ``among``, only those players are paired in this wave
+        (the ones whose blocks were looked up), the others wait for the next.
 
         Returns the new pairings: those with ``is_started`` true are to be
         played now; the rest are offers awaiting both confirmations.
@@ -249,6 +260,10 @@ class MatchmakingPool:
             taken: set[int] = set()
             for a, b in candidates:
                 if a.user_id in taken or b.user_id in taken:
+                    continue
+                if apart and frozenset((a.user_id, b.user_id)) in apart:
+                    continue
+                if among is not None and not {a.user_id, b.user_id} <= among:
                     continue
                 gap = abs(a.rating - b.rating)
                 if gap > min(allowed_gap(now - a.since), allowed_gap(now - b.since)):
@@ -479,7 +494,9 @@ class MatchmakingService:
     async def wave(self) -> list[Offer]:
         """Pair now; open a table for each pairing that needs no confirmation."""
         now = self._clock.now()
-        made = await self.update(lambda pool: pool.pair(now))
+        among = set((await self._pool()).waiting_ids())
+        apart = await self._db.run(lambda db: moderation_repo.blocks_among(db, among)) if len(among) > 1 else set()
+        made = await self.update(lambda pool: pool.pair(now, apart=apart, among=among))
         for offer in made:
             if offer.is_started:
                 await self._open_table(offer)

@@ -36,6 +36,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session
 
 from nardy.rules import VARIANTS, find_variant
+from nardy.store import moderation_repo
 from nardy.store.models import Rating, RatingChange
 
 START_RATING = 1500.0
@@ -121,13 +122,16 @@ def rated_match_rows(
     at: datetime,
     table_id: str | None = None,
 ) -> list[Rating | RatingChange]:
-    """The rows a rated match adds or changes (both ratings and two history rows), not yet added.
+    """The rows a rated match adds or changes (both ratings and two history rows), not yet added; none when either
+    player is marked engine-assisted (``docs/moderation.md``).
 
     The table service adds them in the same transaction as the match's last
     events; :func:`record_rated_match` adds and commits them on its own.
     """
     if winner_user_id == loser_user_id:
         raise ValueError("a match against oneself is not rated")
+    if moderation_repo.engine_assisted_among(db, (winner_user_id, loser_user_id)):
+        return []  # an engine-assisted player's rating is frozen, and a match against them rates nobody
     n = max(1, length)
     winner = standing_of(db, winner_user_id, family)
     loser = standing_of(db, loser_user_id, family)

@@ -35,6 +35,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from sqlalchemy.orm import Session
 
+from nardy.server.runtime.log_context import about_table
+from nardy.server.runtime.metrics import SILENT, Metrics
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.server.services.mailbox import Mailbox
@@ -376,6 +378,7 @@ class LiveTables(Generic[S]):
         begun: Callable[[TableOwner[S]], None] = lambda owner: None,
         idle_seconds: float = IDLE_SECONDS,
         finished_seconds: float = FINISHED_SECONDS,
+        metrics: Metrics = SILENT,
     ) -> None:
         self.kind = kind
         self.db = db
@@ -390,6 +393,7 @@ class LiveTables(Generic[S]):
         self._owners: dict[str, TableOwner[S]] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+        self._metrics = metrics
 
     # ----- lifecycle
 
@@ -413,11 +417,16 @@ class LiveTables(Generic[S]):
     # ----- messages
 
     async def send(self, table_id: str, work: Message[S, T], *, fresh: bool = True) -> T:
-        """Send ``work`` to the owner of ``table_id`` (made, and the table loaded, if needed); its answer."""
+        """Send ``work`` to the owner of ``table_id`` (made, and the table loaded, if needed); its answer.
+
+        What is logged meanwhile names the table (:mod:`nardy.server.runtime.log_context`).
+        """
         owner = self._owners.get(table_id)
         if owner is None:
             owner = self._owners[table_id] = TableOwner(self, table_id, self.clock.now())
-        return await owner.ask(work, fresh=fresh)
+            self._held_changed()
+        with about_table(table_id):
+            return await owner.ask(work, fresh=fresh)
 
     def open(self, state: S) -> TableOwner[S]:
         """The owner of a table just created (no events yet)."""
@@ -425,6 +434,7 @@ class LiveTables(Generic[S]):
         owner.state = state
         owner.loaded = True
         self._owners[state.id] = owner
+        self._held_changed()
         return owner
 
     async def act(self, table_id: str, *, user_id: int, action: dict[str, Any], action_id: str) -> int:
@@ -524,6 +534,7 @@ class LiveTables(Generic[S]):
         """Drop ``owner`` from memory, if it is still the table's owner (a table that could not be loaded)."""
         if self._owners.get(owner.table_id) is owner:
             del self._owners[owner.table_id]
+            self._held_changed()
 
     def evict(self, now: datetime | None = None) -> list[str]:
         """Drop the tables whose owner is idle that are finished and unused for ``finished_seconds``, or unused
@@ -543,7 +554,11 @@ class LiveTables(Generic[S]):
                 dropped.append(table_id)
         if dropped:
             log.debug("%s tables dropped from memory: %d (%d held)", self.kind.name, len(dropped), len(self._owners))
+            self._held_changed()
         return dropped
+
+    def _held_changed(self) -> None:
+        self._metrics.live_tables(self.kind.name, len(self._owners))
 
     async def _sweep(self) -> None:
         period = max(1.0, min(60.0, self.finished_seconds, self.idle_seconds) / 2)

@@ -36,6 +36,7 @@ from nardy.bots.fair_play import FAIR_PLAY_LEVEL
 from nardy.bots.hints import analysis_offer
 from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions, Phase, find_variant
+from nardy.server.runtime.metrics import SILENT, Metrics
 from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.clock import Clock
 from nardy.server.services.coins import COIN_EVENTS, CoinPolicy, refuse_guest, sit_down, write_table_coins
@@ -307,6 +308,7 @@ class TableService(LiveTableReads[TableState]):
         computer_idle_seconds: float = COMPUTER_IDLE_SECONDS,
         coins: CoinPolicy = CoinPolicy(),
         fair_play: bool = True,
+        metrics: Metrics = SILENT,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -316,6 +318,7 @@ class TableService(LiveTableReads[TableState]):
         self.live = LiveTables(
             kind=MatchKind(db=db, dice=dice, coins=coins, fair_play=fair_play), db=db, publisher=publisher, clock=clock,
             process_id=process_id, begun=self._begun, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
+            metrics=metrics,
         )
         self.chat = ChatService(db=db, publisher=publisher, tables=self, clock=clock, limits=chat_limits)
         """The chat of the two-seat tables."""

@@ -36,6 +36,8 @@ from starlette.concurrency import run_in_threadpool
 from nardy.server.auth.cookies import session_from_cookie_header, session_token
 from nardy.server.auth.signouts import SignOuts, session_digest
 from nardy.server.auth.table_access import PRIVATE_TABLE, PRIVATE_TABLE_MESSAGE, may_watch_table
+from nardy.server.runtime.log_context import note_user
+from nardy.server.runtime.metrics import Metrics
 from nardy.server.services.directory import TableDirectory
 from nardy.server.services.table_state import ActionError
 from nardy.server.settings import Settings
@@ -85,10 +87,13 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.accept()
         await websocket.close(code=CLOSE_TRY_AGAIN, reason="too many connections from your address")
         return
+    metrics: Metrics = websocket.app.state.metrics
+    metrics.socket_opened()
     try:
         await Connection(websocket, settings).run()
     finally:
         slots.give_back(address)
+        metrics.socket_closed()
 
 
 class Connection:
@@ -135,6 +140,7 @@ class Connection:
                 user = None
             if user is not None:
                 self._user_id = self._watcher.user_id = user[0]
+                note_user(user[0])
             elif held is not None:  # a cookie of no session (any more): a visitor, nothing to sign out
                 self._sign_outs.release(held, self)
                 held = None
@@ -148,6 +154,7 @@ class Connection:
     def signed_out(self) -> None:
         """The login session ended (a sign-out notice, or a lookup that found it gone): stop acting for it."""
         self._user_id = self._watcher.user_id = None  # no team messages from now on either
+        note_user(None)
         self._session_ended = True
         self._wake.set()
 

@@ -9,6 +9,7 @@
 //   #/tournaments     tournaments        #/tournament/ID a tournament  #/tournament-protocol/ID its game protocol
 //   #/statistics      the site's statistics: wins by colour per variant, the dice of every roll
 //   #/account         the account: password, e-mail, data, deletion
+//   #/moderation      the moderators' console: reports, a user's view (#/moderation/NAME), the audit log
 //   #/verify-email/TOKEN, #/reset-password/TOKEN   the pages the mailed links open
 import { h, fill } from "./dom.js";
 import { setLanguage, t, translate, onLanguageChange } from "./i18n.js";
@@ -32,6 +33,7 @@ import { mountImports, mountImportReplay } from "./imports.js";
 import { mountTournaments, mountTournament, mountTournamentProtocol } from "./tournaments.js";
 import { loadVariants } from "./variants.js";
 import { setupMenu } from "./menu.js";
+import { mountModeration } from "./moderation.js";
 import { registerServiceWorker, offerInstall } from "./pwa.js";
 import { startTurnSignal } from "./turn_signal.js";
 
@@ -79,6 +81,7 @@ function route() {
   else if (page === "verify-email" && arg) result = mountVerifyEmail(view, arg);
   else if (page === "reset-password" && arg) result = mountResetPassword(view, arg, context);
   else if (page === "invite" && arg) result = mountInvite(view, arg, context);
+  else if (page === "moderation") result = mountModeration(view, arg, context);
   else if (page === "profile") {
     const user = currentUser();
     if (user) { navigate(`#/profile/${encodeURIComponent(user.username)}`); return; }
@@ -112,6 +115,7 @@ function accountMenu(user) {
     h("div", { class: "account-menu-items" },
       h("a", { href: `#/profile/${encodeURIComponent(user.username)}`, "data-action": "menu-profile" }, t("nav.profile")),
       h("a", { href: "#/account", "data-action": "menu-account" }, t("nav.account")),
+      user.moderator ? h("a", { href: "#/moderation", "data-action": "menu-moderation" }, t("mod.title")) : null,
       h("button", { type: "button", "data-action": "menu-logout", onclick: logOut }, t("auth.logout"))));
 }
 

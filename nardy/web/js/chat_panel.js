@@ -10,6 +10,7 @@ import { t } from "./i18n.js";
 import { get } from "./api.js";
 import { currentUser, onUserChange } from "./session.js";
 import { seatName } from "./names.js";
+import { reportButton } from "./report.js";
 
 const MAX_TEXT = 200; // the server's default limit (it refuses longer messages whatever this says)
 const KEEP = 300;
@@ -166,10 +167,11 @@ export class ChatPanel {
     fill(this.mutes, s.seats.map((seat, index) => {
       if (!seat || seat.bot || seat.user_id === null || index === me) return null;
       const on = muted.has(seat.user_id);
-      return h("button", {
+      return [h("button", {
         type: "button", class: "subtle", "data-mute": String(seat.user_id), "aria-pressed": on ? "true" : "false",
         onclick: () => { setMuted(seat.user_id, !on); this.render(); },
-      }, on ? t("chat.unmute", { name: seatName(seat) }) : t("chat.mute", { name: seatName(seat) }));
+      }, on ? t("chat.unmute", { name: seatName(seat) }) : t("chat.mute", { name: seatName(seat) })),
+      me !== null ? reportButton(seat.name, this.tableId, this.toast) : null];
     }));
     this.renderList();
   }

@@ -22,6 +22,7 @@ import { SeedBox } from "./fair_dice.js";
 import { seatClock } from "./clocks.js";
 import { playArrows } from "./play_arrows.js";
 import { ChatPanel } from "./chat_panel.js";
+import { reportButton } from "./report.js";
 
 export const AUTO_CONFIRM_MS = 2500;
 const AUTO_ACT_MS = 600; // the pause before an automatic roll or forced play, to see what happened
@@ -585,8 +586,16 @@ class GamePage {
         g ? h("span", { class: "pip-count", title: t("board.pips") }, `${t("board.pips")} ${g.pips[seat]}`) : null,
         timeouts,
         h("span", { class: "clock", "data-clock": String(seat) }),
+        this.reportable(seat) ? reportButton(s.seats[seat].name, this.tableId, this.toast) : null,
       );
     }
+  }
+
+  /** Whether the signed-in viewer may report the player in `seat` from here: a person, and not themself. */
+  reportable(seat) {
+    const user = currentUser();
+    const player = this.state.seats[seat];
+    return Boolean(user && player && !player.bot && player.user_id !== null && player.user_id !== user.id);
   }
 
   renderSidePlayers() {

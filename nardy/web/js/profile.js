@@ -1,13 +1,15 @@
 // A player's page (#/profile/NAME): ratings, coins, finished matches and results, dice statistics, and their own
-// wins by colour.
+// wins by colour; another player's has the report and block buttons, one's own the warnings and restrictions
+// moderators put on the account.
 import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, errorText } from "./api.js";
 import { variantName, familyName, matchLengthName, formatDate, playerName } from "./names.js";
 import { currentUser } from "./session.js";
 import { coinsCard } from "./coins.js";
+import { blockButton, reportButton } from "./report.js";
 
-export function mountProfile(view, username) {
+export function mountProfile(view, username, context) {
   const games = h("div", { class: "card", id: "profile-games" }, h("p", {}, t("common.loading")));
   const dice = h("div", { class: "card", id: "profile-dice" });
   const colours = h("div", { class: "card", id: "colour-stats" });
@@ -15,10 +17,19 @@ export function mountProfile(view, username) {
   const me = currentUser();
   const own = Boolean(me) && me.username.toLowerCase() === username.toLowerCase();
   const coins = coinsCard(username, own, own && me.guest);
+  const standing = own ? h("div", { class: "card", id: "profile-standing" }) : null;
+  const actions = me && !own
+    ? h("div", { class: "row profile-actions" }, reportButton(username, null, context.toast), blockButton(username, context.toast))
+    : null;
   fill(view, h("section", { class: "page profile" },
     h("h1", {}, t("profile.title", { name: username })),
+    actions, standing,
     h("div", { class: "profile-grid" }, h("div", {}, ratings, games), h("div", {}, coins, dice, colours))));
 
+  if (standing) {
+    get("/api/me/moderation").then((data) => renderStanding(standing, data),
+      (error) => fill(standing, h("p", { class: "error" }, errorText(error))));
+  }
   (async () => {
     try {
       renderRatings(ratings, username, await get(`/api/users/${encodeURIComponent(username)}/ratings`));
@@ -50,6 +61,19 @@ export function mountProfile(view, username) {
     }
   })();
   return () => {};
+}
+
+// The warnings and restrictions on one's own account; the card stays hidden while there are none.
+function renderStanding(el, data) {
+  const until = (r) => (r.until ? formatDate(r.until) : t("standing.for_good"));
+  const lines = [
+    ...data.warnings.map((w) => h("li", { "data-warning": "" }, t("standing.warning", { date: formatDate(w.at), reason: w.reason }))),
+    data.muted ? h("li", { "data-muted": "" }, t("standing.muted", { until: until(data.muted), reason: data.muted.reason })) : null,
+    data.banned ? h("li", { "data-banned": "" }, t("standing.banned", { until: until(data.banned), reason: data.banned.reason })) : null,
+    data.engine_assisted ? h("li", { "data-engine": "" }, t("standing.engine")) : null,
+  ].filter(Boolean);
+  el.hidden = !lines.length;
+  fill(el, h("h2", {}, t("standing.title")), h("ul", {}, lines));
 }
 
 // One line per variant family with the rating, its provisional mark, and the server-drawn history graph.

@@ -1,0 +1,119 @@
+"""Each variant added beside backgammon and long nardy, played whole between two people in their browsers.
+
+For each of hypergammon, nackgammon, portes, tavla, plakoto and fevga the
+first person opens a private table against a person through the lobby's form
+(which offers the variant), the second joins by the invite link in their own
+page, and both see the start drawn as the rules lay it out, each from their own
+side. Two drivers with the pages' cookies play the turns over the WebSocket
+(:mod:`tests.web.scripted_game`: the first person wins the opening 6-1 and
+races with big rolls, the second rolls 1-2 and never hits, each queuing their
+own roll as they roll), the first person's page clicks the last turn, and
+both pages show the end: "You won!" to the winner, "You lost" to the loser,
+each with the kind of win the server scored and its reason.
+
+The tests share one server and the two pages (a test leaves no roll queued and
+no error in either page), so each costs the clicks of its game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from nardy.rules import Position
+from tests.web.browser_client import Client, new_client
+from tests.web.scripted_game import (
+    ScriptingDriver,
+    TrailingDriver,
+    drawn_board,
+    play_the_last_turn,
+    play_to_the_leaders_last_turn,
+)
+from tests.web.test_new_variants_browser import NEW_VARIANTS, end_card
+from tests.web.web_driver import REPO_ROOT, WebServer
+
+ENGLISH = json.loads((REPO_ROOT / "nardy" / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
+"""The page's English strings: the names of the kinds of win (``result.*``)."""
+
+
+@pytest.fixture(scope="module")
+def shared_pages(browser: Any, module_web_server: WebServer) -> Iterator[tuple[Client, Client]]:
+    """Two people, each in their own browser context, for the whole module."""
+    pair = tuple(new_client(browser, module_web_server, reduced_motion="reduce") for _ in range(2))
+    yield pair[0], pair[1]
+    for person in pair:
+        person.context.close()
+
+
+@pytest.fixture
+def people(shared_pages: tuple[Client, Client]) -> Iterator[tuple[Client, Client]]:
+    """The module's two people for one test, which finds no roll queued and leaves none, and no error in a page."""
+    server = shared_pages[0].server
+    assert server.dice() == 0, "a test before this one left rolls queued"
+    errors = [len(person.errors) for person in shared_pages]
+    yield shared_pages
+    for person, before in zip(shared_pages, errors):
+        assert not person.errors[before:], f"errors in the page: {person.errors[before:]}"
+    assert server.dice() == 0, "rolls are left queued"
+
+
+def open_private_table(person: Client, variant: str) -> str:
+    """Open a private table against a person through the lobby's form; the invite link the table page shows."""
+    person.goto("#/")
+    form = person.page.locator("form.create")
+    form.locator("select[name=variant]").select_option(variant)
+    assert form.locator("select[name=opponent]").input_value() == "human"
+    form.locator("input[name=private]").check()
+    form.locator("[data-action=create]").click()
+    person.page.wait_for_selector(".game-page[data-status=waiting]")
+    link = person.page.locator("[data-invite]").get_attribute("data-invite") or ""
+    assert "#/invite/" in link, link
+    return link
+
+
+def join_by_invite(person: Client, link: str) -> None:
+    person.page.goto(link)
+    person.page.click("[data-action=accept-invite]")
+    person.page.wait_for_selector(".game-page[data-status=playing]")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", NEW_VARIANTS)
+def test_two_people_play_a_new_variant_to_both_end_screens(variant: str, people: tuple[Client, Client]) -> None:
+    alice, bob = people
+    server = alice.server
+    link = open_private_table(alice, variant)
+    server.dice((6, 1))  # the opening: Alice's 6 against Bob's 1, so Alice plays first
+    join_by_invite(bob, link)
+    alice.page.wait_for_selector(".game-page[data-status=playing][data-my-turn=true]")
+    assert alice.table_id() == bob.table_id()
+    start = list(Position.start(variant).points)
+    assert drawn_board(alice) == start and drawn_board(bob) == start, "each sees the start from their own side"
+
+    leader = ScriptingDriver(server, alice, reply=None)
+    trailer = TrailingDriver(server, bob)
+    try:
+        play_to_the_leaders_last_turn(leader, trailer)
+        bob.page.wait_for_function(  # Bob's page has followed the game, drawn from his side
+            "v => Number(document.querySelector('.game-page').dataset.version) >= v", arg=trailer.version)
+        assert drawn_board(bob) == trailer.board()["points"]
+        assert play_the_last_turn(alice, leader) == "match"
+        trailer.wait_version(leader.version)
+        ended = [event["payload"] for event in trailer.events if event["kind"] == "game_ended"]
+    finally:
+        leader.close()
+        trailer.close()
+    assert len(ended) == 1, ended
+    result = ended[0]["result"]
+    assert result["winner"] == leader.seat and result["reason"] == "bore-off", result
+    kind = ENGLISH[f"result.{result['kind']}"]
+    heading, text = end_card(alice)
+    assert heading == "You won!", heading
+    assert f"{kind}: " in text and "all checkers borne off" in text, text
+    bob.page.wait_for_selector('.overlay[data-end="match"]')
+    heading, text = end_card(bob)
+    assert heading == "You lost", heading
+    assert f"{kind}: " in text and "all checkers borne off" in text, text
