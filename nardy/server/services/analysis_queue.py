@@ -99,9 +99,7 @@ class AnalysisQueue:
         self._metrics = metrics
 
     async def start(self) -> None:
-        """Start claiming jobs (the worker processes start with the first job); with no workers, nothing."""
-        if self._workers == 0:
-            return
+        """Start claiming jobs (the worker processes start with the first job)."""
         self._task = asyncio.create_task(self._serve(), name="nardy-analysis-queue")
 
     async def stop(self) -> None:
