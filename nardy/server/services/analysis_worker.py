@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -85,14 +86,17 @@ def _run(database_url: str, sessions: sessionmaker[Session], me: str, job: JobKe
 
 
 def serve(database_url: str, *, stale_seconds: float, poll_seconds: float) -> None:
-    """One worker process's life: lower its priority, connect, work until interrupted."""
+    """One worker process's life: lower its priority, connect, work until interrupted or sent SIGTERM (which
+    lets the job under way finish first)."""
     lower_priority()
     engine = make_engine(database_url, pool_size=1, max_overflow=1)
     me = f"worker:{new_process_id()}"
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: stop.set())
     log.info("analysis worker %s claiming jobs", me)
     try:
         work(database_url, make_sessionmaker(engine), me=me, stale_seconds=stale_seconds, poll_seconds=poll_seconds,
-             stop=threading.Event())
+             stop=stop)
     except KeyboardInterrupt:
         pass
     finally:
@@ -110,6 +114,12 @@ def run_workers(database_url: str, *, processes: int, stale_seconds: float, poll
                                 name=f"nardy-analysis-worker-{number}") for number in range(processes)]
     for child in children:
         child.start()
+
+    def pass_on(_signal: int, _frame: object) -> None:  # each child finishes its job, then stops
+        for child in children:
+            child.terminate()
+
+    signal.signal(signal.SIGTERM, pass_on)
     try:
         for child in children:
             child.join()
