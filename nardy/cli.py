@@ -772,8 +772,33 @@ def build_parser() -> argparse.ArgumentParser:
                          help="print one JSON object: {variant, level, players, decisions: [...], summaries: [...]}")
     analyze.set_defaults(handler=_analyze)
 
+    worker = commands.add_parser("worker", help="run worker processes claiming jobs from the server's database")
+    jobs = worker.add_subparsers(dest="queue", required=True, parser_class=_Parser)
+    analysis = jobs.add_parser("analysis", help="analyse queued matches (users' requests first, then fair play)")
+    analysis.add_argument("--database-url", default=None,
+                          help="the server's database (SQLAlchemy URL); NARDY_DATABASE_URL or the server's default")
+    analysis.add_argument("--processes", type=int, default=1, help="worker processes, one CPU core each while busy")
+    analysis.add_argument("--poll-seconds", type=float, default=2.0, help="how often an idle worker looks again")
+    analysis.add_argument("--stale-seconds", type=float, default=120.0,
+                          help="a job whose worker wrote no progress this long is taken again (as the server's)")
+    analysis.set_defaults(handler=_worker_analysis)
     _add_admin_commands(commands)
     return parser
+
+
+def _worker_analysis(args: argparse.Namespace, out: TextIO) -> int:
+    """Claim and analyse jobs until interrupted (``nardy.server.worker``, the server's own entry point)."""
+    from nardy.server.worker import NotMigrated, analysis_workers
+
+    if args.processes < 1:
+        raise UsageError("--processes must be 1 or more")
+    try:
+        analysis_workers(out, database_url=args.database_url, processes=args.processes,
+                         stale_seconds=args.stale_seconds, poll_seconds=args.poll_seconds)
+    except NotMigrated as error:
+        print(f"nardy: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -104,6 +104,7 @@ def create_app(settings: Settings | None = None, *, dice: DiceSource | None = No
             ),
             bot_delay_seconds=config.computer_pause_seconds, idle_seconds=idle, finished_seconds=finished,
             computer_idle_seconds=config.computer_game_idle_seconds, coins=CoinPolicy.configured(config),
+            fair_play=config.fair_play_analysis,
             metrics=measured,
         )
         chouette_service = ChouetteService(

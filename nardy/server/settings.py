@@ -186,6 +186,10 @@ class Settings(BaseSettings):
         description="worker processes analysing finished matches (each takes one CPU core while busy); "
                     "0: this process analyses nothing and leaves the queue to processes that do",
     )
+    fair_play_analysis: bool = Field(
+        default=True,
+        description="queue the background fair-play analysis of every finished rated match (docs/fair-play.md)",
+    )
     analysis_poll_seconds: float = Field(
         default=2.0, gt=0, description="how often a process looks for queued analyses another process accepted",
     )

@@ -330,12 +330,71 @@ class AnalysisJob:
     error: Mapped[str | None] = mapped_column(String(500))
 
 
+USER_PRIORITY = 10
+"""The queue priority of an analysis a user asked for (an imported match's always): served before the rest."""
+
+BACKGROUND_PRIORITY = 0
+"""The queue priority of the analysis the server queues by itself at the end of every rated match (fair play)."""
+
+
 class Analysis(AnalysisJob, Base):
-    """A post-game analysis of a finished table: a job in the queue, then its result. One per table."""
+    """A post-game analysis of a finished table: a job in the queue, then its result. One per table.
+
+    ``priority``: queued jobs are claimed highest first, then oldest first;
+    a user's request (:data:`USER_PRIORITY`) passes ahead of the server's
+    own background analyses (:data:`BACKGROUND_PRIORITY`).
+    """
 
     __tablename__ = "analyses"
 
     table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id"), primary_key=True)
+    priority: Mapped[int] = mapped_column(Integer, default=USER_PRIORITY, server_default=str(USER_PRIORITY))
+
+
+class FairPlayGame(Base):
+    """One player's fair-play figures in one analysed rated match (``nardy.bots.fair_play.GameFigures``).
+
+    Written once, from the first analysis of the match (normally the
+    background one, at the fair-play level, which ``level`` records).
+    """
+
+    __tablename__ = "fair_play_games"
+    __table_args__ = (Index("ix_fair_play_games_user_variant", "user_id", "variant", "played_at"),)
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    level: Mapped[str] = mapped_column(String(16))
+    counted: Mapped[int] = mapped_column(Integer)
+    total_loss: Mapped[float] = mapped_column(Float)
+    unforced_moves: Mapped[int] = mapped_column(Integer)
+    best_moves: Mapped[int] = mapped_column(Integer)
+    played_at: Mapped[datetime]
+
+
+class FairPlayFlag(Base):
+    """An account whose play lay far outside that of accounts of its rating: evidence for the moderators' queue.
+
+    ``statistic`` names the statistic (``min_robust_z``, docs/fair-play.md),
+    ``value`` is the account's, ``threshold`` the one it reached; ``games``
+    the analysed matches it covers; ``evidence`` the figures and the
+    reference (``nardy.bots.fair_play.Verdict.evidence``) and the tables.
+    ``reviewed_at``/``reviewed_by``: set by a moderator. A flag bans no one.
+    """
+
+    __tablename__ = "fair_play_flags"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    statistic: Mapped[str] = mapped_column(String(32))
+    value: Mapped[float] = mapped_column(Float)
+    threshold: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    evidence: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime]
+    reviewed_at: Mapped[datetime | None]
+    reviewed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
 
 
 class ImportedMatch(AnalysisJob, Base):

@@ -57,7 +57,8 @@ def make_game_server(tmp_path: Path) -> Iterator[Callable[..., GameServer]]:
             else:
                 assert not isinstance(dice, str)
                 source = dice
-            limits = {"messages_per_second": 10_000.0, "message_burst": 10_000}
+            limits = {"messages_per_second": 10_000.0, "message_burst": 10_000,
+                      "fair_play_analysis": False}  # a worker process per rated match: only where a test asks
             config = Settings(**{"environment": "testing", "data_dir": directory, **limits, **settings})
             app = create_app(config, dice=source)
             client = TestClient(app)

@@ -15,16 +15,17 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from nardy.bots.fair_play import FAIR_PLAY_LEVEL
 from nardy.rules import VARIANTS
 from nardy.server.services import ratings
 from nardy.server.services.accounts import create_user
 from nardy.server.services.matchmaking import MatchmakingPool
 from nardy.server.services.ratings import Standing, rating_changes
 from nardy.server.services.table_state import Seat, TableSpec, TableState, unrated_reason
-from nardy.store import ratings_repo
+from nardy.store import analyses_repo, ratings_repo
 from nardy.store.db import make_engine, make_sessionmaker
 from nardy.store.migrate import upgrade
-from nardy.store.models import MatchmakingRow
+from nardy.store.models import BACKGROUND_PRIORITY, USER_PRIORITY, MatchmakingRow
 
 PASSWORD = "correct horse battery"
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -408,3 +409,18 @@ def test_a_wave_that_pairs_nobody_writes_nothing(game_server: Server) -> None:
     before = version()
     assert game_server.client.portal.call(service.wave) == []
     assert version() == before
+
+
+def test_a_rated_match_queues_its_fair_play_analysis_behind_users(make_game_server: Any) -> None:
+    """At its end a rated match is queued for the background analysis at the fair-play level, at the low priority;
+    an unrated one is not (docs/fair-play.md)."""
+    server = make_game_server(fair_play_analysis=True, analysis_poll_seconds=3600.0)  # the queue claims nothing
+    players = [_player_at(server, "10.0.0.1"), _player_at(server, "10.0.0.2")]
+    rated = _play_rated(server, players)
+    unrated, seated = server.match("georgian", 1, players=players)
+    server.play_out(unrated, seated, choose=server.racing)
+    with server.client.app.state.db() as db:  # type: ignore[attr-defined]
+        job = analyses_repo.get(db, rated["table"])
+        assert job is not None and (job.status, job.level, job.requested_by) == ("queued", FAIR_PLAY_LEVEL, None)
+        assert job.priority == BACKGROUND_PRIORITY < USER_PRIORITY
+        assert analyses_repo.get(db, unrated) is None

@@ -55,16 +55,18 @@ def request_analysis(
     A player of the match may ask; anyone signed in may ask for a public
     match. A chouette is analysed once it has closed, each member's game
     against the box on its own (one cube per member). Each user may queue
-    ``analyses_per_user`` an hour.
+    ``analyses_per_user`` an hour. The background analysis of a rated match
+    (fair play, shallow) answers a request for its level once done; a
+    request for a deeper level, or one made while it still waits, queues
+    the user's own at the user's priority.
     """
     row = _finished_table(db, table_id)
     access = tables_repo.table_access(db, table_id)
     if row.private and (access is None or user.id not in access.members):
         raise HTTPException(403, "only its players may have a private match analysed")
-    existing = analyses_repo.get(db, table_id)
-    if existing is None or existing.status == "failed":
-        spend_analysis(limiter, settings, user.id)
     level = (body or AnalysisIn()).level
+    if analyses_repo.wants_work(analyses_repo.get(db, table_id), level):
+        spend_analysis(limiter, settings, user.id)
     now = request.app.state.clock.now()
     job, queued = analyses_repo.request(db, table_id=table_id, level=level, user_id=user.id, now=now)
     if queued:

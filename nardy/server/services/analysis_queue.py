@@ -15,9 +15,18 @@ claimed again by whichever process looks next; a job that raises is marked
 ``failed`` with the reason, and may be requested again.
 
 Analysis never runs in the server's own process, so a long 2-ply analysis
-costs live games nothing but a CPU core. A process with no workers claims
-nothing: the jobs it queues wait for a process that has some (a dedicated
-one, docs/operations.md), and it only counts them for its metrics.
+costs live games nothing but a CPU core, and the worker processes run at a
+lower CPU priority (:data:`WORKER_NICE`), so that even that core goes to
+live games first when they want it. Users' requests pass ahead of the
+background analysis the server queues at the end of every rated match
+(``analyses.priority``); when a table's analysis is stored, its rated
+players' figures go to the fair-play detector
+(:func:`nardy.server.services.fair_play.review`).
+
+A process with no workers claims nothing: the jobs it queues wait for a
+process that has some (a dedicated one, docs/operations.md, or ``nardy
+worker analysis`` processes, :mod:`nardy.server.services.analysis_worker`,
+which claim from the same queue), and it only counts them for its metrics.
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ import contextlib
 import functools
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -44,6 +54,7 @@ from nardy.server.services.chouette_state import CHOUETTE_KIND
 from nardy.server.services.chouettes import chouette_spec_from_row
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
+from nardy.server.services.fair_play import review
 from nardy.server.services.records import public_record
 from nardy.server.services.tables import spec_from_row
 from nardy.store import analyses_repo, imports_repo, tables_repo
@@ -54,6 +65,9 @@ log = logging.getLogger(__name__)
 
 PROGRESS_EVERY_SECONDS = 0.5
 """How often a worker process writes its progress (and heartbeat) at most."""
+
+WORKER_NICE = 10
+"""How much a worker process lowers its CPU priority (``os.nice``) as it starts."""
 
 
 class AnalysisQueue:
@@ -138,7 +152,7 @@ class AnalysisQueue:
         now = self._clock.now()
         began = time.monotonic()
         try:
-            record = await self._db.run(lambda session: _record(session, job))
+            record = await self._db.run(lambda session: job_record(session, job))
             pool = self._pool or self._start_pool()
             result = await asyncio.get_running_loop().run_in_executor(
                 pool, analyse_in_worker, self._database_url, job, self._me, record, level,
@@ -157,13 +171,21 @@ class AnalysisQueue:
         if not stored:
             log.warning("analysis of %s %s was taken over by another process (or removed) before it finished here",
                         job.kind, job.id)
+        elif job.kind == "table":
+            try:
+                await self._db.run(lambda session: review(session, table_id=job.id, result=result, level=level,
+                                                          now=finished))
+            except Exception:  # fair play is looked at again with the player's next match
+                log.exception("the fair-play review of table %s failed", job.id)
 
     def _start_pool(self) -> ProcessPoolExecutor:
-        self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=lower_priority)
         return self._pool
 
 
-def _record(db: Session, job: JobKey) -> dict[str, Any]:
+def job_record(db: Session, job: JobKey) -> dict[str, Any]:
+    """The record a job analyses: an import's, a table's, or a chouette's members' games."""
     if job.kind == "import":
         record = imports_repo.record(db, job.id)
         if record is None:
@@ -182,6 +204,11 @@ def _record(db: Session, job: JobKey) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------- in the worker process
+
+
+def lower_priority() -> None:
+    """Give live games the CPU first: this process's priority drops by :data:`WORKER_NICE`."""
+    os.nice(WORKER_NICE)
 
 
 def analyse_in_worker(database_url: str, job: JobKey, me: str, record: dict[str, Any], level: str) -> dict[str, Any]:

@@ -32,6 +32,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from nardy.bots import Bot, make_bot
+from nardy.bots.fair_play import FAIR_PLAY_LEVEL
+from nardy.bots.hints import analysis_offer
 from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions, Phase, find_variant
 from nardy.server.runtime.metrics import SILENT, Metrics
@@ -66,8 +68,8 @@ from nardy.server.services.table_state import (
     view,
 )
 from nardy.server.settings import DEFAULT_BANK_CLOCK
-from nardy.store import tables_repo
-from nardy.store.models import FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
+from nardy.store import analyses_repo, tables_repo
+from nardy.store.models import Analysis, FinishedGame, GameSeed, GameTable, Rating, RatingChange, User
 from nardy.store.tables_repo import StoredEvent, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -117,10 +119,12 @@ class MatchKind:
     name = TABLE_KIND
     actions = MATCH_ACTIONS
 
-    def __init__(self, *, db: DatabaseThreads, dice: DiceSource, coins: CoinPolicy) -> None:
+    def __init__(self, *, db: DatabaseThreads, dice: DiceSource, coins: CoinPolicy, fair_play: bool = True) -> None:
         self._db = db
         self._dice = dice
         self.coins = coins
+        self.fair_play = fair_play
+        """Whether a rated match's end queues its background fair-play analysis."""
         self._random = random.SystemRandom()
 
     def initial(self, table_id: str, row: GameTable) -> TableState:
@@ -166,9 +170,10 @@ class MatchKind:
             def write(db: Session) -> None:
                 write_table_coins(db, before=start, events=stored, after=state, policy=self.coins, at=now)
                 ratings = _rating_rows(db, state, now) if ended else []
+                background = _background_analysis(state, now) if ratings and self.fair_play else []
                 tables_repo.append(
                     db, table_id=state.id, expected_version=start.version, events=stored, owner=commit.owner,
-                    summary=summary, seeds=commit.seeds, finished=finished, extra_rows=ratings,
+                    summary=summary, seeds=commit.seeds, finished=finished, extra_rows=[*ratings, *background],
                 )
 
             await self._db.run(write)
@@ -302,6 +307,7 @@ class TableService(LiveTableReads[TableState]):
         finished_seconds: float = FINISHED_SECONDS,
         computer_idle_seconds: float = COMPUTER_IDLE_SECONDS,
         coins: CoinPolicy = CoinPolicy(),
+        fair_play: bool = True,
         metrics: Metrics = SILENT,
     ) -> None:
         self._db = db
@@ -310,7 +316,7 @@ class TableService(LiveTableReads[TableState]):
         self.coins = coins
         """The coins an account starts with and gets each day (coin tables hold and move them)."""
         self.live = LiveTables(
-            kind=MatchKind(db=db, dice=dice, coins=coins), db=db, publisher=publisher, clock=clock,
+            kind=MatchKind(db=db, dice=dice, coins=coins, fair_play=fair_play), db=db, publisher=publisher, clock=clock,
             process_id=process_id, begun=self._begun, idle_seconds=idle_seconds, finished_seconds=finished_seconds,
             metrics=metrics,
         )
@@ -661,6 +667,14 @@ def _rating_rows(db: Session, state: TableState, now: datetime) -> list[Rating |
         db, family=family_of(state.spec.variant), winner_user_id=winner.user_id, loser_user_id=loser.user_id,
         length=state.spec.match_length, at=now, table_id=state.id,
     )
+
+
+def _background_analysis(state: TableState, now: datetime) -> list[Analysis]:
+    """The fair-play analysis of a rated match that just ended, queued behind users' requests at
+    :data:`~nardy.bots.fair_play.FAIR_PLAY_LEVEL` (docs/fair-play.md); none where the engine rates no equities."""
+    if not analysis_offer(state.spec.variant).levels:
+        return []
+    return [analyses_repo.background(table_id=state.id, level=FAIR_PLAY_LEVEL, now=now)]
 
 
 def _summary_changes(start: TableState, state: TableState, now: datetime) -> dict[str, Any]:
