@@ -74,6 +74,18 @@ def unreviewed(db: Session, *, limit: int = 100) -> list[FairPlayFlag]:
     ))
 
 
+def flag(db: Session, flag_id: int) -> FairPlayFlag | None:
+    """The flag ``flag_id``, or ``None``."""
+    return db.get(FairPlayFlag, flag_id)
+
+
+def flags_of(db: Session, user_id: int, *, limit: int) -> list[FairPlayFlag]:
+    """The account's newest ``limit`` flags, reviewed or not."""
+    return list(db.scalars(
+        select(FairPlayFlag).where(FairPlayFlag.user_id == user_id).order_by(FairPlayFlag.id.desc()).limit(limit)
+    ))
+
+
 def rated_players(db: Session, table_id: str) -> dict[int, datetime]:
     """The players of ``table_id`` whose ratings its match changed (none: it was not rated), and when."""
     return {user_id: at for user_id, at in db.execute(

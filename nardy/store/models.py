@@ -632,7 +632,7 @@ class ModerationAction(Base):
     target_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     action: Mapped[str] = mapped_column(String(16))
     """``warn``, ``mute``, ``unmute``, ``ban``, ``unban``, ``mark_engine``, ``unmark_engine``, ``close_report``,
-    ``grant_moderator`` or ``revoke_moderator``."""
+    ``review_fair_play`` (a fair-play flag reviewed), ``grant_moderator`` or ``revoke_moderator``."""
     reason: Mapped[str] = mapped_column(Text)
     until: Mapped[datetime | None]
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id", ondelete="SET NULL"))

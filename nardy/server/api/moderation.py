@@ -4,7 +4,8 @@ A player reports another (``POST /api/reports``, rate-limited per user) and
 blocks or unblocks them (``/api/me/blocks``); ``GET /api/me/moderation``
 shows them the warnings and restrictions on their own account. The routes
 under ``/api/mod/`` answer moderators only (403 for everyone else): the
-report queue, one account's view, the actions, and the audit log.
+report queue with the unreviewed fair-play flags, one account's view, the
+actions, a flag's review, and the audit log. Nothing bans on a flag.
 
 A ban ends every session of the account; the sessions' sockets close at once
 in every server process (:func:`nardy.server.auth.signouts.announce_sign_outs`).
@@ -24,7 +25,7 @@ from nardy.server.api.deps import DbSession, SettingsDep
 from nardy.server.api.ratelimit import Limit, RateLimiterDep
 from nardy.server.api.security import CurrentUser
 from nardy.server.auth.signouts import announce_sign_outs
-from nardy.server.services import moderation
+from nardy.server.services import fair_play_flags, moderation
 from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.services.moderation import ModerationError
 from nardy.store.models import User
@@ -36,6 +37,8 @@ _STATUS = {
     "unknown_report": status.HTTP_404_NOT_FOUND,
     "unknown_table": status.HTTP_404_NOT_FOUND,
     "report_closed": status.HTTP_409_CONFLICT,
+    "unknown_flag": status.HTTP_404_NOT_FOUND,
+    "flag_reviewed": status.HTTP_409_CONFLICT,
     "too_many_reports": status.HTTP_429_TOO_MANY_REQUESTS,
     "banned": status.HTTP_403_FORBIDDEN,
     "blocked": status.HTTP_403_FORBIDDEN,
@@ -104,7 +107,7 @@ class ActionIn(BaseModel):
 
 
 class CloseIn(BaseModel):
-    """Why a report is closed."""
+    """Why a report is closed, or a fair-play flag reviewed."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -161,8 +164,8 @@ def my_standing(db: DbSession, user: CurrentUser) -> dict[str, Any]:
 
 @router.get("/mod/reports")
 def report_queue(db: DbSession, _moderator: Moderator) -> dict[str, Any]:
-    """The open reports, oldest first."""
-    return {"reports": moderation.queue(db)}
+    """The open reports and the unreviewed fair-play flags, oldest first."""
+    return {"reports": moderation.queue(db), "fair_play": fair_play_flags.queue(db)}
 
 
 @router.post("/mod/reports/{report_id}/close")
@@ -179,11 +182,24 @@ def close_report(
 
 @router.get("/mod/users/{username}")
 def user_view(username: str, db: DbSession, _moderator: Moderator) -> dict[str, Any]:
-    """One account as the console shows it."""
+    """One account as the console shows it, with its fair-play flags (reviewed or not)."""
     try:
-        return moderation.user_view(db, username, now())
+        view = moderation.user_view(db, username, now())
     except ModerationError as error:
         raise refusal(error) from None
+    return {**view, "fair_play": fair_play_flags.flags_of(db, view["user"]["id"])}
+
+
+@router.post("/mod/fair-play/{flag_id}/review")
+def review_flag(
+    flag_id: Annotated[int, Path(ge=1, le=2**31 - 1)], body: CloseIn, db: DbSession, moderator: Moderator,
+) -> dict[str, Any]:
+    """Mark a fair-play flag reviewed, with a reason (logged); nothing else changes on the account."""
+    try:
+        flag, entry = fair_play_flags.review(db, moderator, flag_id, reason=body.reason, now=now())
+    except ModerationError as error:
+        raise refusal(error) from None
+    return {"flag": flag, "entry": entry}
 
 
 @router.post("/mod/users/{username}/actions", status_code=status.HTTP_201_CREATED)
