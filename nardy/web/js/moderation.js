@@ -1,7 +1,8 @@
-// The moderators' console (docs/moderation.md): #/moderation is the report queue, a search for a user and the
-// audit log; #/moderation/NAME one account's view (games with their analysis figures, chat, reports by and
-// against, rating history, coins ledger, addresses shared with other accounts, its log) and the actions on it.
-// The server answers moderators only; everyone else sees its refusal.
+// The moderators' console (docs/moderation.md): #/moderation is the report queue, the unreviewed fair-play flags
+// (docs/fair-play.md), a search for a user and the audit log; #/moderation/NAME one account's view (games with
+// their analysis figures, its fair-play flags, chat, reports by and against, rating history, coins ledger,
+// addresses shared with other accounts, its log) and the actions on it. A flag is marked reviewed with a reason;
+// nothing bans on a flag. The server answers moderators only; everyone else sees its refusal.
 import { h, fill, scrollable } from "./dom.js";
 import { t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
@@ -21,6 +22,7 @@ function actionName(action) {
   const names = Object.fromEntries([
     ...ACTIONS(),
     ["close_report", t("mod.action_close_report")],
+    ["review_fair_play", t("mod.action_review_fair_play")],
     ["grant_moderator", t("mod.action_grant_moderator")],
     ["revoke_moderator", t("mod.action_revoke_moderator")],
   ]);
@@ -72,6 +74,43 @@ function closeForm(report, reload, context) {
   }, reason, h("button", { type: "submit" }, t("mod.close")));
 }
 
+function reviewForm(flag, reload, context) {
+  const reason = h("input", { type: "text", name: "reason", maxlength: "500", required: true, placeholder: t("mod.reason"), "aria-label": t("mod.reason") });
+  return h("form", {
+    class: "row", "data-review-flag": String(flag.id),
+    onsubmit: async (event) => {
+      event.preventDefault();
+      try { await post(`/api/mod/fair-play/${flag.id}/review`, { reason: reason.value }); reload(); } catch (error) { context.toast(errorText(error), "error"); }
+    },
+  }, reason, h("button", { type: "submit" }, t("mod.fp_review")));
+}
+
+// The evidence as the detector stored it (nardy.bots.fair_play.Verdict.evidence): the z-scores and the figures
+// beside those of the accounts of its rating; a figure it lacks shows as a dash.
+function evidenceText(evidence) {
+  const number = (x, digits) => (typeof x === "number" ? x.toFixed(digits) : "–");
+  const percent = (x) => (typeof x === "number" ? (100 * x).toFixed(1) : "–");
+  const reference = evidence.reference ?? {};
+  return t("mod.fp_evidence", {
+    z_pr: number(evidence.z_pr, 2), z_match: number(evidence.z_match, 2),
+    pr: number(evidence.pr, 2), pr_median: number(reference.pr_median, 2),
+    match: percent(evidence.match_rate), match_median: percent(reference.match_median),
+    accounts: String(reference.accounts ?? "–"),
+  });
+}
+
+function flagsTable(flags, withReview, reload, context) {
+  return grid(
+    [t("profile.date"), t("mod.user"), t("lobby.variant"), t("mod.fp_statistic"), t("mod.fp_evidence_title"), t("mod.fp_games"), ""],
+    flags.map((f) => [
+      formatDate(f.created_at), userLink(f.username), variantName(f.variant),
+      `${f.statistic} ${f.value.toFixed(2)} ≥ ${f.threshold.toFixed(2)}`, evidenceText(f.evidence ?? {}), String(f.games),
+      f.reviewed_at ? t("mod.fp_reviewed_by", { name: f.reviewed_by ?? "–", date: formatDate(f.reviewed_at) })
+        : withReview ? reviewForm(f, reload, context) : t("mod.fp_open"),
+    ]),
+  );
+}
+
 function logTable(entries) {
   return grid(
     [t("profile.date"), t("mod.moderator"), t("mod.user"), t("mod.action"), t("mod.reason"), t("mod.until")],
@@ -92,6 +131,8 @@ async function showQueue(page, context) {
     }, name, h("button", { type: "submit" }, t("mod.show"))),
     h("div", { class: "card", "data-report-queue": "" }, h("h2", {}, t("mod.queue")),
       queue.reports.length ? reportsTable(queue.reports, true, reload, context) : h("p", { class: "hint" }, t("mod.no_reports"))),
+    h("div", { class: "card", "data-fair-play-queue": "" }, h("h2", {}, t("mod.fair_play")), h("p", { class: "hint" }, t("mod.fp_hint")),
+      queue.fair_play.length ? flagsTable(queue.fair_play, true, reload, context) : h("p", { class: "hint" }, t("mod.no_flags"))),
     h("div", { class: "card", "data-audit-log": "" }, h("h2", {}, t("mod.log")), logTable(log.entries)));
 }
 
@@ -140,6 +181,7 @@ async function showUser(page, username, context) {
     section(t("mod.games"), grid([t("profile.date"), t("lobby.variant"), t("mod.players"), t("mod.figures"), ""],
       data.games.map((g) => [formatDate(g.created_at), variantName(g.variant), g.players.map((p) => p ?? "–").join(" – "), figures(g.analysis),
         h("a", { href: `#/replay/${g.table}` }, t("game.replay"))])), "games"),
+    section(t("mod.fair_play"), flagsTable(data.fair_play, true, reload, context), "fair-play"),
     section(t("mod.chat"), grid([t("profile.date"), t("report.text")],
       data.chat.map((m) => [formatDate(m.at), m.text ?? m.phrase])), "chat"),
     section(t("mod.reports_against"), reportsTable(data.reports_against, false, reload, context), "reports-against"),
