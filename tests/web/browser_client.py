@@ -151,3 +151,21 @@ def new_client(browser: Any, server: WebServer, *, viewport: dict[str, int] | No
         "if (!localStorage.getItem('nardy.settings'))"
         f" localStorage.setItem('nardy.settings', {json.dumps(json.dumps(initial))});")
     return Client(context, server)
+
+
+def visit_afresh(person: Client, settings: dict[str, Any], viewport: dict[str, int]) -> None:
+    """Make ``person``'s page a new person's first visit of the lobby: cookies (who they were) and local and
+    session storage cleared but for ``settings`` (sound off unless given), the page loaded anew in ``viewport``."""
+    if not person.page.url.startswith(person.server.url):
+        person.goto("#/")
+    person.page.evaluate(
+        """settings => {
+            localStorage.clear();
+            sessionStorage.clear();
+            localStorage.setItem("nardy.settings", settings);
+            history.replaceState(null, "", "/#/");
+        }""",
+        json.dumps({"sound": False, **settings}))
+    person.context.clear_cookies()
+    person.page.set_viewport_size(viewport)
+    person.page.reload()

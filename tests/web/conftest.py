@@ -11,18 +11,18 @@
 * ``client``: opens a browser context and page (a separate person, with its own
   cookies and localStorage; other Playwright context options, such as
   ``has_touch`` or ``reduced_motion``, pass through); uncaught page errors fail the test.
-* ``guest``: on ``module_web_server``, the pages of guests that a module's tests
-  share, each handed to a test as a fresh visit (storage cleared, the settings
-  and viewport asked for, at the lobby); a new context costs about two seconds
-  of CPU (its renderer process, the client's scripts compiled), a fresh visit a
-  tenth of that. The test finds no roll queued and must leave none.
-* ``newcomer``: as ``client``, on ``module_web_server``: a person the test needs
-  new (a sign-up, a browser locale).
+* ``visitor``: on ``module_web_server``, a new person in one of the pages a
+  module's tests share: cookies and storage cleared but for the settings asked
+  for, the page loaded anew at the lobby in the viewport asked for. A new
+  context costs about two seconds of CPU (its renderer process, the client's
+  scripts compiled), a fresh visit a tenth of that. The test finds no roll
+  queued and must leave none.
+* ``newcomer``: as ``client``, on ``module_web_server``: a person with context
+  options a shared page cannot take (a browser locale, touch).
 """
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser_client import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Client, new_client
+from tests.web.browser_client import CHROMIUM, CHROMIUM_ARGS, DESKTOP, Client, new_client, visit_afresh
 from tests.web.web_driver import WebServer
 
 
@@ -113,43 +113,26 @@ def newcomer(browser: Any, module_web_server: WebServer) -> Iterator[Callable[..
 
 
 @pytest.fixture(scope="module")
-def module_guests(module_web_server: WebServer) -> Iterator[list[Client]]:
-    """The guests' pages a module's tests share, opened as tests first need them."""
+def module_pages(module_web_server: WebServer) -> Iterator[list[Client]]:
+    """The pages a module's tests share (:func:`visitor`), opened as tests first need them."""
     people: list[Client] = []
     yield people
     for person in people:
         person.context.close()
 
 
-def visit_afresh(person: Client, settings: dict[str, Any], viewport: dict[str, int]) -> None:
-    """Make ``person``'s page a fresh visit of the lobby: local and session storage cleared but for ``settings``
-    (sound off unless given), the page loaded anew in ``viewport``. The guest and its tables stay."""
-    if not person.page.url.startswith(person.server.url):
-        person.goto("#/")
-    person.page.evaluate(
-        """settings => {
-            localStorage.clear();
-            sessionStorage.clear();
-            localStorage.setItem("nardy.settings", settings);
-            history.replaceState(null, "", "/#/");
-        }""",
-        json.dumps({"sound": False, **settings}))
-    person.page.set_viewport_size(viewport)
-    person.page.reload()
-
-
 @pytest.fixture
-def guest(browser: Any, module_web_server: WebServer,
-          module_guests: list[Client]) -> Iterator[Callable[..., Client]]:
-    """``guest(settings=..., viewport=...)``: the module's next shared guest, as a fresh visit (:func:`visit_afresh`).
-    The test finds no roll queued and leaves none, and their pages show no error meanwhile."""
+def visitor(browser: Any, module_web_server: WebServer,
+            module_pages: list[Client]) -> Iterator[Callable[..., Client]]:
+    """``visitor(settings=..., viewport=...)``: a new person in the module's next shared page (:func:`visit_afresh`).
+    The test finds no roll queued and leaves none, and its pages show no error meanwhile."""
     assert module_web_server.dice() == 0, "a test before this one left rolls queued"
     taken: list[tuple[Client, int]] = []
 
     def take(*, settings: dict[str, Any] | None = None, viewport: dict[str, int] | None = None) -> Client:
-        if len(taken) == len(module_guests):
-            module_guests.append(new_client(browser, module_web_server))
-        person = module_guests[len(taken)]
+        if len(taken) == len(module_pages):
+            module_pages.append(new_client(browser, module_web_server))
+        person = module_pages[len(taken)]
         taken.append((person, len(person.errors)))
         visit_afresh(person, settings or {}, viewport or DESKTOP)
         return person

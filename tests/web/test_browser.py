@@ -7,10 +7,10 @@ own cookies, which queues each roll as it is needed
 which is clicked through to the end screen. Screenshots of the board go to
 ``test-artifacts/screenshots/``.
 
-The tests share one server and the pages of its guests (the ``guest``
-fixture: each test gets them as a fresh visit, finds no roll queued and
-leaves none); a test whose subject is a new person (a sign-up, a browser
-locale) opens one (``newcomer``).
+The tests share one server and a few pages, each test's people new in them
+(the ``visitor`` fixture: cookies and storage cleared); a test finds no roll
+queued and leaves none. A person in another browser locale has a context of
+its own (``newcomer``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,24 @@ OPENING = (6, 1)
 """The opening roll every test queues: the guest (seat 0) wins it; in a short variant it moves with it, in long
 nardy it rolls next."""
 
+HUMAN_ROLLS = [(6, 6), (5, 5), (6, 6), (4, 4), (6, 5)]
+BOT_ROLLS = [(1, 2), (2, 1)]
+
 MakeClient = Callable[..., Client]
+
+
+def winning_dice(variant: str, turns: int = 400) -> list[tuple[int, int]]:
+    """Opening 6-1 for seat 0, then big rolls for seat 0 and small ones for the computer, alternating (for a
+    test on a server of its own: most are left over).
+
+    After a short variant's opening the winner moves with the opening dice, so
+    the computer rolls next; in long nardy the winner of the opening rolls next.
+    """
+    rolls: list[tuple[int, int]] = [OPENING]
+    for i in range(turns):
+        human, bot = HUMAN_ROLLS[i % len(HUMAN_ROLLS)], BOT_ROLLS[i % len(BOT_ROLLS)]
+        rolls += [human, bot] if variant in LONG else [bot, human]
+    return rolls
 
 
 def quick_play(person: Client, variant: str) -> None:
@@ -56,8 +73,8 @@ def play_to_the_last_turn(person: Client) -> ScriptingDriver:
 
 
 @pytest.mark.parametrize("variant", SHORT + LONG)
-def test_guest_plays_the_computer_to_the_end_screen(variant: str, guest: MakeClient) -> None:
-    person = guest(settings={"autoSwap": variant == "georgian"})
+def test_guest_plays_the_computer_to_the_end_screen(variant: str, visitor: MakeClient) -> None:
+    person = visitor(settings={"autoSwap": variant == "georgian"})
     person.server.dice(OPENING)
     quick_play(person, variant)
     person.screenshot_board(f"{variant}-start")
@@ -86,8 +103,8 @@ def test_guest_plays_the_computer_to_the_end_screen(variant: str, guest: MakeCli
 # ----- two people: create a private table, join by the invite link, undo and confirm
 
 
-def test_two_players_by_invite_link_with_undo_and_confirm(guest: MakeClient) -> None:
-    alice, bob = guest(), guest()
+def test_two_players_by_invite_link_with_undo_and_confirm(visitor: MakeClient) -> None:
+    alice, bob = visitor(), visitor()
     alice.server.dice((3, 1))
     alice.goto("#/")
     form = alice.page.locator("form.create")
@@ -174,8 +191,8 @@ def test_two_players_by_invite_link_with_undo_and_confirm(guest: MakeClient) -> 
 # ----- the cube: a double and a take between two people who met in the lobby
 
 
-def test_backgammon_double_and_take(guest: MakeClient) -> None:
-    alice, bob = guest(), guest()
+def test_backgammon_double_and_take(visitor: MakeClient) -> None:
+    alice, bob = visitor(), visitor()
     alice.server.dice((6, 1), (5, 2))
     alice.goto("#/")
     form = alice.page.locator("form.create")
@@ -197,7 +214,7 @@ def test_backgammon_double_and_take(guest: MakeClient) -> None:
     assert re.fullmatch(r"1:[45]\d|2:00", clock.inner_text()), clock.inner_text()
 
     # someone else watches from the lobby's list of games being played
-    carol = guest()
+    carol = visitor()
     carol.goto("#/")
     carol.page.click(f'[data-watch="{table}"]')
     carol.page.wait_for_selector("svg.board .checker")
@@ -255,8 +272,8 @@ def quarter(person: Client, p: int) -> tuple[bool, bool]:
 
 
 @pytest.mark.slow
-def test_orientation_and_language_change_the_page(guest: MakeClient, newcomer: MakeClient) -> None:
-    person = guest()
+def test_orientation_and_language_change_the_page(visitor: MakeClient, newcomer: MakeClient) -> None:
+    person = visitor()
     person.server.dice(OPENING)
     quick_play(person, "backgammon")
     assert person.page.get_attribute("svg.board", "data-home") == "bottom-right"
@@ -299,8 +316,8 @@ def test_orientation_and_language_change_the_page(guest: MakeClient, newcomer: M
     assert georgian.page.locator("[data-action=quick-play]").inner_text() == "ახლავე თამაში"
 
 
-def test_phone_landscape_shows_the_board_full_screen(guest: MakeClient) -> None:
-    person = guest(viewport=PHONE_LANDSCAPE)
+def test_phone_landscape_shows_the_board_full_screen(visitor: MakeClient) -> None:
+    person = visitor(viewport=PHONE_LANDSCAPE)
     person.server.dice(OPENING, (6, 5))  # the opening, then the guest's roll
     quick_play(person, "long-traditional")
     person.page.wait_for_selector("[data-action=roll]")
@@ -322,8 +339,8 @@ def test_phone_landscape_shows_the_board_full_screen(guest: MakeClient) -> None:
 
 
 @pytest.mark.slow
-def test_replay_steps_through_a_finished_game(guest: MakeClient) -> None:
-    person = guest()
+def test_replay_steps_through_a_finished_game(visitor: MakeClient) -> None:
+    person = visitor()
     person.server.dice(OPENING)
     quick_play(person, "georgian")
     driver = play_to_the_last_turn(person)
@@ -363,8 +380,8 @@ def test_replay_steps_through_a_finished_game(guest: MakeClient) -> None:
 # ----- a reload mid-game keeps the dice and the steps played so far
 
 
-def test_reload_keeps_the_dice_and_the_pending_steps(guest: MakeClient) -> None:
-    person = guest()
+def test_reload_keeps_the_dice_and_the_pending_steps(visitor: MakeClient) -> None:
+    person = visitor()
     person.server.dice(OPENING, (1, 2), (6, 6))  # the opening, the computer's reply, my roll
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
@@ -441,8 +458,8 @@ def test_reload_keeps_the_dice_and_the_pending_steps(guest: MakeClient) -> None:
 
 
 @pytest.mark.slow
-def test_auto_confirm_waits_then_confirms(guest: MakeClient) -> None:
-    person = guest(settings={"autoConfirm": True})
+def test_auto_confirm_waits_then_confirms(visitor: MakeClient) -> None:
+    person = visitor(settings={"autoConfirm": True})
     person.server.dice(OPENING, (1, 2))  # the opening, the computer's reply
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
@@ -480,9 +497,9 @@ def test_auto_confirm_waits_then_confirms(guest: MakeClient) -> None:
     assert waited >= 2000, f"confirmed after {waited} ms, not after the 2.5 s pause"
 
 
-def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(guest: MakeClient) -> None:
+def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(visitor: MakeClient) -> None:
     """When the rematch is refused, "play again" opens a new table like the last one: its clock too, a bank included."""
-    person = guest()
+    person = visitor()
     person.server.dice((3, 1), (3, 1))  # each table's opening roll, the person's to play
     first, again = person.page.evaluate("""async () => {
         const { ensureUser } = await import("./js/session.js");
@@ -508,8 +525,8 @@ def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(guest: M
 
 
 @pytest.mark.slow
-def test_guest_signs_up_and_keeps_the_game_on_the_profile(newcomer: MakeClient) -> None:
-    person = newcomer()
+def test_guest_signs_up_and_keeps_the_game_on_the_profile(visitor: MakeClient) -> None:
+    person = visitor()
     person.server.dice(OPENING)
     quick_play(person, "long-bolshie")
     driver = play_to_the_last_turn(person)
@@ -561,10 +578,10 @@ def test_guest_signs_up_and_keeps_the_game_on_the_profile(newcomer: MakeClient) 
     person.page.wait_for_selector('[data-user="web_tester"]')
 
 
-def test_find_an_opponent_then_the_leaderboards(newcomer: MakeClient) -> None:
+def test_find_an_opponent_then_the_leaderboards(visitor: MakeClient) -> None:
     """Issue 6 in the browser: a signed-up player queues for a rated match, is paired with a player
     queuing over the API, lands on the rated table; the Ratings page lists the leaderboards."""
-    person = newcomer()
+    person = visitor()
     person.goto("#/login")
     form = person.page.locator('form[data-form="signup"]')
     form.locator("input[name=username]").fill("queuer")
@@ -591,9 +608,9 @@ def test_find_an_opponent_then_the_leaderboards(newcomer: MakeClient) -> None:
     assert person.page.locator("[data-family=georgian]").count() == 1
 
 
-def test_play_now_offers_the_level_and_remembers_it(guest: MakeClient) -> None:
+def test_play_now_offers_the_level_and_remembers_it(visitor: MakeClient) -> None:
     """Quick play starts at intermediate, not random moves; the level chosen is this browser's next default."""
-    person = guest()
+    person = visitor()
     level = person.page.locator("select[name=quick-level]")
     assert level.input_value() == "intermediate"
     person.page.select_option("select[name=quick-variant]", "georgian")
