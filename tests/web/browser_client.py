@@ -153,9 +153,11 @@ def new_client(browser: Any, server: WebServer, *, viewport: dict[str, int] | No
     return Client(context, server)
 
 
-def visit_afresh(person: Client, settings: dict[str, Any], viewport: dict[str, int]) -> None:
+def visit_afresh(person: Client, settings: dict[str, Any], viewport: dict[str, int], *,
+                 reduced_motion: str = "no-preference") -> None:
     """Make ``person``'s page a new person's first visit of the lobby: cookies (who they were) and local and
-    session storage cleared but for ``settings`` (sound off unless given), the page loaded anew in ``viewport``."""
+    session storage cleared but for ``settings`` (sound off unless given), the page loaded anew in ``viewport``
+    and with ``reduced_motion`` (prefers-reduced-motion)."""
     if not person.page.url.startswith(person.server.url):
         person.goto("#/")
     person.page.evaluate(
@@ -168,4 +170,5 @@ def visit_afresh(person: Client, settings: dict[str, Any], viewport: dict[str, i
         json.dumps({"sound": False, **settings}))
     person.context.clear_cookies()
     person.page.set_viewport_size(viewport)
+    person.page.emulate_media(reduced_motion=reduced_motion)
     person.page.reload()

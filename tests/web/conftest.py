@@ -13,7 +13,7 @@
   ``has_touch`` or ``reduced_motion``, pass through); uncaught page errors fail the test.
 * ``visitor``: on ``module_web_server``, a new person in one of the pages a
   module's tests share: cookies and storage cleared but for the settings asked
-  for, the page loaded anew at the lobby in the viewport asked for. A new
+  for, the page loaded anew at the lobby in the viewport (and motion) asked for. A new
   context costs about two seconds of CPU (its renderer process, the client's
   scripts compiled), a fresh visit a tenth of that. The test finds no roll
   queued and must leave none.
@@ -124,17 +124,18 @@ def module_pages(module_web_server: WebServer) -> Iterator[list[Client]]:
 @pytest.fixture
 def visitor(browser: Any, module_web_server: WebServer,
             module_pages: list[Client]) -> Iterator[Callable[..., Client]]:
-    """``visitor(settings=..., viewport=...)``: a new person in the module's next shared page (:func:`visit_afresh`).
+    """``visitor(settings=..., viewport=..., reduced_motion=...)``: a new person in the module's next shared page (:func:`visit_afresh`).
     The test finds no roll queued and leaves none, and its pages show no error meanwhile."""
     assert module_web_server.dice() == 0, "a test before this one left rolls queued"
     taken: list[tuple[Client, int]] = []
 
-    def take(*, settings: dict[str, Any] | None = None, viewport: dict[str, int] | None = None) -> Client:
+    def take(*, settings: dict[str, Any] | None = None, viewport: dict[str, int] | None = None,
+             reduced_motion: str = "no-preference") -> Client:
         if len(taken) == len(module_pages):
             module_pages.append(new_client(browser, module_web_server))
         person = module_pages[len(taken)]
         taken.append((person, len(person.errors)))
-        visit_afresh(person, settings or {}, viewport or DESKTOP)
+        visit_afresh(person, settings or {}, viewport or DESKTOP, reduced_motion=reduced_motion)
         return person
 
     yield take

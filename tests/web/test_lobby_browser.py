@@ -252,7 +252,7 @@ def test_pages_fit_a_small_phone_in_every_language(newcomer: MakeClient) -> None
     person = newcomer(viewport=PHONE_UPRIGHT, has_touch=True, is_mobile=True)
     for language in ("ru", "en", "ka", "tr", "el"):
         visit_afresh(person, {"language": language}, PHONE_UPRIGHT)
-        assert person.page.evaluate("() => document.documentElement.lang") == language
+        person.page.wait_for_function("language => document.documentElement.lang === language", arg=language)
         for page, ready in (("#/", "select[name=variant]"), ("#/analysis", "svg.board")):
             person.goto(page)
             if page == "#/":
