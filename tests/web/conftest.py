@@ -12,17 +12,19 @@
   cookies and localStorage; other Playwright context options, such as
   ``has_touch`` or ``reduced_motion``, pass through); uncaught page errors fail the test.
 * ``visitor``: on ``module_web_server``, a new person in one of the pages a
-  module's tests share: cookies and storage cleared but for the settings asked
-  for, the page loaded anew at the lobby in the viewport (and motion) asked for. A new
-  context costs about two seconds of CPU (its renderer process, the client's
-  scripts compiled), a fresh visit a tenth of that. The test finds no roll
-  queued and must leave none.
-* ``newcomer``: as ``client``, on ``module_web_server``: a person with context
-  options a shared page cannot take (a browser locale, touch).
+  module's tests share (one per set of context options, such as ``has_touch``
+  or ``locale``): cookies and storage cleared but for the settings asked for,
+  the page loaded anew at the lobby in the viewport (and motion) asked for. A
+  new context costs about two seconds of CPU (its renderer process, the
+  client's scripts compiled), a fresh visit a tenth of that. The test finds no
+  roll queued and must leave none.
+* ``newcomer``: as ``client``, on ``module_web_server``: a context of the
+  test's own.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -113,27 +115,33 @@ def newcomer(browser: Any, module_web_server: WebServer) -> Iterator[Callable[..
 
 
 @pytest.fixture(scope="module")
-def module_pages(module_web_server: WebServer) -> Iterator[list[Client]]:
-    """The pages a module's tests share (:func:`visitor`), opened as tests first need them."""
-    people: list[Client] = []
-    yield people
-    for person in people:
-        person.context.close()
+def module_pages(module_web_server: WebServer) -> Iterator[dict[str, list[Client]]]:
+    """The pages a module's tests share (:func:`visitor`), by their context's options, opened as tests first need
+    them."""
+    pages: dict[str, list[Client]] = {}
+    yield pages
+    for people in pages.values():
+        for person in people:
+            person.context.close()
 
 
 @pytest.fixture
 def visitor(browser: Any, module_web_server: WebServer,
-            module_pages: list[Client]) -> Iterator[Callable[..., Client]]:
-    """``visitor(settings=..., viewport=..., reduced_motion=...)``: a new person in the module's next shared page (:func:`visit_afresh`).
-    The test finds no roll queued and leaves none, and its pages show no error meanwhile."""
+            module_pages: dict[str, list[Client]]) -> Iterator[Callable[..., Client]]:
+    """``visitor(settings=..., viewport=..., reduced_motion=..., **context_options)``: a new person
+    (:func:`visit_afresh`) in a page the module's tests share, one of those whose context has ``context_options``
+    (Playwright's: ``has_touch``, ``locale``...) that this test has not taken yet. The test finds no roll queued
+    and leaves none, and its pages show no error meanwhile."""
     assert module_web_server.dice() == 0, "a test before this one left rolls queued"
     taken: list[tuple[Client, int]] = []
 
     def take(*, settings: dict[str, Any] | None = None, viewport: dict[str, int] | None = None,
-             reduced_motion: str = "no-preference") -> Client:
-        if len(taken) == len(module_pages):
-            module_pages.append(new_client(browser, module_web_server))
-        person = module_pages[len(taken)]
+             reduced_motion: str = "no-preference", **context_options: Any) -> Client:
+        pages = module_pages.setdefault(json.dumps(context_options, sort_keys=True), [])
+        person = next((page for page in pages if all(page is not other for other, _ in taken)), None)
+        if person is None:
+            person = new_client(browser, module_web_server, **context_options)
+            pages.append(person)
         taken.append((person, len(person.errors)))
         visit_afresh(person, settings or {}, viewport or DESKTOP, reduced_motion=reduced_motion)
         return person

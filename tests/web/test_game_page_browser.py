@@ -2,8 +2,8 @@
 the replay's move list, the automatic roll and forced play, and tables where moves are final.
 
 Against the computer with scripted dice, in Debian's chromium, like ``test_browser.py``: the tests share
-one server and its pages, each test's person new in them (``visitor``), or in a context of its own where
-it needs a touch screen (``newcomer``); each queues the rolls it uses and leaves none.
+one server and its pages (a touch screen's among them), each test's person new in them (``visitor``); each
+queues the rolls it uses and leaves none.
 """
 
 from __future__ import annotations
@@ -79,10 +79,10 @@ def after_my_move_the_computer_moves(person: Client) -> None:
 
 
 @pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
-def test_phone_layouts_keep_the_controls_apart(viewport: dict[str, int], newcomer: MakeClient) -> None:
+def test_phone_layouts_keep_the_controls_apart(viewport: dict[str, int], visitor: MakeClient) -> None:
     """Issue item 5: the status text never lies over Undo/Confirm, nothing overlaps, the heading is whole,
     upright the board takes the whole width, sideways the whole height; the end card's heading shows."""
-    person = newcomer(viewport=viewport, has_touch=True, is_mobile=True)
+    person = visitor(viewport=viewport, has_touch=True, is_mobile=True)
     person.server.dice(OPENING)
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
@@ -124,10 +124,10 @@ def test_phone_layouts_keep_the_controls_apart(viewport: dict[str, int], newcome
 # ----- 6: drag-and-drop, flights, reduced motion
 
 
-def test_drag_and_drop_with_the_mouse_and_by_touch(newcomer: MakeClient) -> None:
+def test_drag_and_drop_with_the_mouse_and_by_touch(visitor: MakeClient) -> None:
     """Issue item 6: dragging a movable checker onto a lit target makes the step a click would; a drop
     elsewhere puts it back; a touch drag works the same (pointer events, no page scroll)."""
-    person = newcomer(has_touch=True)
+    person = visitor(has_touch=True)
     person.server.dice(OPENING)
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")

@@ -244,12 +244,12 @@ BROKEN_WORDS = """(selector) => {
 
 
 @pytest.mark.slow
-def test_pages_fit_a_small_phone_in_every_language(newcomer: MakeClient) -> None:
+def test_pages_fit_a_small_phone_in_every_language(visitor: MakeClient) -> None:
     """The mission's mobile layout: nothing is wider than a 360-pixel screen, whatever the language. The
     Russian and Georgian names of the long-nardy regulations, the longest options of the lobby's and the
     analysis board's selects, once widened the one column past the screen (a sideways scroll). One phone
     visits in each language in turn (the page's language, not the browser's, sets its words and formats)."""
-    person = newcomer(viewport=PHONE_UPRIGHT, has_touch=True, is_mobile=True)
+    person = visitor(viewport=PHONE_UPRIGHT, has_touch=True, is_mobile=True)
     for language in ("ru", "en", "ka", "tr", "el"):
         visit_afresh(person, {"language": language}, PHONE_UPRIGHT)
         person.page.wait_for_function("language => document.documentElement.lang === language", arg=language)
@@ -262,11 +262,11 @@ def test_pages_fit_a_small_phone_in_every_language(newcomer: MakeClient) -> None
 
 
 @pytest.mark.slow
-def test_a_players_pages_fit_a_small_phone(newcomer: MakeClient) -> None:
+def test_a_players_pages_fit_a_small_phone(visitor: MakeClient) -> None:
     """After a finished match, its replay with its analysis and the player's profile, whose tables of matches are
     wider than a phone, scroll inside their cards: the page itself never scrolls sideways. The analysis's figures
     once split Georgian and Russian words over two lines ("გათვალისწინებით", "Начинающий")."""
-    person = newcomer(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
+    person = visitor(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
     person.server.dice(OPENING)
     quick_play(person, "backgammon")
     driver = ScriptingDriver(person.server, person)
