@@ -14,7 +14,7 @@
 * ``visitor``: on ``module_web_server``, a new person in one of the pages a
   module's tests share (one per set of context options, such as ``has_touch``
   or ``locale``): cookies and storage cleared but for the settings asked for,
-  the page loaded anew at the lobby in the viewport (and motion) asked for. A
+  in the viewport (and motion) asked for, the page blank as a new one's. A
   new context costs about two seconds of CPU (its renderer process, the
   client's scripts compiled), a fresh visit a tenth of that. The test finds no
   roll queued and must leave none.

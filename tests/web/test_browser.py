@@ -500,6 +500,7 @@ def test_auto_confirm_waits_then_confirms(visitor: MakeClient) -> None:
 def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(visitor: MakeClient) -> None:
     """When the rematch is refused, "play again" opens a new table like the last one: its clock too, a bank included."""
     person = visitor()
+    person.goto("#/")
     person.server.dice((3, 1), (3, 1))  # each table's opening roll, the person's to play
     first, again = person.page.evaluate("""async () => {
         const { ensureUser } = await import("./js/session.js");
@@ -611,6 +612,7 @@ def test_find_an_opponent_then_the_leaderboards(visitor: MakeClient) -> None:
 def test_play_now_offers_the_level_and_remembers_it(visitor: MakeClient) -> None:
     """Quick play starts at intermediate, not random moves; the level chosen is this browser's next default."""
     person = visitor()
+    person.goto("#/")
     level = person.page.locator("select[name=quick-level]")
     assert level.input_value() == "intermediate"
     person.page.select_option("select[name=quick-variant]", "georgian")

@@ -351,6 +351,7 @@ def test_on_a_phone_the_chouette_board_fills_the_screen(viewport: dict[str, int]
     """As on a table's page (test_game_page_browser): a phone held upright shows the board edge to edge, held
     sideways the board takes the whole height with the controls beside it."""
     person = visitor(viewport=viewport, has_touch=True, is_mobile=True)
+    person.goto("#/")
     person.page.wait_for_selector(".chouette-card select[name=variant] option", state="attached")
     offered = person.page.locator(".chouette-card select[name=variant] option")
     assert offered.evaluate_all("options => options.map((o) => o.value)") == ["backgammon", "hypergammon", "nackgammon"]

@@ -338,6 +338,7 @@ def test_moves_are_final_on_long_nardy_tables(visitor: MakeClient) -> None:
     step hands the turn over."""
     person = visitor()
     person.server.dice(OPENING, (5, 3), (1, 2))
+    person.goto("#/")
     form = person.page.locator("form.create")
     form.locator("select[name=variant]").select_option("long-traditional")
     form.locator("select[name=opponent]").select_option("computer")

@@ -199,6 +199,7 @@ def test_the_create_form_offers_final_moves_with_the_variants_default(visitor: M
     """004's platform: «Ходы окончательны» for long nardy; the form checks it for the variants whose
     rules default to it, any table may choose otherwise, and the table keeps the choice."""
     alice = visitor()
+    alice.goto("#/")
     form = alice.page.locator("form.create")
     final = form.locator("input[name=moves_final]")
     form.locator("select[name=variant]").select_option("long-traditional")
@@ -252,9 +253,9 @@ def test_pages_fit_a_small_phone_in_every_language(visitor: MakeClient) -> None:
     person = visitor(viewport=PHONE_UPRIGHT, has_touch=True, is_mobile=True)
     for language in ("ru", "en", "ka", "tr", "el"):
         visit_afresh(person, {"language": language}, PHONE_UPRIGHT)
-        person.page.wait_for_function("language => document.documentElement.lang === language", arg=language)
         for page, ready in (("#/", "select[name=variant]"), ("#/analysis", "svg.board")):
             person.goto(page)
+            person.page.wait_for_function("language => document.documentElement.lang === language", arg=language)
             if page == "#/":
                 person.page.click("details.create-table > summary")  # on a phone the form waits behind its summary
             person.page.wait_for_selector(ready)

@@ -94,6 +94,7 @@ def test_an_upright_phone_gets_the_board_on_top_and_the_controls_in_reach(
 def test_the_moves_and_the_chat_are_tabs_below_the_controls(visitor: MakeClient) -> None:
     alice, bob = visitor(viewport=SMALL_PHONE, has_touch=True, is_mobile=True), visitor()
     alice.server.dice((3, 1))
+    alice.goto("#/")
     alice.page.click("details.create-table > summary")  # on a phone the form waits behind its summary
     form = alice.page.locator("form.create")
     form.locator("input[name=private]").check()

@@ -111,6 +111,7 @@ def check_pages(person: Client) -> None:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_page_follows_the_device_and_stays_readable(visitor: MakeClient, scheme: str) -> None:
     person = visitor(color_scheme=scheme)
+    person.goto("#/")
     person.page.wait_for_selector("[data-action=quick-play]")
     assert page_is_dark(person) is (scheme == "dark")
     assert person.page.evaluate("document.documentElement.dataset.theme") is None, "nobody chose: the device decides"
