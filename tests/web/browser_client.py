@@ -147,7 +147,27 @@ def new_client(browser: Any, server: WebServer, *, viewport: dict[str, int] | No
     as ``has_touch`` or ``reduced_motion``, pass through) whose settings start as ``settings``, sound off."""
     context = browser.new_context(viewport=viewport or DESKTOP, locale=locale, **options)
     initial = {"sound": False, **(settings or {})}
-    context.add_init_script(
-        "if (!localStorage.getItem('nardy.settings'))"
+    context.add_init_script(  # a blank page has no storage (visit_afresh leaves one)
+        "if (location.protocol !== 'about:' && !localStorage.getItem('nardy.settings'))"
         f" localStorage.setItem('nardy.settings', {json.dumps(json.dumps(initial))});")
     return Client(context, server)
+
+
+def visit_afresh(person: Client, settings: dict[str, Any], viewport: dict[str, int], *,
+                 reduced_motion: str = "no-preference") -> None:
+    """Make ``person``'s page a new person's, as a new context's is: cookies (who they were) and local and session
+    storage cleared but for ``settings`` (sound off unless given), ``viewport`` and ``reduced_motion``
+    (prefers-reduced-motion) set, the page blank, so that the test's first ``goto`` loads the site anew."""
+    if not person.page.url.startswith(person.server.url):
+        person.goto("#/")
+    person.page.evaluate(
+        """settings => {
+            localStorage.clear();
+            sessionStorage.clear();
+            localStorage.setItem("nardy.settings", settings);
+        }""",
+        json.dumps({"sound": False, **settings}))
+    person.page.goto("about:blank")
+    person.context.clear_cookies()
+    person.page.set_viewport_size(viewport)
+    person.page.emulate_media(reduced_motion=reduced_motion)

@@ -200,6 +200,16 @@ def play_the_last_turn(person: Client, driver: ScriptingDriver) -> str:
     return overlay.get_attribute("data-end") or ""
 
 
+def finish_over_the_socket(driver: ScriptingDriver) -> None:
+    """At the start of the driver's last turn (:meth:`ScriptingDriver.last_turn_next`): roll :data:`LAST_ROLL` and
+    play it to the game's end over the WebSocket, with no click in the page."""
+    driver.server.dice(LAST_ROLL)
+    driver.act("roll")
+    position = driver.position()
+    play = next(play for play in position.legal_plays(LAST_ROLL) if ends_the_game(position, play))
+    driver.act("move", steps=steps_of(play))
+
+
 def drawn_board(person: Client) -> list[int]:
     """The 24 points as the page draws them, signed from the guest's side (data-count and data-owner)."""
     cells: list[list[str]] = person.page.locator("g.hit[data-owner]").evaluate_all(

@@ -1,6 +1,9 @@
 """A guest finishes a game against the computer, opens its replay, presses Analyse, and reads the analysis:
 the progress, the players' figures, the equity graph (a point jumps to its move), each move's loss and mark,
-and the best play drawn on the board on demand. The short board and long nardy alike."""
+and the best play drawn on the board on demand. The short board and long nardy alike.
+
+The tests share one server (its analysis worker too) and its pages, each test's person new in them
+(``visitor``); each queues the rolls it uses."""
 
 from __future__ import annotations
 
@@ -9,8 +12,8 @@ from collections.abc import Callable
 import pytest
 
 from tests.web.browser_client import Client
-from tests.web.test_browser import winning_dice
-from tests.web.web_driver import WebServer
+from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
+from tests.web.test_browser import OPENING, quick_play
 
 
 MakeClient = Callable[..., Client]
@@ -18,16 +21,15 @@ ANALYSIS_SECONDS = 180_000
 """Milliseconds the worker process may take: spawned, engines loaded, a whole game analysed on a busy machine."""
 
 
-def finish_against_the_computer(person: Client, server: WebServer, variant: str) -> None:
-    server.dice(*winning_dice(variant))
-    person.goto("#/")
-    person.page.select_option("select[name=quick-variant]", variant)
-    person.page.select_option("select[name=quick-level]", "random")  # a short game: the dice favour the guest
-    person.page.click("[data-action=quick-play]")
-    person.page.wait_for_selector(".game-page[data-status=playing]")
-    driver = person.driver()
+def finish_against_the_computer(person: Client, variant: str) -> None:
+    """A game of ``variant`` against the random computer, won by the person to the end screen: played over the
+    WebSocket with the rolls queued as they are needed (:mod:`tests.web.scripted_game`)."""
+    person.server.dice(OPENING)
+    quick_play(person, variant)
+    driver = ScriptingDriver(person.server, person)
     try:
-        driver.play_until(lambda d: False)
+        driver.play_to_the_last_turn()
+        finish_over_the_socket(driver)
     finally:
         driver.close()
     person.page.wait_for_selector('.overlay[data-end="match"]')
@@ -35,9 +37,9 @@ def finish_against_the_computer(person: Client, server: WebServer, variant: str)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["backgammon", "long-traditional"])
-def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeClient, web_server: WebServer) -> None:
-    person = client()
-    finish_against_the_computer(person, web_server, variant)
+def test_a_finished_game_is_analysed_from_its_replay(variant: str, visitor: MakeClient) -> None:
+    person = visitor()
+    finish_against_the_computer(person, variant)
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
     person.page.select_option("select[name=analysis-level]", "advanced")
@@ -84,8 +86,9 @@ def test_a_finished_game_is_analysed_from_its_replay(variant: str, client: MakeC
     person.page.wait_for_selector(".analysis-panel[data-status=done]")
 
 
-def test_a_hint_in_a_game_against_the_computer(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
+def test_a_hint_in_a_game_against_the_computer(visitor: MakeClient) -> None:
+    person = visitor()
+    web_server = person.server
     web_server.dice((6, 1))  # the guest opens 6-1
     person.goto("#/")
     person.page.select_option("select[name=quick-variant]", "backgammon")
@@ -108,8 +111,8 @@ def test_a_hint_in_a_game_against_the_computer(client: MakeClient, web_server: W
     assert person.page.locator("[data-action=hint]").count() == 0
 
 
-def test_the_analysis_board(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
+def test_the_analysis_board(visitor: MakeClient) -> None:
+    person = visitor()
     person.goto("#/analysis")
     person.page.wait_for_selector(".board-plays li, .board-results .error")
     person.page.select_option("select[name=die-a]", "3")

@@ -1,10 +1,16 @@
 """The browser client against a real server, in Debian's chromium.
 
 Dice are scripted (``POST /api/testing/dice``) so games go where the test
-wants. Long games are mostly played over the WebSocket by a driver with the
-page's own cookies, and handed to the page for the last turns, which are
-clicked through to the end screen. Screenshots of the board go to
+wants. Whole games are played over the WebSocket by a driver with the page's
+own cookies, which queues each roll as it is needed
+(:mod:`tests.web.scripted_game`), and handed to the page for the last turn,
+which is clicked through to the end screen. Screenshots of the board go to
 ``test-artifacts/screenshots/``.
+
+The tests share one server and a few pages, each test's people new in them
+(the ``visitor`` fixture: cookies and storage cleared); a test finds no roll
+queued and leaves none. A person in another browser locale has a context of
+its own (``newcomer``).
 """
 
 from __future__ import annotations
@@ -15,11 +21,16 @@ from collections.abc import Callable
 import pytest
 
 from tests.web.browser_client import PHONE_LANDSCAPE, Client
-from tests.web.web_driver import Driver, Http, WebServer
+from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket, play_the_last_turn
+from tests.web.web_driver import Http
 
 
 SHORT = ("backgammon", "dave", "georgian")
 LONG = ("long-traditional", "long-tournament", "long-bolshie")
+OPENING = (6, 1)
+"""The opening roll every test queues: the guest (seat 0) wins it; in a short variant it moves with it, in long
+nardy it rolls next."""
+
 HUMAN_ROLLS = [(6, 6), (5, 5), (6, 6), (4, 4), (6, 5)]
 BOT_ROLLS = [(1, 2), (2, 1)]
 
@@ -27,12 +38,13 @@ MakeClient = Callable[..., Client]
 
 
 def winning_dice(variant: str, turns: int = 400) -> list[tuple[int, int]]:
-    """Opening 6-1 for seat 0, then big rolls for seat 0 and small ones for the computer, alternating.
+    """Opening 6-1 for seat 0, then big rolls for seat 0 and small ones for the computer, alternating (for a
+    test on a server of its own: most are left over).
 
     After a short variant's opening the winner moves with the opening dice, so
     the computer rolls next; in long nardy the winner of the opening rolls next.
     """
-    rolls: list[tuple[int, int]] = [(6, 1)]
+    rolls: list[tuple[int, int]] = [OPENING]
     for i in range(turns):
         human, bot = HUMAN_ROLLS[i % len(HUMAN_ROLLS)], BOT_ROLLS[i % len(BOT_ROLLS)]
         rolls += [human, bot] if variant in LONG else [bot, human]
@@ -49,45 +61,28 @@ def quick_play(person: Client, variant: str) -> None:
     person.page.wait_for_selector(".game-page[data-status=playing]")
 
 
-def near_the_end(driver: Driver) -> bool:
-    """My turn starts with at most four checkers left: the last bear-off happens in the page."""
-    game = driver.state["game"]
-    return driver.my_turn() and game["phase"] == "rolling" and driver.checkers_on_board() <= 4
-
-
-def play_to_the_end_screen(person: Client, driver: Driver) -> None:
-    """The driver plays most of each game, the page the final turns, until the match is over."""
-    for _ in range(10):
-        driver.play_until(near_the_end)
-        assert driver.state["status"] != "finished" or person.page.locator('.overlay[data-end="match"]').is_visible()
-        for _ in range(200):
-            if person.page.locator(".overlay:not([hidden])").count():
-                break
-            person.wait_my_turn_or_end()
-            if person.page.locator(".overlay:not([hidden])").count() or person.game().get("status") == "finished":
-                break
-            person.play_one_action()
-        overlay = person.page.wait_for_selector(".overlay:not([hidden])")
-        if overlay.get_attribute("data-end") == "match":
-            return
-        person.page.click("[data-action=next-game]")
-    raise AssertionError("the match did not end")
+def play_to_the_last_turn(person: Client) -> ScriptingDriver:
+    """From the opening, the guest's turns over the WebSocket until its next one can end the game (the driver,
+    still open: close it)."""
+    driver = ScriptingDriver(person.server, person)
+    driver.play_to_the_last_turn()
+    return driver
 
 
 # ----- a guest plays each variant against the computer to the end screen
 
 
 @pytest.mark.parametrize("variant", SHORT + LONG)
-def test_guest_plays_the_computer_to_the_end_screen(variant: str, client: MakeClient, web_server: WebServer) -> None:
-    person = client(settings={"autoSwap": variant == "georgian"})
-    web_server.dice(*winning_dice(variant))
+def test_guest_plays_the_computer_to_the_end_screen(variant: str, visitor: MakeClient) -> None:
+    person = visitor(settings={"autoSwap": variant == "georgian"})
+    person.server.dice(OPENING)
     quick_play(person, variant)
     person.screenshot_board(f"{variant}-start")
     assert person.page.locator("[data-user]").inner_text().endswith("(guest)")
 
-    driver = person.driver()
+    driver = play_to_the_last_turn(person)
     try:
-        play_to_the_end_screen(person, driver)
+        assert play_the_last_turn(person, driver) == "match"
     finally:
         driver.close()
     overlay = person.page.locator('.overlay[data-end="match"]')
@@ -108,9 +103,9 @@ def test_guest_plays_the_computer_to_the_end_screen(variant: str, client: MakeCl
 # ----- two people: create a private table, join by the invite link, undo and confirm
 
 
-def test_two_players_by_invite_link_with_undo_and_confirm(client: MakeClient, web_server: WebServer) -> None:
-    alice, bob = client(), client()
-    web_server.dice((3, 1))
+def test_two_players_by_invite_link_with_undo_and_confirm(visitor: MakeClient) -> None:
+    alice, bob = visitor(), visitor()
+    alice.server.dice((3, 1))
     alice.goto("#/")
     form = alice.page.locator("form.create")
     form.locator("select[name=variant]").select_option("georgian")
@@ -181,7 +176,7 @@ def test_two_players_by_invite_link_with_undo_and_confirm(client: MakeClient, we
 
     # a rematch: Alice offers, Bob accepts, both go to the new table
     first_table = alice.table_id()
-    web_server.dice((2, 5))
+    alice.server.dice((2, 5))
     alice.page.click("[data-action=rematch]")
     bob.page.wait_for_selector("[data-action=rematch]:has-text('Accept the rematch')")
     bob.page.click("[data-action=rematch]")
@@ -196,9 +191,9 @@ def test_two_players_by_invite_link_with_undo_and_confirm(client: MakeClient, we
 # ----- the cube: a double and a take between two people who met in the lobby
 
 
-def test_backgammon_double_and_take(client: MakeClient, web_server: WebServer) -> None:
-    alice, bob = client(), client()
-    web_server.dice((6, 1), (5, 2))
+def test_backgammon_double_and_take(visitor: MakeClient) -> None:
+    alice, bob = visitor(), visitor()
+    alice.server.dice((6, 1), (5, 2))
     alice.goto("#/")
     form = alice.page.locator("form.create")
     form.locator("select[name=variant]").select_option("backgammon")
@@ -219,7 +214,7 @@ def test_backgammon_double_and_take(client: MakeClient, web_server: WebServer) -
     assert re.fullmatch(r"1:[45]\d|2:00", clock.inner_text()), clock.inner_text()
 
     # someone else watches from the lobby's list of games being played
-    carol = client()
+    carol = visitor()
     carol.goto("#/")
     carol.page.click(f'[data-watch="{table}"]')
     carol.page.wait_for_selector("svg.board .checker")
@@ -277,9 +272,9 @@ def quarter(person: Client, p: int) -> tuple[bool, bool]:
 
 
 @pytest.mark.slow
-def test_orientation_and_language_change_the_page(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
-    web_server.dice(*winning_dice("backgammon", 20))
+def test_orientation_and_language_change_the_page(visitor: MakeClient, newcomer: MakeClient) -> None:
+    person = visitor()
+    person.server.dice(OPENING)
     quick_play(person, "backgammon")
     assert person.page.get_attribute("svg.board", "data-home") == "bottom-right"
     assert quarter(person, 1) == (True, True), "point 1 is in the bottom right quarter by default"
@@ -314,16 +309,16 @@ def test_orientation_and_language_change_the_page(client: MakeClient, web_server
             assert person.page.locator("#game-message").inner_text() != ""
         person.screenshot_page(f"game-page-{language}")
     # the page opens in the browser's language when none is chosen
-    georgian = client(locale="ka-GE")
+    georgian = newcomer(locale="ka-GE")
     georgian.goto("#/")
     georgian.page.wait_for_selector("[data-action=quick-play]")
     assert georgian.page.locator("[data-nav=lobby]").inner_text() == "თამაში"
     assert georgian.page.locator("[data-action=quick-play]").inner_text() == "ახლავე თამაში"
 
 
-def test_phone_landscape_shows_the_board_full_screen(client: MakeClient, web_server: WebServer) -> None:
-    person = client(viewport=PHONE_LANDSCAPE)
-    web_server.dice(*winning_dice("long-traditional", 20))
+def test_phone_landscape_shows_the_board_full_screen(visitor: MakeClient) -> None:
+    person = visitor(viewport=PHONE_LANDSCAPE)
+    person.server.dice(OPENING, (6, 5))  # the opening, then the guest's roll
     quick_play(person, "long-traditional")
     person.page.wait_for_selector("[data-action=roll]")
     assert not person.page.locator(".topbar").is_visible()
@@ -344,13 +339,13 @@ def test_phone_landscape_shows_the_board_full_screen(client: MakeClient, web_ser
 
 
 @pytest.mark.slow
-def test_replay_steps_through_a_finished_game(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
-    web_server.dice(*winning_dice("georgian"))
+def test_replay_steps_through_a_finished_game(visitor: MakeClient) -> None:
+    person = visitor()
+    person.server.dice(OPENING)
     quick_play(person, "georgian")
-    driver = person.driver()
+    driver = play_to_the_last_turn(person)
     try:
-        driver.play_until(lambda d: False)
+        finish_over_the_socket(driver)
     finally:
         driver.close()
     person.page.wait_for_selector('.overlay[data-end="match"]')
@@ -385,9 +380,9 @@ def test_replay_steps_through_a_finished_game(client: MakeClient, web_server: We
 # ----- a reload mid-game keeps the dice and the steps played so far
 
 
-def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
-    web_server.dice(*winning_dice("backgammon", 20))
+def test_reload_keeps_the_dice_and_the_pending_steps(visitor: MakeClient) -> None:
+    person = visitor()
+    person.server.dice(OPENING, (1, 2), (6, 6))  # the opening, the computer's reply, my roll
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
     assert person.dice() == "6-1"
@@ -463,9 +458,9 @@ def test_reload_keeps_the_dice_and_the_pending_steps(client: MakeClient, web_ser
 
 
 @pytest.mark.slow
-def test_auto_confirm_waits_then_confirms(client: MakeClient, web_server: WebServer) -> None:
-    person = client(settings={"autoConfirm": True})
-    web_server.dice(*winning_dice("backgammon", 20))
+def test_auto_confirm_waits_then_confirms(visitor: MakeClient) -> None:
+    person = visitor(settings={"autoConfirm": True})
+    person.server.dice(OPENING, (1, 2))  # the opening, the computer's reply
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
 
@@ -502,11 +497,11 @@ def test_auto_confirm_waits_then_confirms(client: MakeClient, web_server: WebSer
     assert waited >= 2000, f"confirmed after {waited} ms, not after the 2.5 s pause"
 
 
-def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(client: MakeClient, web_server: WebServer) -> None:
+def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(visitor: MakeClient) -> None:
     """When the rematch is refused, "play again" opens a new table like the last one: its clock too, a bank included."""
-    person = client()
+    person = visitor()
     person.goto("#/")
-    web_server.dice((3, 1), (3, 1))  # each table's opening roll, the person's to play
+    person.server.dice((3, 1), (3, 1))  # each table's opening roll, the person's to play
     first, again = person.page.evaluate("""async () => {
         const { ensureUser } = await import("./js/session.js");
         const { post } = await import("./js/api.js");
@@ -531,19 +526,20 @@ def test_play_again_without_a_rematch_opens_a_table_with_the_same_clock(client: 
 
 
 @pytest.mark.slow
-def test_guest_signs_up_and_keeps_the_game_on_the_profile(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
-    web_server.dice(*winning_dice("long-bolshie"))
+def test_guest_signs_up_and_keeps_the_game_on_the_profile(visitor: MakeClient) -> None:
+    person = visitor()
+    person.server.dice(OPENING)
     quick_play(person, "long-bolshie")
-    driver = person.driver()
+    driver = play_to_the_last_turn(person)
     try:
-        driver.play_until(lambda d: False)
+        finish_over_the_socket(driver)
     finally:
         driver.close()
     person.page.wait_for_selector('.overlay[data-end="match"]')
 
     # "Play again": a rematch against the computer starts at once on a new table
     first_table = person.table_id()
+    person.server.dice(OPENING)  # the new table's opening
     person.page.click("[data-action=play-again]")
     person.page.wait_for_function("old => !location.hash.includes(old)", arg=first_table)
     person.page.wait_for_selector(".game-page[data-status=playing]")
@@ -583,10 +579,10 @@ def test_guest_signs_up_and_keeps_the_game_on_the_profile(client: MakeClient, we
     person.page.wait_for_selector('[data-user="web_tester"]')
 
 
-def test_find_an_opponent_then_the_leaderboards(client: MakeClient, web_server: WebServer) -> None:
+def test_find_an_opponent_then_the_leaderboards(visitor: MakeClient) -> None:
     """Issue 6 in the browser: a signed-up player queues for a rated match, is paired with a player
     queuing over the API, lands on the rated table; the Ratings page lists the leaderboards."""
-    person = client()
+    person = visitor()
     person.goto("#/login")
     form = person.page.locator('form[data-form="signup"]')
     form.locator("input[name=username]").fill("queuer")
@@ -599,8 +595,8 @@ def test_find_an_opponent_then_the_leaderboards(client: MakeClient, web_server: 
     person.page.click("[data-action=find-opponent]")
     person.page.wait_for_selector("[data-action=leave-pool]")
 
-    web_server.dice((3, 1))  # the paired table's opening roll
-    other = Http(web_server)
+    person.server.dice((3, 1))  # the paired table's opening roll
+    other = Http(person.server)
     other.post("/api/signup", {"username": "other_queuer", "password": "correct horse battery"})
     other.post("/api/matchmaking/join", {"variant": "georgian", "match_length": 1})
     person.page.wait_for_function("() => location.hash.startsWith('#/table/')", timeout=20_000)
@@ -613,9 +609,9 @@ def test_find_an_opponent_then_the_leaderboards(client: MakeClient, web_server: 
     assert person.page.locator("[data-family=georgian]").count() == 1
 
 
-def test_play_now_offers_the_level_and_remembers_it(client: MakeClient, web_server: WebServer) -> None:
+def test_play_now_offers_the_level_and_remembers_it(visitor: MakeClient) -> None:
     """Quick play starts at intermediate, not random moves; the level chosen is this browser's next default."""
-    person = client()
+    person = visitor()
     person.goto("#/")
     level = person.page.locator("select[name=quick-level]")
     assert level.input_value() == "intermediate"
@@ -631,7 +627,7 @@ def test_play_now_offers_the_level_and_remembers_it(client: MakeClient, web_serv
     person.page.reload()
     person.page.wait_for_selector("[data-action=quick-play]")
     assert level.input_value() == "expert"
-    web_server.dice(*winning_dice("backgammon", 20))
+    person.server.dice(OPENING)
     person.page.select_option("select[name=quick-variant]", "backgammon")
     assert level.input_value() == "expert"
     person.page.click("[data-action=quick-play]")

@@ -14,6 +14,8 @@ frame from the results table's link.
 A second, shorter test sets a client seed from the page's fair-dice box (the
 rolls for places and the first game use it) and leaves the table: at once
 before it forms, and at the end of the game when asked during one.
+
+The tests share one server and its pages, each test's people new in them (``visitor``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.web.browser_client import Client
-from tests.web.web_driver import Http, WebServer
+from tests.web.web_driver import Http
 
 
 MakeClient = Callable[..., Client]
@@ -119,8 +121,9 @@ def join_by_address(person: Client, table: str) -> None:
 
 
 @pytest.mark.slow
-def test_four_players_play_a_chouette_game(client: MakeClient, web_server: WebServer) -> None:
-    alice, bob, carol, dave = client(), client(), client(), client()
+def test_four_players_play_a_chouette_game(visitor: MakeClient) -> None:
+    alice, bob, carol, dave = visitor(), visitor(), visitor(), visitor()
+    web_server = alice.server
     everyone = (alice, bob, carol, dave)
 
     # ----- Alice creates the table from the lobby
@@ -262,12 +265,11 @@ def test_four_players_play_a_chouette_game(client: MakeClient, web_server: WebSe
 
 
 @pytest.mark.slow
-def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_games(
-    client: MakeClient, web_server: WebServer,
-) -> None:
+def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_games(visitor: MakeClient) -> None:
     """Dave leaves before the table forms (at once); Alice sets her client seed, which the first rolls use;
     Carol leaves during the game, plays it out marked as leaving, and is gone when it ends."""
-    alice, bob, carol, dave = client(), client(), client(), client()
+    alice, bob, carol, dave = visitor(), visitor(), visitor(), visitor()
+    web_server = alice.server
     table = create_from_lobby(alice, 8)
     for person in (bob, carol, dave):
         join_by_address(person, table)
@@ -345,10 +347,10 @@ def test_a_client_seed_from_the_chouette_page_and_leaving_between_and_during_gam
 
 @pytest.mark.parametrize("viewport", [{"width": 360, "height": 780}, {"width": 844, "height": 390}],
                          ids=["upright", "sideways"])
-def test_on_a_phone_the_chouette_board_fills_the_screen(viewport: dict[str, int], client: MakeClient) -> None:
+def test_on_a_phone_the_chouette_board_fills_the_screen(viewport: dict[str, int], visitor: MakeClient) -> None:
     """As on a table's page (test_game_page_browser): a phone held upright shows the board edge to edge, held
     sideways the board takes the whole height with the controls beside it."""
-    person = client(viewport=viewport, has_touch=True, is_mobile=True)
+    person = visitor(viewport=viewport, has_touch=True, is_mobile=True)
     person.goto("#/")
     person.page.wait_for_selector(".chouette-card select[name=variant] option", state="attached")
     offered = person.page.locator(".chouette-card select[name=variant] option")

@@ -1,7 +1,9 @@
 """The game page on phones, drag-and-drop and flying checkers, resigning, guest names and icons,
 the replay's move list, the automatic roll and forced play, and tables where moves are final.
 
-Against the computer with scripted dice, in Debian's chromium, like ``test_browser.py``.
+Against the computer with scripted dice, in Debian's chromium, like ``test_browser.py``: the tests share
+one server and its pages (a touch screen's among them), each test's person new in them (``visitor``); each
+queues the rolls it uses and leaves none.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from typing import Any
 import pytest
 
 from tests.web.browser_client import Client
-from tests.web.test_browser import quick_play, winning_dice
-from tests.web.web_driver import WebServer
+from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
+from tests.web.test_browser import OPENING, quick_play
 
 
 MakeClient = Callable[..., Client]
@@ -77,11 +79,11 @@ def after_my_move_the_computer_moves(person: Client) -> None:
 
 
 @pytest.mark.parametrize("viewport", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
-def test_phone_layouts_keep_the_controls_apart(viewport: dict[str, int], client: MakeClient, web_server: WebServer) -> None:
+def test_phone_layouts_keep_the_controls_apart(viewport: dict[str, int], visitor: MakeClient) -> None:
     """Issue item 5: the status text never lies over Undo/Confirm, nothing overlaps, the heading is whole,
     upright the board takes the whole width, sideways the whole height; the end card's heading shows."""
-    person = client(viewport=viewport, has_touch=True, is_mobile=True)
-    web_server.dice(*winning_dice("backgammon", 20))
+    person = visitor(viewport=viewport, has_touch=True, is_mobile=True)
+    person.server.dice(OPENING)
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
     version = person.version()
@@ -122,11 +124,11 @@ def test_phone_layouts_keep_the_controls_apart(viewport: dict[str, int], client:
 # ----- 6: drag-and-drop, flights, reduced motion
 
 
-def test_drag_and_drop_with_the_mouse_and_by_touch(client: MakeClient, web_server: WebServer) -> None:
+def test_drag_and_drop_with_the_mouse_and_by_touch(visitor: MakeClient) -> None:
     """Issue item 6: dragging a movable checker onto a lit target makes the step a click would; a drop
     elsewhere puts it back; a touch drag works the same (pointer events, no page scroll)."""
-    person = client(has_touch=True)
-    web_server.dice(*winning_dice("backgammon", 20))
+    person = visitor(has_touch=True)
+    person.server.dice(OPENING)
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
     person.page.evaluate(COUNT_FLIGHTS)
@@ -166,11 +168,11 @@ def test_drag_and_drop_with_the_mouse_and_by_touch(client: MakeClient, web_serve
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
-def test_moves_fly_unless_reduced_motion_is_asked_for(motion: str, client: MakeClient, web_server: WebServer) -> None:
+def test_moves_fly_unless_reduced_motion_is_asked_for(motion: str, visitor: MakeClient) -> None:
     """Issue item 6: a click's step and the computer's move fly checker by checker; with
     prefers-reduced-motion nothing flies, the checkers are simply there."""
-    person = client(reduced_motion=motion)
-    web_server.dice((6, 1), (1, 2))
+    person = visitor(reduced_motion=motion)
+    person.server.dice(OPENING, (1, 2))
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
     person.page.evaluate(COUNT_FLIGHTS)
@@ -193,10 +195,10 @@ def test_moves_fly_unless_reduced_motion_is_asked_for(motion: str, client: MakeC
 # ----- 8: resigning outside backgammon
 
 
-def test_dave_resigns_by_an_offer_the_computer_accepts(client: MakeClient, web_server: WebServer) -> None:
+def test_dave_resigns_by_an_offer_the_computer_accepts(visitor: MakeClient) -> None:
     """Issue item 8: dave offers oin, mars or koks with the points the server names; the computer accepts."""
-    person = client()
-    web_server.dice(*winning_dice("dave", 20))
+    person = visitor()
+    person.server.dice(OPENING, OPENING)  # this game's opening, and the next game's, rolled as this one ends
     quick_play(person, "dave")
     person.page.click("[data-action=resign]")
     offers = person.page.locator(".resign-menu [data-resign]")
@@ -211,12 +213,12 @@ def test_dave_resigns_by_an_offer_the_computer_accepts(client: MakeClient, web_s
 
 @pytest.mark.parametrize(("variant", "kind", "points"), [("long-traditional", "Mars", 2), ("georgian", "Koks", 3)])
 def test_resigning_says_what_it_costs_before_it_is_done(
-    variant: str, kind: str, points: int, client: MakeClient, web_server: WebServer,
+    variant: str, kind: str, points: int, visitor: MakeClient,
 ) -> None:
     """Issue item 8: resigning at move 0 of long nardy costs a mars, 2 points: the confirmation says so
     (the server's figure), and the result is that."""
-    person = client()
-    web_server.dice(*winning_dice(variant, 20))
+    person = visitor()
+    person.server.dice(OPENING)
     quick_play(person, variant)
     asked: list[str] = []
     person.page.on("dialog", lambda dialog: asked.append(dialog.message))
@@ -230,11 +232,11 @@ def test_resigning_says_what_it_costs_before_it_is_done(
 # ----- 9: guest names, icons, one order of the dice
 
 
-def test_guest_names_icons_and_the_larger_die_first(client: MakeClient, web_server: WebServer) -> None:
+def test_guest_names_icons_and_the_larger_die_first(visitor: MakeClient) -> None:
     """Issue item 9: a guest is "Guest-4821", not a hex string; buttons draw SVG icons, not emoji that
     show as boxes without an emoji font; a roll is written larger die first everywhere."""
-    person = client()
-    web_server.dice((6, 1), (1, 2), (2, 5))
+    person = visitor()
+    person.server.dice(OPENING, (1, 2), (2, 5))
     quick_play(person, "backgammon")
     assert re.fullmatch(r"Guest-\d{4} \(guest\)", person.page.locator("[data-user]").inner_text())
     name = person.page.locator("[data-user]").inner_text().split(" ")[0]
@@ -263,15 +265,16 @@ def test_guest_names_icons_and_the_larger_die_first(client: MakeClient, web_serv
 # ----- 10: the replay
 
 
-def test_replay_lists_the_moves_with_pips_arrows_and_a_tied_opening(client: MakeClient, web_server: WebServer) -> None:
+def test_replay_lists_the_moves_with_pips_arrows_and_a_tied_opening(visitor: MakeClient) -> None:
     """Issue item 10: a tied opening shows both dice and the re-roll after it; each frame shows the pips,
     a move its arrows; the list of moves beside the board jumps to a move."""
-    person = client()
-    web_server.dice((3, 3), *winning_dice("georgian"))
+    person = visitor()
+    person.server.dice((3, 3), OPENING)
     quick_play(person, "georgian")
-    driver = person.driver()
+    driver = ScriptingDriver(person.server, person)
     try:
-        driver.play_until(lambda d: False)
+        driver.play_to_the_last_turn()
+        finish_over_the_socket(driver)
     finally:
         driver.close()
     person.page.wait_for_selector('.overlay[data-end="match"]')
@@ -309,16 +312,16 @@ def test_replay_lists_the_moves_with_pips_arrows_and_a_tied_opening(client: Make
 # ----- 11: automatic roll and forced play
 
 
-def test_forced_plays_and_rolls_can_be_automatic(client: MakeClient, web_server: WebServer) -> None:
+def test_forced_plays_and_rolls_can_be_automatic(visitor: MakeClient) -> None:
     """Issue item 11: with both settings on, the page rolls when there is no cube decision and plays
     the only legal play the server names: the first 6-6 of long nardy (two checkers to 18, 004)."""
-    person = client()
+    person = visitor()
     person.goto("#/settings")
     person.page.check("input[name=autoRoll]")
     person.page.check("input[name=autoForced]")
     settings: dict[str, Any] = person.page.evaluate("() => JSON.parse(localStorage.getItem('nardy.settings'))")
     assert settings["autoRoll"] is True and settings["autoForced"] is True
-    web_server.dice((6, 1), (6, 6), (1, 2), (5, 3))
+    person.server.dice(OPENING, (6, 6), (1, 2), (5, 3))
     quick_play(person, "long-traditional")
     # nothing is clicked: roll 6-6, 24/18 24/18, the computer's turn, roll 5-3, which needs me
     person.page.wait_for_selector('.game-page[data-my-turn=true][data-phase=moving] svg.board[data-dice="5-3"]')
@@ -329,12 +332,12 @@ def test_forced_plays_and_rolls_can_be_automatic(client: MakeClient, web_server:
 # ----- 12: moves are final
 
 
-def test_moves_are_final_on_long_nardy_tables(client: MakeClient, web_server: WebServer) -> None:
+def test_moves_are_final_on_long_nardy_tables(visitor: MakeClient) -> None:
     """Issue item 12, 004: «Ходы окончательны: сделанный ход нельзя отменить. После последнего
     обязательного хода очередь автоматически переходит к сопернику». No Undo, no Confirm: the last
     step hands the turn over."""
-    person = client()
-    web_server.dice((6, 1), (5, 3), (1, 2))
+    person = visitor()
+    person.server.dice(OPENING, (5, 3), (1, 2))
     person.goto("#/")
     form = person.page.locator("form.create")
     form.locator("select[name=variant]").select_option("long-traditional")

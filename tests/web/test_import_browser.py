@@ -1,6 +1,8 @@
 """A guest uploads a match file (#/imports), lands on its replay, follows the analysis queued at upload to its
 end, and steps through the match with each move's verdict; the upload is listed with its analysis, and
-deleted. A file that is not a match file is refused with the server's reason, on the page it was sent from."""
+deleted. A file that is not a match file is refused with the server's reason, on the page it was sent from.
+
+The tests share one server (its analysis worker too) and its pages, each test's person new in them (``visitor``)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,6 @@ from nardy.notation import transcript_to_mat
 from nardy.notation.transcript import Action, GameTranscript, Transcript
 from nardy.rules import GameOptions, Match, Phase
 from tests.web.browser_client import Client
-from tests.web.web_driver import WebServer
 
 MakeClient = Callable[..., Client]
 ANALYSIS_SECONDS = 180_000
@@ -60,10 +61,8 @@ def _upload(person: Client, path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_match_file_is_analysed_replayed_listed_and_deleted(
-    client: MakeClient, web_server: WebServer, tmp_path: Path,
-) -> None:
-    person = client()
+def test_a_match_file_is_analysed_replayed_listed_and_deleted(visitor: MakeClient, tmp_path: Path) -> None:
+    person = visitor()
     person.goto("#/analysis")
     person.page.click("[data-action=imports]")
     person.page.wait_for_selector("[data-action=sign-in]")  # nobody signed in: asked to sign in first
@@ -125,11 +124,9 @@ def test_a_match_file_is_analysed_replayed_listed_and_deleted(
 
 
 @pytest.mark.slow
-def test_a_failed_analysis_is_asked_for_again_from_the_panel(
-    client: MakeClient, web_server: WebServer, tmp_path: Path,
-) -> None:
+def test_a_failed_analysis_is_asked_for_again_from_the_panel(visitor: MakeClient, tmp_path: Path) -> None:
     """The panel of a failed analysis gives its reason, and the level and the button to try again."""
-    person = client()
+    person = visitor()
     _continue_as_guest(person)
     person.goto("#/imports")
     person.page.wait_for_selector("#imports p.hint")
@@ -138,8 +135,11 @@ def test_a_failed_analysis_is_asked_for_again_from_the_panel(
     person.page.select_option("select[name=import-level]", "advanced")
     _upload(person, path)
     person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
-    with sqlite3.connect(web_server.data_dir / "nardy.sqlite3") as database:  # as a worker that died would leave it
-        database.execute("UPDATE imported_matches SET status = 'failed', error = 'RuntimeError: worker lost'")
+    uploaded = re.search(r"#/import/([A-Za-z0-9_-]+)$", person.page.url)
+    assert uploaded, person.page.url
+    with sqlite3.connect(person.server.data_dir / "nardy.sqlite3") as database:  # as a worker that died would leave it
+        database.execute("UPDATE imported_matches SET status = 'failed', error = 'RuntimeError: worker lost'"
+                         " WHERE id = ?", (uploaded.group(1),))
     person.page.reload()
     person.page.wait_for_selector(".analysis-panel .error:has-text('worker lost')")
     assert person.page.locator("select[name=analysis-level]").input_value() == "advanced"
@@ -147,8 +147,8 @@ def test_a_failed_analysis_is_asked_for_again_from_the_panel(
     person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
 
 
-def test_a_file_that_is_not_a_match_file_is_refused(client: MakeClient, web_server: WebServer, tmp_path: Path) -> None:
-    person = client()
+def test_a_file_that_is_not_a_match_file_is_refused(visitor: MakeClient, tmp_path: Path) -> None:
+    person = visitor()
     _continue_as_guest(person)
     person.goto("#/imports")
     person.page.wait_for_selector("#imports p.hint")
@@ -163,7 +163,7 @@ def test_a_file_that_is_not_a_match_file_is_refused(client: MakeClient, web_serv
 
     # the page shows the server's own reason
     csrf = next(c["value"] for c in person.context.cookies() if c["name"] == "nardy_csrf")
-    reply = person.page.request.post(f"{web_server.url}/api/imports", headers={"X-CSRF-Token": csrf},
+    reply = person.page.request.post(f"{person.server.url}/api/imports", headers={"X-CSRF-Token": csrf},
                                      data={"name": path.name, "text": path.read_text(encoding="utf-8")})
     assert reply.status == 422
     assert error.inner_text() == reply.json()["detail"]

@@ -2,7 +2,9 @@
 and "My games" beside the paged list of games between people.
 
 Second players are HTTP clients (``Http``) or WebSocket drivers with their own cookies, so each test
-drives only the page it checks.
+drives only the page it checks. The tests share one server and its pages, each test's person new in them
+(``visitor``); a match between people ends by the test's end, so the lobby's list of games being played
+has only the games of the test that reads it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.web.browser_client import Client
-from tests.web.test_analysis_browser import ANALYSIS_SECONDS, finish_against_the_computer
-from tests.web.test_browser import quick_play, winning_dice
+from tests.web.browser_client import Client, visit_afresh
+from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
+from tests.web.test_analysis_browser import ANALYSIS_SECONDS
+from tests.web.test_browser import OPENING, quick_play
 from tests.web.test_chouette_browser import create_from_lobby
 from tests.web.web_driver import Driver, Http, WebServer
 
@@ -41,10 +44,11 @@ def account(server: WebServer, name: str) -> Http:
 
 
 @pytest.mark.slow
-def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: MakeClient, web_server: WebServer) -> None:
+def test_a_finished_matchmaking_match_does_not_send_the_player_back(visitor: MakeClient) -> None:
     """Issue item 1: after a match found by matchmaking ends, "Back to the lobby" stays in the lobby (the
     status is idle at once), and a new search works."""
-    person = client()
+    person = visitor()
+    web_server = person.server
     sign_up(person, "mm_finisher")
     person.goto("#/")
     person.page.select_option("select[name=mm-variant]", "georgian")
@@ -74,10 +78,11 @@ def test_a_finished_matchmaking_match_does_not_send_the_player_back(client: Make
     person.page.wait_for_selector("[data-action=leave-pool]")
 
 
-def test_a_rated_table_has_a_bank_clock_beside_each_player(client: MakeClient, web_server: WebServer) -> None:
+def test_a_rated_table_has_a_bank_clock_beside_each_player(visitor: MakeClient) -> None:
     """Issue item 2: checking "Rated" switches the form to a bank clock (per-move limits stay for unrated
     tables); the game page names the clock and shows each player's bank, the mover's delay first."""
-    alice = client()
+    alice = visitor()
+    web_server = alice.server
     sign_up(alice, "clock_alice")
     alice.goto("#/")
     form = alice.page.locator("form.create")
@@ -106,12 +111,18 @@ def test_a_rated_table_has_a_bank_clock_beside_each_player(client: MakeClient, w
     assert theirs.locator("[data-bank]").inner_text() == "bank 1:00"
     assert theirs.locator("[data-delay]").count() == 0
     alice.screenshot_page("bank-clock")
+    driver = Driver(web_server, bob.cookie_header(), alice.table_id())
+    try:
+        driver.act("leave")  # the match ends: it is no longer among the games being played
+    finally:
+        driver.close()
 
 
-def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient, web_server: WebServer) -> None:
+def test_two_accounts_on_one_address_play_a_match_that_counts(visitor: MakeClient) -> None:
     """Issue item 3: two accounts on one address (both here are 127.0.0.1) play a rated match; the page
     says "Rated" before it starts and in the result, and both ratings move."""
-    alice = client()
+    alice = visitor()
+    web_server = alice.server
     sign_up(alice, "home_alice")
     alice.goto("#/")
     form = alice.page.locator("form.create")
@@ -144,11 +155,12 @@ def test_two_accounts_on_one_address_play_a_match_that_counts(client: MakeClient
     assert bob.get("/api/users/home_bob/ratings")["ratings"]["georgian"]["rating"] == 1490
 
 
-def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, web_server: WebServer) -> None:
+def test_my_games_and_a_paged_list_of_games_between_people(visitor: MakeClient) -> None:
     """Issue item 4: a game against the computer is in its player's "My games" with a link back, never in
     "Games being played", which lists games between people ten at a time."""
-    person = client()
-    web_server.dice(*winning_dice("georgian", 20))
+    person = visitor()
+    web_server = person.server
+    web_server.dice((6, 1))  # the opening, the person's to play
     quick_play(person, "georgian")
     mine = person.table_id()
 
@@ -183,10 +195,10 @@ def test_my_games_and_a_paged_list_of_games_between_people(client: MakeClient, w
     person.page.wait_for_url(re.compile(f"#/chouette/{chouette}$"))
 
 
-def test_the_create_form_offers_final_moves_with_the_variants_default(client: MakeClient, web_server: WebServer) -> None:
+def test_the_create_form_offers_final_moves_with_the_variants_default(visitor: MakeClient) -> None:
     """004's platform: «Ходы окончательны» for long nardy; the form checks it for the variants whose
     rules default to it, any table may choose otherwise, and the table keeps the choice."""
-    alice = client()
+    alice = visitor()
     alice.goto("#/")
     form = alice.page.locator("form.create")
     final = form.locator("input[name=moves_final]")
@@ -199,7 +211,7 @@ def test_the_create_form_offers_final_moves_with_the_variants_default(client: Ma
     final.check()
     form.locator("[data-action=create]").click()
     alice.page.wait_for_selector(".game-page[data-status=waiting]")
-    assert Http(web_server).get(f"/api/tables/{alice.table_id()}")["options"]["moves_final"] is True
+    assert Http(alice.server).get(f"/api/tables/{alice.table_id()}")["options"]["moves_final"] is True
 
 
 PHONE_UPRIGHT = {"width": 360, "height": 780}
@@ -233,27 +245,38 @@ BROKEN_WORDS = """(selector) => {
 
 
 @pytest.mark.slow
-def test_pages_fit_a_small_phone_in_every_language(client: MakeClient) -> None:
+def test_pages_fit_a_small_phone_in_every_language(visitor: MakeClient) -> None:
     """The mission's mobile layout: nothing is wider than a 360-pixel screen, whatever the language. The
     Russian and Georgian names of the long-nardy regulations, the longest options of the lobby's and the
-    analysis board's selects, once widened the one column past the screen (a sideways scroll)."""
-    for locale in ("ru-RU", "en-US", "ka-GE", "tr-TR", "el-GR"):
-        person = client(viewport=PHONE_UPRIGHT, locale=locale, has_touch=True, is_mobile=True)
+    analysis board's selects, once widened the one column past the screen (a sideways scroll). One phone
+    visits in each language in turn (the page's language, not the browser's, sets its words and formats)."""
+    person = visitor(viewport=PHONE_UPRIGHT, has_touch=True, is_mobile=True)
+    for language in ("ru", "en", "ka", "tr", "el"):
+        visit_afresh(person, {"language": language}, PHONE_UPRIGHT)
         for page, ready in (("#/", "select[name=variant]"), ("#/analysis", "svg.board")):
             person.goto(page)
+            person.page.wait_for_function("language => document.documentElement.lang === language", arg=language)
             if page == "#/":
                 person.page.click("details.create-table > summary")  # on a phone the form waits behind its summary
             person.page.wait_for_selector(ready)
-            assert person.page.evaluate(WIDE_CONTENT) == [], f"{locale} {page} is wider than the screen"
+            assert person.page.evaluate(WIDE_CONTENT) == [], f"{language} {page} is wider than the screen"
 
 
 @pytest.mark.slow
-def test_a_players_pages_fit_a_small_phone(client: MakeClient, web_server: WebServer) -> None:
+def test_a_players_pages_fit_a_small_phone(visitor: MakeClient) -> None:
     """After a finished match, its replay with its analysis and the player's profile, whose tables of matches are
     wider than a phone, scroll inside their cards: the page itself never scrolls sideways. The analysis's figures
     once split Georgian and Russian words over two lines ("გათვალისწინებით", "Начинающий")."""
-    person = client(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
-    finish_against_the_computer(person, web_server, "backgammon")
+    person = visitor(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
+    person.server.dice(OPENING)
+    quick_play(person, "backgammon")
+    driver = ScriptingDriver(person.server, person)
+    try:
+        driver.play_to_the_last_turn()
+        finish_over_the_socket(driver)
+    finally:
+        driver.close()
+    person.page.wait_for_selector('.overlay[data-end="match"]')
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
     assert person.page.evaluate(WIDE_CONTENT) == [], "the replay is wider than the screen"

@@ -4,7 +4,8 @@ the dice, Undo/Confirm/Roll and the cube's buttons within reach without scrollin
 tabs below; nothing overlaps and every tap target is at least 32 CSS px. Sideways and on a desktop the layout stays
 as it was: the board fills a landscape phone's height, and a desktop keeps its side column.
 
-Against the computer with scripted dice, in Debian's chromium, like ``test_game_page_browser.py``.
+Against the computer with scripted dice, in Debian's chromium, like ``test_game_page_browser.py``: the tests
+share one server and its pages, each test's person new in them (``visitor``), and queue the rolls they use.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from collections.abc import Callable
 import pytest
 
 from tests.web.browser_client import Client
-from tests.web.test_browser import quick_play, winning_dice
+from tests.web.test_browser import OPENING, quick_play
 from tests.web.test_game_page_browser import box, overlap
-from tests.web.web_driver import WebServer
 
 
 MakeClient = Callable[..., Client]
@@ -37,9 +37,9 @@ TAP_TARGETS = """() => [...document.querySelectorAll(
   .filter((r) => r.y < innerHeight && r.y + r.height > 0)"""
 
 
-def start_moving(person: Client, server: WebServer) -> None:
+def start_moving(person: Client) -> None:
     """A game against the computer, my turn, one checker moved so that Undo and Confirm are both offered."""
-    server.dice(*winning_dice("backgammon", 20))
+    person.server.dice(OPENING)
     quick_play(person, "backgammon")
     person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
     version = person.version()
@@ -51,9 +51,9 @@ def start_moving(person: Client, server: WebServer) -> None:
 
 @pytest.mark.parametrize("viewport", [SMALL_PHONE, PHONE], ids=["360x740", "390x844"])
 def test_an_upright_phone_gets_the_board_on_top_and_the_controls_in_reach(
-        viewport: dict[str, int], client: MakeClient, web_server: WebServer) -> None:
-    person = client(viewport=viewport, has_touch=True, is_mobile=True)
-    start_moving(person, web_server)
+        viewport: dict[str, int], visitor: MakeClient) -> None:
+    person = visitor(viewport=viewport, has_touch=True, is_mobile=True)
+    start_moving(person)
     width, height = viewport["width"], viewport["height"]
 
     header = box(person, ".topbar")
@@ -91,9 +91,9 @@ def test_an_upright_phone_gets_the_board_on_top_and_the_controls_in_reach(
     person.screenshot_page(f"phone-first-{width}x{height}-menu")
 
 
-def test_the_moves_and_the_chat_are_tabs_below_the_controls(client: MakeClient, web_server: WebServer) -> None:
-    alice, bob = client(viewport=SMALL_PHONE, has_touch=True, is_mobile=True), client()
-    web_server.dice((3, 1))
+def test_the_moves_and_the_chat_are_tabs_below_the_controls(visitor: MakeClient) -> None:
+    alice, bob = visitor(viewport=SMALL_PHONE, has_touch=True, is_mobile=True), visitor()
+    alice.server.dice((3, 1))
     alice.goto("#/")
     alice.page.click("details.create-table > summary")  # on a phone the form waits behind its summary
     form = alice.page.locator("form.create")
@@ -120,10 +120,11 @@ def test_the_moves_and_the_chat_are_tabs_below_the_controls(client: MakeClient, 
     assert bob.page.locator(".side-tabs").is_hidden()
 
 
-def test_the_roll_and_the_cube_are_in_reach_when_my_turn_starts(client: MakeClient, web_server: WebServer) -> None:
+def test_the_roll_and_the_cube_are_in_reach_when_my_turn_starts(visitor: MakeClient) -> None:
     """At the start of my next turn the Roll button and the cube (drawn on the board) show without scrolling."""
-    person = client(viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
-    start_moving(person, web_server)
+    person = visitor(viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
+    start_moving(person)
+    person.server.dice((1, 2))  # the computer's reply
     version = person.version()
     person.click_point(8)  # the opening 6-1 makes the 7 point: 13/7 8/7
     person.click_point(7)
@@ -136,18 +137,18 @@ def test_the_roll_and_the_cube_are_in_reach_when_my_turn_starts(client: MakeClie
     assert box(person, "[data-action=roll]")["height"] >= TAP_MIN
 
 
-def test_sideways_the_board_still_fills_the_height(client: MakeClient, web_server: WebServer) -> None:
-    person = client(viewport=LANDSCAPE, has_touch=True, is_mobile=True)
-    start_moving(person, web_server)
+def test_sideways_the_board_still_fills_the_height(visitor: MakeClient) -> None:
+    person = visitor(viewport=LANDSCAPE, has_touch=True, is_mobile=True)
+    start_moving(person)
     board = box(person, "svg.board")
     assert board["height"] >= LANDSCAPE["height"] * 0.95
     assert person.page.locator(".side-tabs").is_hidden(), "sideways, the side column shows the moves as before"
     assert person.page.locator(".move-list").is_visible()
 
 
-def test_a_desktop_keeps_its_side_column(client: MakeClient, web_server: WebServer) -> None:
-    person = client()
-    start_moving(person, web_server)
+def test_a_desktop_keeps_its_side_column(visitor: MakeClient) -> None:
+    person = visitor()
+    start_moving(person)
     board, side = box(person, "svg.board"), box(person, ".game-side")
     assert side["x"] >= board["x"] + board["width"], "the side column stands beside the board"
     assert person.page.locator(".topbar nav").is_visible(), "the menu shows in the header"

@@ -4,6 +4,8 @@ text and the board keep enough contrast in both themes.
 Contrast is measured as WCAG 2 defines it, in the page: every visible HTML
 element with text of its own, against the first background behind it, must
 reach 4.5:1; the board's edge against the page, a graphic, 3:1.
+
+The tests share one server and its pages (one per colour scheme and locale), each test's person new in them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import Any
 import pytest
 
 from tests.web.browser_client import Client
-from tests.web.web_driver import WebServer
 
 
 MakeClient = Callable[..., Client]
@@ -82,7 +83,7 @@ def board_edge_contrast(person: Client) -> float:
     return ratio
 
 
-def check_pages(person: Client, server: WebServer) -> None:
+def check_pages(person: Client) -> None:
     """The lobby, settings, sign-in, tournaments, leaderboards, the analysis board, a game against the computer
     and the player's profile: every text readable, the board apart from the page."""
     for page, selector in (("#/", "[data-action=quick-play]"), ("#/settings", ".page.settings select[name=theme]"),
@@ -92,7 +93,7 @@ def check_pages(person: Client, server: WebServer) -> None:
         person.page.wait_for_selector(selector)
         person.page.wait_for_load_state("networkidle")
         assert low_contrast_text(person) == [], page
-    server.dice((6, 1), *[(2, 1), (6, 5)] * 10)
+    person.server.dice((6, 1))  # the opening, the person's to play
     person.goto("#/")
     person.page.select_option("select[name=quick-variant]", "backgammon")
     person.page.click("[data-action=quick-play]")
@@ -108,18 +109,18 @@ def check_pages(person: Client, server: WebServer) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_page_follows_the_device_and_stays_readable(client: MakeClient, web_server: WebServer, scheme: str) -> None:
-    person = client(color_scheme=scheme)
+def test_the_page_follows_the_device_and_stays_readable(visitor: MakeClient, scheme: str) -> None:
+    person = visitor(color_scheme=scheme)
     person.goto("#/")
     person.page.wait_for_selector("[data-action=quick-play]")
     assert page_is_dark(person) is (scheme == "dark")
     assert person.page.evaluate("document.documentElement.dataset.theme") is None, "nobody chose: the device decides"
-    check_pages(person, web_server)
+    check_pages(person)
     assert page_is_dark(person) is (scheme == "dark")
 
 
-def test_the_settings_switch_overrides_the_device(client: MakeClient, web_server: WebServer) -> None:
-    person = client(color_scheme="light")
+def test_the_settings_switch_overrides_the_device(visitor: MakeClient) -> None:
+    person = visitor(color_scheme="light")
     person.goto("#/settings")
     theme = person.page.locator("select[name=theme]")
     assert theme.input_value() == "auto"
@@ -140,12 +141,12 @@ def test_the_settings_switch_overrides_the_device(client: MakeClient, web_server
     assert not page_is_dark(person), "light, though the device is dark"
     person.page.locator("select[name=theme]").select_option("auto")
     assert page_is_dark(person), "back to the device, which is dark"
-    person.page.emulate_media(color_scheme="light")
+    person.page.emulate_media(color_scheme="light")  # the context's own scheme again
     assert not page_is_dark(person), "and follows it as it changes"
 
 
-def test_the_theme_switch_is_translated(client: MakeClient, web_server: WebServer) -> None:
-    person = client(locale="ru-RU")
+def test_the_theme_switch_is_translated(visitor: MakeClient) -> None:
+    person = visitor(locale="ru-RU")
     person.goto("#/settings")
     person.page.wait_for_selector("select[name=theme]")
     assert person.page.locator("select[name=theme] option").all_inner_texts() == [

@@ -2,7 +2,8 @@
 
 The organiser and the second player are HTTP clients outside the browser; the
 second player forfeits their match over the WebSocket, so the page under test
-follows the tournament from its list to its end without playing a game.
+follows the tournament from its list to its end without playing a game. The tests share one server and its
+pages, each test's person new in them (``visitor``).
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ import pytest
 
 from tests.web.browser_client import Client
 from tests.web.test_lobby_browser import account, sign_up
-from tests.web.web_driver import Driver, WebServer
+from tests.web.web_driver import Driver
 
 
 MakeClient = Callable[..., Client]
 
 
-def organiser_on_its_page(client: MakeClient, username: str, settings: dict[str, object]) -> tuple[Client, str]:
+def organiser_on_its_page(visitor: MakeClient, username: str, settings: dict[str, object]) -> tuple[Client, str]:
     """A new account organises a tournament from its browser and opens the tournament's page: (page, id)."""
-    person = client()
+    person = visitor()
     sign_up(person, username)
     tournament: str = person.page.evaluate("""(settings) => fetch('/api/tournaments', {
         method: 'POST', headers: {'Content-Type': 'application/json',
@@ -34,13 +35,14 @@ def organiser_on_its_page(client: MakeClient, username: str, settings: dict[str,
 
 
 @pytest.mark.slow
-def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, web_server: WebServer) -> None:
+def test_a_sit_and_go_from_registration_to_standings(visitor: MakeClient) -> None:
+    person = visitor()
+    web_server = person.server
     organiser = account(web_server, "cup_organiser")
     tournament = organiser.post("/api/tournaments", {
         "name": "Friday cup", "season": "2027", "format": "knockout", "variant": "long-bolshie", "max_players": 2,
     })["id"]
 
-    person = client()
     sign_up(person, "cup_alice")
     person.goto("#/tournaments")
     person.page.wait_for_selector(f'[data-list=upcoming] [data-tournament="{tournament}"]')
@@ -56,7 +58,7 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, web_ser
     person.page.wait_for_selector("[data-action=withdraw]")
     assert "cup_alice" in person.page.locator(".tournament-entries").inner_text()
 
-    web_server.dice((5, 3), (4, 2), (6, 1), (3, 3))
+    web_server.dice((5, 3))  # the match's opening roll
     opponent = account(web_server, "cup_bob")
     opponent.post(f"/api/tournaments/{tournament}/register")
     person.page.wait_for_selector(".tournament[data-status=running] .bracket-match a[data-table]", timeout=20_000)
@@ -80,8 +82,8 @@ def test_a_sit_and_go_from_registration_to_standings(client: MakeClient, web_ser
     assert "Friday cup" in sheet and "2027" in sheet and "cup_alice" in sheet and "cup_bob" in sheet
 
 
-def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, web_server: WebServer) -> None:
-    person, _ = organiser_on_its_page(client, "cup_host", {"name": "Saturday cup", "format": "knockout",
+def test_the_organiser_cancels_from_the_tournament_page(visitor: MakeClient) -> None:
+    person, _ = organiser_on_its_page(visitor, "cup_host", {"name": "Saturday cup", "format": "knockout",
                                                            "variant": "georgian", "max_players": 4})
     person.page.wait_for_selector("[data-action=cancel-tournament]")
     person.page.once("dialog", lambda dialog: dialog.accept())
@@ -90,15 +92,15 @@ def test_the_organiser_cancels_from_the_tournament_page(client: MakeClient, web_
     assert person.page.locator("[data-action=cancel-tournament]").count() == 0
     assert person.page.locator("[data-action=register]").count() == 0
 
-    other = account(web_server, "cup_guest_of_honour")
+    other = account(person.server, "cup_guest_of_honour")
     other_tournament = other.post("/api/tournaments", {"name": "Sunday cup", "format": "knockout", "variant": "georgian"})["id"]
     person.goto(f"#/tournament/{other_tournament}")
     person.page.wait_for_selector(".tournament[data-status=registering] [data-action=register]")
     assert person.page.locator("[data-action=cancel-tournament]").count() == 0  # only the organiser may
 
 
-def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(client: MakeClient, web_server: WebServer) -> None:
-    person, tournament = organiser_on_its_page(client, "cup_editor", {"name": "Monday cup", "format": "knockout",
+def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(visitor: MakeClient) -> None:
+    person, tournament = organiser_on_its_page(visitor, "cup_editor", {"name": "Monday cup", "format": "knockout",
                                                                       "variant": "georgian", "max_players": 8})
     person.page.click("[data-edit] summary")
     form = person.page.locator("[data-form=tournament-edit]")
@@ -111,7 +113,7 @@ def test_the_organiser_changes_the_name_and_places_from_the_tournament_page(clie
     form.locator("button[type=submit]").click()
     person.page.wait_for_function("() => document.querySelector('.tournament h1').textContent === 'Tuesday cup'")
     assert person.page.locator("[data-edit]").get_attribute("open") is None
-    other = account(web_server, "cup_owner")
+    other = account(person.server, "cup_owner")
     shown = other.get(f"/api/tournaments/{tournament}")
     assert (shown["name"], shown["max_players"]) == ("Tuesday cup", 4)
     assert "4" in person.page.locator(".tournament-status").inner_text()
