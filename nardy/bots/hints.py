@@ -44,7 +44,8 @@ class Hint:
 
 Unavailable = Literal["no_equities"]
 """Why a variant has no hints and no analysis board: ``no_equities``, its computer player (or that of one of
-its games) is a hand-written score that rates no equities (plakoto)."""
+its games) is a hand-written score that rates no equities (no variant's at present: plakoto's was, before
+its network)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +65,12 @@ class AnalysisOffer:
 
 def analysis_offer(variant: str) -> AnalysisOffer:
     """The hints and analysis board levels of ``variant`` (a registered name), decided by its engine: none where
-    the engine rates no equities (plakoto, and tavli, whose games include it), else every analysis level, each
-    at its engine's depth (:data:`SHORT_PLIES` for bgsage, :data:`LONG_PLIES` for our networks).
+    the engine rates no equities (a hand-written score; in a match of games, that of any of its games), else
+    every analysis level, each at its engine's depth (:data:`SHORT_PLIES` for bgsage, :data:`LONG_PLIES` for
+    our networks).
 
     >>> analysis_offer("fevga").levels, analysis_offer("plakoto").unavailable
-    (('advanced', 'expert', 'world-class'), 'no_equities')
+    (('advanced', 'expert', 'world-class'), None)
     """
     games = find_variant(variant).game_variants
     if any(engine_for(game.name).kind == "heuristic" for game in games):

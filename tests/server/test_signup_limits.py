@@ -58,7 +58,9 @@ def test_a_guest_refused_an_account_keeps_the_address_room(make_game_server: Cal
     assert [sign_up(guest, "cousin", "password").status_code for _ in range(3)] == [422, 422, 422]
     became = sign_up(guest, "cousin")
     assert became.status_code == 201, became.text
-    assert became.json()["user"] == {"id": became.json()["user"]["id"], "username": "cousin", "guest": False}
+    assert became.json()["user"] == {
+        "id": became.json()["user"]["id"], "username": "cousin", "guest": False, "moderator": False,
+    }
     other = browser(server)
     assert other.post("/api/guest").status_code == 201
     assert sign_up(other, "uncle").status_code == 429, "the one account of the hour is made"

@@ -100,16 +100,6 @@ def test_a_hint_in_a_game_against_the_computer(visitor: MakeClient) -> None:
     assert person.page.locator(".hint-plays li").count() == 5
     assert person.page.locator(".board-wrap path.arrow.pending").count() == 2, "the best play, 13/7 8/7, is drawn"
 
-    # no hint button where the engine rates no equities (GET /api/variants: plakoto's `analysis` has no levels)
-    web_server.dice((6, 1), (6, 5))  # the guest wins the opening and rolls again (docs/rules.md §9)
-    person.goto("#/")
-    person.page.select_option("select[name=quick-variant]", "plakoto")
-    person.page.click("[data-action=quick-play]")
-    person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=rolling]")
-    person.page.click("[data-action=roll]")
-    person.page.wait_for_selector(".game-page[data-my-turn=true][data-phase=moving]")
-    assert person.page.locator("[data-action=hint]").count() == 0
-
 
 def test_the_analysis_board(visitor: MakeClient) -> None:
     person = visitor()
