@@ -105,8 +105,9 @@ class Match:
         if self.length and max(new_score) >= self.length:
             winner = 0 if new_score[0] >= self.length else 1
             return replace(self, score=new_score, results=results, winner=winner, ended_by="score", game=finished)
-        crawford = (
-            self.length > 0
+        crawford = (  # the Crawford game is one without doubling: a match played without the cube has none
+            self.options.cube
+            and self.length > 0
             and not self.crawford_played
             and self.length - 1 in new_score
         )

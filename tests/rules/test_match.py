@@ -165,6 +165,16 @@ def test_crawford_game_after_first_reaching_n_minus_one() -> None:
     assert game.double(1).take(0).cube == Cube(2, 0)
 
 
+def test_no_crawford_game_in_a_match_without_the_cube() -> None:
+    """000: «куб удвоения убирается из игры в следующей партии»: the Crawford rule takes the cube away, so a match
+    played without it (tavli: «No doubling cube is used», docs/rules.md §11) has no Crawford game to mark."""
+    match = Match.new("tavli", length=3)
+    assert not match.options.cube
+    match = play(match, 0, kind="double")  # 2-0: one point away, yet nothing to take away
+    assert match.score == (2, 0)
+    assert not match.game.context.crawford and not match.crawford_played
+
+
 def test_crawford_only_once() -> None:
     """000: «Это применяется только для одной партии» — the other player reaching N−1 later
     does not bring a second Crawford game."""

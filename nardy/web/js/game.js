@@ -562,8 +562,7 @@ class GamePage {
       parts.push(h("span", { class: "badge", "data-stake": String(s.stake), title: t("coins.note") },
         t("coins.at_stake", { stake: s.stake, total: s.coins_at_stake })));
     }
-    // the Crawford game is one without doubling: a table played without the cube (tavli) has nothing to show of it
-    if (s.options.cube && s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
+    if (s.match && s.match.crawford) parts.push(h("span", { class: "badge", title: t("game.crawford_hint") }, t("game.crawford")));
     if (s.options.moves_final) parts.push(h("span", { class: "badge", "data-moves-final": "", title: t("game.moves_final_hint") }, t("game.moves_final")));
     if (this.mySeat() === null && s.status !== "waiting") parts.push(h("span", { class: "badge" }, t("game.watching")));
     fill(this.info, parts);
