@@ -9,9 +9,9 @@ WebSocket, and the page clicks the last one (:mod:`tests.web.scripted_game`:
 big rolls for the guest, 1-2 for the computer, each queued as it is needed);
 the page has followed it all, its move list every play of the table's record.
 Plakoto's game shows a pinned checker under the stack that pins it at some
-point. A tavli match goes from its portes game into its plakoto game: the page
-shows the game's result with the match score, then plakoto's start, then the
-match's end with the final score. The analysis board draws a set-up plakoto
+point. A tavli match to 5 points goes round its three games, portes, plakoto
+and fevga: the page names each game in play and draws its start, shows each
+game's result with the match score, then the match's end with the final score. The analysis board draws a set-up plakoto
 position with a pin each way, with words for it.
 
 The tests share one server and one page (a test leaves no roll queued), so
@@ -107,36 +107,64 @@ def test_a_guest_plays_a_new_variant_to_the_end_screen(variant: str, guest: Clie
     assert guest.page.locator(".move-list .log-result").count() >= 1
 
 
+TAVLI_GAMES = ("portes", "plakoto", "fevga")
+"""Tavli's rotation (docs/rules.md §11), as the variants API lists it."""
+
+
+def open_match_against_the_computer(person: Client, variant: str, length: int) -> None:
+    """A match of ``length`` points against the random computer, opened through the lobby's form (quick play
+    takes the variant's shortest match); the guest wins the opening 6-1."""
+    person.server.dice((6, 1))
+    person.goto("#/")
+    form = person.page.locator("form.create")
+    form.locator("select[name=variant]").select_option(variant)
+    form.locator("select[name=match_length]").select_option(str(length))
+    form.locator("select[name=opponent]").select_option("computer")
+    form.locator("select[name=bot_level]").select_option("random")
+    form.locator("[data-action=create]").click()
+    person.page.wait_for_selector("svg.board .checker")
+    person.page.wait_for_selector(".game-page[data-status=playing]")
+
+
 @pytest.mark.slow
-def test_a_tavli_match_goes_from_portes_into_plakoto(guest: Client) -> None:
-    """docs/rules.md §11: "game 1 is portes (§8.2), game 2 plakoto (§9)"; "every later game is started by the
-    winner of the game before, who rolls at once"; a gammon scores 2, and the match is to 3 points."""
-    open_table(guest, "tavli")  # the first game's start: portes's
+def test_a_tavli_match_goes_round_portes_plakoto_and_fevga_to_its_end(guest: Client) -> None:
+    """docs/rules.md §11: "game 1 is portes (§8.2), game 2 plakoto (§9), game 3 fevga (§10)"; "every later game
+    is started by the winner of the game before, who rolls at once"; a gammon scores 2 ("if the winner bears off
+    all his checkers before the loser has borne off any, he gets two points"), so a match to 5 points takes the
+    three games, each from its own start, named on the page while it is played."""
+    assert [entry["games"] for entry in Http(guest.server).get("/api/variants")["variants"]
+            if entry["id"] == "tavli"] == [list(TAVLI_GAMES)]
+    open_match_against_the_computer(guest, "tavli", 5)
     info = guest.page.locator(".game-page .match-info")
-    assert info.locator("[data-game-variant]").inner_text() == "Portes", "the page names the game in play"
     driver = ScriptingDriver(guest.server, guest)
     try:
-        driver.play_to_the_last_turn()
-        assert play_the_last_turn(guest, driver) == "game"
-        heading, text = end_card(guest)
-        assert heading == "You won the game!", heading
-        assert "Match score: " in text and " 2 – 0 " in text, text
-        guest.page.click("[data-action=next-game]")
-        # the second game is plakoto, from its own start; the winner of the first rolls at once
-        assert drawn_board(guest) == list(Position.start("plakoto").points)
-        assert guest.page.locator('.player[data-player="me"] .score').inner_text() == "2"
-        assert guest.game().get("myTurn") == "true" and guest.game().get("phase") == "rolling"
-        assert info.locator("[data-game-variant]").inner_text() == "Plakoto"
-        # 2 of 3 points: the Crawford game by the score, but tavli has no cube ("No doubling cube is used")
-        assert "Crawford" not in info.inner_text()
-        driver.play_to_the_last_turn()
-        assert driver.state["game"]["variant"] == "plakoto"
-        assert play_the_last_turn(guest, driver) == "match"
+        for number, game in enumerate(TAVLI_GAMES, start=1):
+            assert drawn_board(guest) == list(Position.start(game).points), f"game {number}: {game}'s start"
+            named = info.locator("[data-game-variant]")
+            assert named.get_attribute("data-game-variant") == game, "the page names the game in play"
+            assert named.inner_text() == game.capitalize()
+            # no cube in tavli, so no Crawford game either, even at 4 of 5 points
+            assert "Crawford" not in info.inner_text()
+            score = 2 * (number - 1)
+            assert guest.page.locator('.player[data-player="me"] .score').inner_text() == str(score)
+            if number > 1:  # the winner of the game before rolls at once
+                assert guest.game().get("myTurn") == "true" and guest.game().get("phase") == "rolling"
+            driver.play_to_the_last_turn()
+            assert driver.state["game"]["variant"] == game and driver.state["game_number"] == number
+            end = play_the_last_turn(guest, driver)
+            heading, text = end_card(guest)
+            assert "all checkers borne off" in text, text
+            if number < len(TAVLI_GAMES):
+                assert end == "game" and heading == "You won the game!", (end, heading)
+                assert "Match score: " in text and f" {score + 2} – 0 " in text, text
+                guest.page.click("[data-action=next-game]")
+            else:
+                assert end == "match", end
     finally:
         driver.close()
     heading, text = end_card(guest)
     assert heading == "You won!", heading
-    assert "Final score: " in text and " 4 – 0 " in text, text
+    assert "Final score: " in text and " 6 – 0 " in text, text
 
 
 # a plakoto position with a pin each way: ours on 10 on top of theirs, theirs on 20 on top of ours
