@@ -44,11 +44,13 @@ resignation is ``RE[W+2R]``, as in gnubg.
 
 Only games on the backgammon board fit (plakoto's pins too: a move names
 each step, and a checker landing on a lone opposing one pins it): long
-nardy and fevga raise :class:`NotationError`. Reading follows each tree's
-main line (gnubg saves no variations) and passes over properties it does
-not use (gnubg's analysis, comments); it never decides legality itself:
-moves are read with :func:`nardy.notation.parse_play` and every action goes
-through the rules.
+nardy, fevga and tavli (whose third game is fevga) raise
+:class:`NotationError`, written or read: a root naming one of them is
+refused, since its letters name the short board's points. Reading follows
+each tree's main line (gnubg saves no variations) and passes over
+properties it does not use (gnubg's analysis, comments); it never decides
+legality itself: moves are read with :func:`nardy.notation.parse_play` and
+every action goes through the rules.
 """
 
 from __future__ import annotations
@@ -98,16 +100,22 @@ def holds(variant: Variant) -> bool:
     return all(game.board == "short" for game in variant.game_variants)
 
 
+def _long_board(variant: Variant) -> str:
+    """Why SGF cannot hold ``variant``'s games."""
+    return f"SGF holds backgammon-board games only; {variant.name} is played on the long board"
+
+
 def transcript_to_sgf(transcript: Transcript) -> str:
     """The SGF collection of ``transcript``: one game tree per game (see the module docstring).
 
-    Raises :class:`NotationError` for a long-nardy transcript, which SGF's
+    Raises :class:`NotationError` for a transcript of the long board (long
+    nardy, fevga, and tavli, whose third game is fevga), which SGF's
     backgammon board cannot hold, or one that does not replay.
     """
     games = _game_entries(transcript)
     variant = find_variant(transcript.variant)
     if not holds(variant):
-        raise NotationError(f"SGF holds backgammon-board games only; {variant.name} is played on the long board")
+        raise NotationError(_long_board(variant))
     return "".join(_game_tree(transcript, variant, index, game) for index, game in enumerate(games))
 
 
@@ -190,7 +198,8 @@ def transcript_from_sgf(text: str) -> Transcript:
 
     The match (variant, length, options, players) is read from the first
     game's root. Raises :class:`NotationError` naming the line that is
-    malformed or that the rules refuse.
+    malformed, that names a variant of the long board (as
+    :func:`transcript_to_sgf` refuses to write one), or that the rules refuse.
     """
     trees = _Parser(text.lstrip("\ufeff")).collection()
     if not trees:
@@ -210,6 +219,8 @@ def _match_of(root: _Node) -> tuple[str, int, GameOptions]:
     if game_type != str(GAME_NUMBER):
         raise NotationError(f"{where}: GM[{game_type}] is not backgammon, GM[{GAME_NUMBER}]")
     variant = _variant_of(root)
+    if not holds(variant):  # its letters are the short board's points: they cannot name the long board's
+        raise NotationError(f"{where}: {_long_board(variant)}")
     info = _match_info(root)
     rules = set((root.value("RU") or "").split(":"))
     numbers = {name: value for name, _, value in (rule.partition("=") for rule in rules) if value}

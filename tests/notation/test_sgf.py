@@ -64,10 +64,16 @@ def test_plakoto_pins_come_back_from_the_steps() -> None:
     assert course(transcript_from_sgf(transcript_to_sgf(transcript))) == course(transcript)
 
 
-@pytest.mark.parametrize(("variant", "length", "options"), LONG_CASES)
-def test_the_long_board_is_refused(variant: str, length: int, options: GameOptions) -> None:
+@pytest.mark.parametrize(("variant", "length", "options"), LONG_CASES + [("tavli", 5, GameOptions())])
+def test_the_long_board_is_refused_written_and_read(variant: str, length: int, options: GameOptions) -> None:
+    """docs/formats.md: "The long board (long nardy, fevga) has no SGF", nor has tavli, whose third game is fevga
+    (docs/rules.md §11); a file naming one is refused as its writing is: its letters name the short board's
+    points."""
     with pytest.raises(NotationError, match=f"SGF holds backgammon-board games only; {variant} is played"):
         transcript_to_sgf(Transcript(variant, length, options))
+    root = f"(;FF[4]GM[6]CA[UTF-8]AP[nardy]MI[length:{length}][game:0][ws:0][bs:0]VA[{variant}]PW[ann]PB[bob]\n;W[61])"
+    with pytest.raises(NotationError, match=f"line 1: SGF holds backgammon-board games only; {variant} is played"):
+        transcript_from_sgf(root)
 
 
 def test_points_as_letters() -> None:

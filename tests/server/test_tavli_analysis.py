@@ -140,3 +140,8 @@ def test_a_tavli_match_is_analysed_exported_and_read_in_again(game_server: GameS
         (number, variant) for number, variant in enumerate(ROTATION, start=1)}
     assert alice.client.get(f"/api/imports/{view['id']}/export.mat").text == mat.text
     assert alice.client.get(f"/api/imports/{view['id']}/export.sgf").status_code == 422
+    # an SGF file naming tavli is refused as its writing is, the file's line and the reason said, nothing kept
+    sgf_file = "(;FF[4]GM[6]CA[UTF-8]MI[length:5][game:0][ws:0][bs:0]VA[tavli]PW[ann]PB[bob]\n;W[61])"
+    refused = alice.post("/api/imports", {"name": "tavli.sgf", "text": sgf_file, "level": LEVEL})
+    assert refused.status_code == 422 and "line 1: SGF holds backgammon-board games only" in refused.text
+    assert len(alice.client.get("/api/imports").json()["imports"]) == 1
