@@ -1,6 +1,7 @@
 """A guest finishes a game against the computer, opens its replay, presses Analyse, and reads the analysis:
 the progress, the players' figures, the equity graph (a point jumps to its move), each move's loss and mark,
-and the best play drawn on the board on demand. The short board and long nardy alike.
+and the best play drawn on the board on demand. The short board and long nardy alike; and a tavli match,
+whose replay names each of its three games and whose panel shows the analysis of the game the replay is in.
 
 The tests share one server (its analysis worker too) and its pages, each test's person new in them
 (``visitor``); each queues the rolls it uses."""
@@ -14,6 +15,8 @@ import pytest
 from tests.web.browser_client import Client
 from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
 from tests.web.test_browser import OPENING, quick_play
+from tests.web.test_new_variants_browser import TAVLI_GAMES, open_match_against_the_computer
+from tests.web.web_driver import Http
 
 
 MakeClient = Callable[..., Client]
@@ -84,6 +87,43 @@ def test_a_finished_game_is_analysed_from_its_replay(variant: str, visitor: Make
     # the analysis stays: a reload shows it at once, without asking again
     person.page.reload()
     person.page.wait_for_selector(".analysis-panel[data-status=done]")
+
+
+@pytest.mark.slow
+def test_a_tavli_match_is_analysed_game_by_game_from_its_replay(visitor: MakeClient) -> None:
+    """docs/rules.md §11: tavli's games are portes, plakoto and fevga in turn, and the analysis reads the variant
+    of each game. A match to 5 points won with a gammon a game takes the three; its replay names each game, and
+    the analysis panel shows the analysis of the game the replay is in."""
+    person = visitor()
+    open_match_against_the_computer(person, "tavli", 5)
+    driver = ScriptingDriver(person.server, person)
+    try:
+        for _ in TAVLI_GAMES:
+            driver.play_to_the_last_turn()
+            finish_over_the_socket(driver)
+    finally:
+        driver.close()
+    person.page.wait_for_selector('.overlay[data-end="match"]')
+    table = person.table_id()
+    person.page.click(".overlay [data-action=replay]")
+    person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
+    person.page.select_option("select[name=analysis-level]", "advanced")
+    person.page.click("[data-action=analyse]")
+    person.page.wait_for_selector(".analysis-panel[data-status=done]", timeout=ANALYSIS_SECONDS)
+
+    cookies = {cookie["name"]: cookie["value"] for cookie in person.context.cookies()}
+    analysis = Http(person.server, cookies).get(f"/api/tables/{table}/analysis")
+    assert [game["number"] for game in analysis["games"]] == [1, 2, 3]
+    starts = person.page.locator(".replay-moves li.kind-game_started button")
+    assert starts.all_inner_texts() == [f"Game {n} · {game.capitalize()}" for n, game in enumerate(TAVLI_GAMES, 1)]
+    for number, game in enumerate(TAVLI_GAMES, start=1):
+        starts.nth(number - 1).click()  # the replay goes to the game's start: the caption names the game
+        person.page.wait_for_selector(f'.replay-caption [data-game-variant="{game}"]')
+        sources = [decision["source"] for decision in analysis["games"][number - 1]["decisions"]]
+        person.page.wait_for_function(  # the panel shows this game's decisions, each naming its move's event
+            "sources => JSON.stringify([...document.querySelectorAll('.analysis-moves li')]"
+            ".map((li) => Number(li.dataset.source))) === JSON.stringify(sources)", arg=sources)
+        assert person.page.locator(".equity-graph circle.equity-point").count() == len(sources)
 
 
 def test_a_hint_in_a_game_against_the_computer(visitor: MakeClient) -> None:

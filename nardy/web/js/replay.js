@@ -106,11 +106,16 @@ export function mountViewer(view, back, load) {
   let bestShown = false;
 
   const name = (seat) => (source ? source.names[seat] : t("game.player_n", { n: seat + 1 }));
+  // a match whose games rotate through rule sets (tavli) names each game's own: its frames' boards carry it
+  const gameVariant = (frame) => (frame.board && frame.board.variant !== source.variant ? frame.board.variant : null);
 
   function describe(frame) {
     const who = frame.seat === null || frame.seat === undefined ? "" : name(frame.seat);
     switch (frame.kind) {
-      case "game_started": return t("log.game", { n: frame.game_number });
+      case "game_started": {
+        const game = gameVariant(frame);
+        return game ? `${t("log.game", { n: frame.game_number })} · ${variantName(game)}` : t("log.game", { n: frame.game_number });
+      }
       case "opening_rolled": {
         const dice = { a: name(0), da: frame.dice[0], b: name(1), db: frame.dice[1] };
         return frame.dice[0] === frame.dice[1] ? t("log.opening_tie", dice) : t("log.opening", dice);
@@ -234,7 +239,8 @@ export function mountViewer(view, back, load) {
     });
     markMove(index);
     fill(caption,
-      h("span", { class: "replay-score" }, t("replay.score", { a: name(0), b: name(1), sa: frame.score[0], sb: frame.score[1] })),
+      h("span", { class: "replay-score" }, t("replay.score", { a: name(0), b: name(1), sa: frame.score[0], sb: frame.score[1] }),
+        gameVariant(frame) ? [" · ", h("span", { "data-game-variant": gameVariant(frame) }, variantName(gameVariant(frame)))] : null),
       h("span", { class: "replay-text", "data-kind": frame.kind }, describe(frame)),
       shownDice(index) ? h("span", { class: "log-dice" }, formatDice(shownDice(index))) : null,
       decision ? verdict(decision, index) : null);
