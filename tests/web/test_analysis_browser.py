@@ -9,9 +9,11 @@ The tests share one server (its analysis worker too) and its pages, each test's 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from nardy.notation import transcript_from_mat
 from tests.web.browser_client import Client
 from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
 from tests.web.test_browser import OPENING, quick_play
@@ -124,6 +126,14 @@ def test_a_tavli_match_is_analysed_game_by_game_from_its_replay(visitor: MakeCli
             "sources => JSON.stringify([...document.querySelectorAll('.analysis-moves li')]"
             ".map((li) => Number(li.dataset.source))) === JSON.stringify(sources)", arg=sources)
         assert person.page.locator(".equity-graph circle.equity-point").count() == len(sources)
+
+    # the replay offers the match as .mat only (SGF cannot hold fevga's long board): the file is the whole match
+    links = person.page.locator(".downloads a[data-download]")
+    assert links.evaluate_all("links => links.map((a) => a.dataset.download)") == ["mat"]
+    with person.page.expect_download() as download:
+        links.first.click()
+    match = transcript_from_mat(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert (match.variant, match.length, len(match.games)) == ("tavli", 5, 3)
 
 
 def test_a_hint_in_a_game_against_the_computer(visitor: MakeClient) -> None:
