@@ -112,7 +112,7 @@ def test_a_tavli_match_is_analysed_exported_and_read_in_again(game_server: GameS
         verdict = judge_for(variant, LEVEL).checker_play(
             step.before, Play(action.steps, step.before.position.play(dice, action.steps)))
         rated = next(d for d in moves if d["source"] == action.source)
-        assert rated["equity_best"] == pytest.approx(verdict.equity_best, abs=1e-6), f"game {number}: {variant}'s engine"
+        assert rated["equity_best"] == pytest.approx(verdict.equity_best, abs=1e-6), f"game {number}: not {variant}'s"
         assert rated["equity_played"] == pytest.approx(verdict.equity_played, abs=1e-6)
 
     # the .mat file names the match and reads back to the same match; SGF cannot hold fevga's long board
@@ -133,7 +133,8 @@ def test_a_tavli_match_is_analysed_exported_and_read_in_again(game_server: GameS
     again = _wait_done(alice, f"/api/imports/{view['id']}/analysis")
     assert again["status"] == "done", again.get("error")
     for first, second in zip(analysis["games"], again["games"], strict=True):
-        assert [(d["played"], d["best"]) for d in first["decisions"]] == [(d["played"], d["best"]) for d in second["decisions"]]
+        assert [(d["played"], d["best"]) for d in second["decisions"]] == [(d["played"], d["best"])
+                                                                           for d in first["decisions"]]
         assert second["equity"] == pytest.approx(first["equity"], abs=1e-6)
     frames = alice.client.get(f"/api/imports/{view['id']}/replay").json()["frames"]
     assert {(f["game_number"], f["board"]["variant"]) for f in frames if f["kind"] == "moved"} == {

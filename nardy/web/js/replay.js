@@ -221,6 +221,7 @@ export function mountViewer(view, back, load) {
     const decision = judged(frame);
     const b = bestShown && decision && decision.best_board ? decision.best_board : frame.board;
     if (analysis) analysis.showGame(frame.game_number);
+    const game = gameVariant(frame);
     // frames are seen from seat 0; the board's pips come from the server only in live play
     const turnSeat = frame.turn;
     const white = frame.game_number in source.whites ? source.whites[frame.game_number] : source.white;
@@ -240,7 +241,7 @@ export function mountViewer(view, back, load) {
     markMove(index);
     fill(caption,
       h("span", { class: "replay-score" }, t("replay.score", { a: name(0), b: name(1), sa: frame.score[0], sb: frame.score[1] }),
-        gameVariant(frame) ? [" · ", h("span", { "data-game-variant": gameVariant(frame) }, variantName(gameVariant(frame)))] : null),
+        game ? [" · ", h("span", { "data-game-variant": game }, variantName(game))] : null),
       h("span", { class: "replay-text", "data-kind": frame.kind }, describe(frame)),
       shownDice(index) ? h("span", { class: "log-dice" }, formatDice(shownDice(index))) : null,
       decision ? verdict(decision, index) : null);
