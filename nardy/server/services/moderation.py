@@ -284,11 +284,12 @@ def report_json(row: Report, names: dict[int, str]) -> dict[str, Any]:
 
 
 def action_json(row: ModerationAction, names: dict[int, str]) -> dict[str, Any]:
-    """An audit log entry as the console shows it (``moderator`` null: the operator)."""
+    """An audit log entry as the console shows it (``moderator`` null: the operator; ``report`` and ``flag``: the
+    report it answers and the fair-play flag it reviewed, or null)."""
     return {
         "id": row.id, "moderator": None if row.moderator_id is None else names.get(row.moderator_id),
         "target": names.get(row.target_id), "action": row.action, "reason": row.reason,
-        "until": _iso(row.until), "report": row.report_id, "at": row.created_at.isoformat(),
+        "until": _iso(row.until), "report": row.report_id, "flag": row.flag_id, "at": row.created_at.isoformat(),
     }
 
 
