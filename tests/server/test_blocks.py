@@ -75,6 +75,9 @@ def test_no_seat_at_a_chouette_where_a_player_kept_apart_sits(make_game_server: 
     assert ann.post(f"/api/chouettes/{theirs}/join").status_code == 403, "nor the blocker at the blocked one's"
     assert theirs not in lobby_of(ann) and table not in lobby_of(bob), "each one's chouettes leave the other's lobby"
     assert theirs in lobby_of(cat)
+    cats = cat.post("/api/chouettes", {"max_players": 4}).json()["table"]
+    assert bob.post(f"/api/chouettes/{cats}/join").status_code == 200
+    assert cats not in lobby_of(ann) and cats in lobby_of(bob), "nor one where the other only sits"
 
     unblock(ann, bob.name)
     assert bob.post(f"/api/chouettes/{table}/join").status_code == 200
