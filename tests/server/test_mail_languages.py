@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from email.message import EmailMessage
+from typing import get_args
 
 import pytest
 
+from nardy.server.api import account_life as account_routes
 from nardy.server.services import mail_texts
 from tests.server.game_server import PASSWORD, GameServer, Player
 from tests.server.mail_catcher import MailCatcher, link_in, mail_catcher
@@ -122,3 +124,4 @@ def test_a_language_the_site_does_not_speak_is_refused_and_changes_nothing(serve
     assert owner.client.get("/api/account").json()["language"] is None
     assert server.client.post("/api/account/language", json={"language": "ru"}).status_code in (401, 403)
     assert owner.post("/api/account/language", {"language": None}).json()["language"] is None
+    assert set(get_args(account_routes.Language)) == set(mail_texts.LANGUAGES), "the routes take the mails' languages"
