@@ -116,7 +116,9 @@ def test_without_a_language_of_its_own_the_request_chooses_then_the_browser_then
         assert mail.wait_for(count + 1)[count]["Subject"] == subject, (body, header)
 
 
-def test_a_language_the_site_does_not_speak_is_refused_and_changes_nothing(server: GameServer, mail: MailCatcher) -> None:
+def test_a_language_the_site_does_not_speak_is_refused_and_changes_nothing(
+    server: GameServer, mail: MailCatcher,
+) -> None:
     owner = account(server, "hans")
     assert owner.post("/api/account/language", {"language": "de"}).status_code == 422
     refused = owner.post("/api/account/email", {"email": "hans@example.org", "password": PASSWORD, "language": "de"})
