@@ -636,6 +636,8 @@ class ModerationAction(Base):
     reason: Mapped[str] = mapped_column(Text)
     until: Mapped[datetime | None]
     report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id", ondelete="SET NULL"))
+    flag_id: Mapped[int | None] = mapped_column(ForeignKey("fair_play_flags.id", ondelete="SET NULL"))
+    """The fair-play flag a ``review_fair_play`` entry reviewed; null for every other action."""
     created_at: Mapped[datetime]
 
 

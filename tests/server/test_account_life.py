@@ -191,6 +191,7 @@ def test_an_address_is_verified_by_following_the_link_mailed_to_it(server: GameS
     owner = sign_up(server, "owner")
     assert owner.client.get("/api/account").json() == {
         "username": "owner", "guest": False, "email": None, "email_verified": False, "mail_available": True,
+        "language": None,
     }
     wrong = owner.post("/api/account/email", {"email": "owner@example.org", "password": "not it"})
     assert wrong.status_code == 403 and not mail.messages

@@ -2,7 +2,7 @@
 
 «accounts far outside it ... go into the moderators' queue with the evidence.
 Never an automatic ban.» A moderator reviews a flag once, with a reason, in
-the audit log; only moderators see or review flags; bad input gets a clear
+the audit log (the entry names the account and the flag); only moderators see or review flags; bad input gets a clear
 4xx and changes nothing.
 """
 
@@ -69,9 +69,11 @@ def test_a_flag_shows_in_the_queue_and_the_user_view_and_is_reviewed_once(game_s
     assert mod.client.get("/api/mod/reports").json()["fair_play"] == []
 
     (entry,) = [e for e in mod.client.get("/api/mod/log").json()["entries"] if e["action"] == "review_fair_play"]
-    assert (entry["target"], entry["moderator"], entry["reason"]) == (
-        bob.name, mod.name, "a strong player, games look human")
+    assert (entry["target"], entry["moderator"], entry["reason"], entry["flag"]) == (
+        bob.name, mod.name, "a strong player, games look human", flag_id), "the entry names the account and the flag"
+    assert answer.json()["entry"] == entry
     view = mod.client.get(f"/api/mod/users/{bob.name}").json()
+    assert [e["flag"] for e in view["log"] if e["action"] == "review_fair_play"] == [flag_id]
     assert [(f["id"], f["reviewed_by"]) for f in view["fair_play"]] == [(flag_id, mod.name)]
     standing = bob.client.get("/api/me/moderation").json()
     assert standing["banned"] is None and standing["engine_assisted"] is False, "never an automatic ban"

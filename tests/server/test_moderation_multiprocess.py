@@ -4,9 +4,10 @@
 hold across them).» «ban (closes the user's sockets at once, on every
 process; a banned account cannot sit, chat or create)». Processes A and B
 share one database (SQLite in WAL mode, or PostgreSQL) and Redis. A block
-made through A refuses chat and a seat through B; a moderator's ban through A
-closes the banned player's socket on B at once (well within the sessions'
-one-minute sweep, so the notice did it) and B refuses their login. The
+made through A refuses chat, a seat (at a table or a chouette) and a rematch
+through B; a moderator's ban through A closes the banned player's socket on
+B at once (well within the sessions' one-minute sweep, so the notice did it)
+and B refuses their login. The
 operator's ``nardy admin`` grants the role, lifts the ban and bans again: its
 notice, sent from outside any server, closes the socket on B as well.
 """
@@ -85,3 +86,32 @@ def test_a_block_and_a_ban_hold_in_both_processes(
     log = mod.get("/api/mod/log").json()["entries"]
     assert [(e["action"], e["moderator"]) for e in log[:3]] == [
         ("ban", None), ("unban", None), ("ban", names["mod"])]
+
+
+def test_a_block_refuses_a_rematch_and_a_chouette_seat_in_the_other_process(
+    live_servers: tuple[LiveServer, LiveServer],  # noqa: F811
+) -> None:
+    """«Blocks must hold everywhere a person meets another»: made through A, refused through B."""
+    a, b = live_servers
+    names = {role: unique_name(role) for role in ("alice", "bob")}
+    alice_a, bob_a = HttpUser(a.base_url), HttpUser(a.base_url)
+    for user, role in ((alice_a, "alice"), (bob_a, "bob")):
+        user.signup(names[role])
+    bob_b, alice_b = HttpUser(b.base_url), HttpUser(b.base_url)
+    for user, role in ((bob_b, "bob"), (alice_b, "alice")):
+        assert user.post("/api/login", {"username": names[role], "password": PASSWORD}).status_code == 200
+    table = alice_a.post("/api/tables", {"variant": "georgian", "match_length": 1}).json()["table"]["table"]
+    assert bob_b.post(f"/api/tables/{table}/join").status_code == 200
+    alice_ws, bob_ws = WsClient(a.ws_url, alice_a.cookie_header), WsClient(b.ws_url, bob_b.cookie_header)
+    for ws in (alice_ws, bob_ws):
+        assert ws.subscribe(table)["t"] == "sync"
+    alice_ws.must(table, "resign")  # georgian to 1: a resignation is a koks, which ends the match
+    bob_ws.wait_version(table, alice_ws.feeds[table].version)
+    assert bob_ws.state(table)["status"] == "finished"
+
+    assert alice_a.post("/api/me/blocks", {"username": names["bob"]}).status_code == 200
+    refused = bob_ws.act(table, "rematch")
+    assert (refused["t"], refused["code"]) == ("error", "blocked")
+    chouette = alice_a.post("/api/chouettes", {"max_players": 4}).json()["table"]
+    assert bob_b.post(f"/api/chouettes/{chouette}/join").status_code == 403
+    assert chouette not in {t["table"] for t in bob_b.get("/api/lobby").json()["waiting"]}

@@ -1,10 +1,12 @@
-"""Logging out from every page: the account menu beside the player's name holds it.
+"""Logging out from every page: the account menu beside the player's name holds it; the account page and the
+language the account's mails speak.
 
 Issue 39, item 12: «logout only on the Sign-in page (put it in the account menu)».
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from tests.web.browser_client import Client
@@ -59,3 +61,20 @@ def test_the_account_page_changes_the_password_and_sign_in_offers_a_reset(
     person.page.fill('form[data-form="forgot"] input[name=account]', "page_user")
     person.page.click('form[data-form="forgot"] button[type=submit]')
     person.page.wait_for_selector('form[data-form="forgot"] .error:has-text("sends no mail")')
+
+
+def test_the_language_picked_in_the_settings_becomes_the_accounts_for_its_mails(
+    client: MakeClient, web_server: WebServer,
+) -> None:
+    """«Mails in the account's language»: the settings page tells the server the language the player picked."""
+    person = client()
+    sign_up(person, "polyglot")
+    language = "() => fetch('/api/account').then((r) => r.json()).then((a) => a.language)"
+    assert person.page.evaluate(language) is None
+    person.goto("#/settings")
+    person.page.select_option("select[name=language]", "ka")
+    person.page.wait_for_function("() => document.documentElement.lang === 'ka'")
+    deadline = time.monotonic() + 5
+    while person.page.evaluate(language) != "ka":
+        assert time.monotonic() < deadline, "the account's language did not follow the page's"
+        time.sleep(0.05)

@@ -5,7 +5,8 @@ reporter sees that it was received.» «A moderator console (its own pages ...):
 the report queue, a user view ..., and actions ... A player sees the warnings
 and restrictions on their own account.» The routes' rules are tested in
 tests/server/test_moderation.py and test_fair_play_queue.py; here, that the pages reach them (a
-fair-play flag shows in the queue with its evidence).
+fair-play flag shows in the queue with its evidence, and its review shows in
+the audit log with the flag's number).
 """
 
 from __future__ import annotations
@@ -23,19 +24,21 @@ from tests.web.web_driver import WebServer
 MakeClient = Callable[..., Client]
 
 
-def flag(database: str, name: str) -> None:
-    """Write a fair-play flag on ``name`` as the detector does."""
+def flag(database: str, name: str) -> int:
+    """Write a fair-play flag on ``name`` as the detector does; its id."""
     engine = make_engine(database)
     with make_sessionmaker(engine)() as db:
         user = users_repo.by_name(db, name)
         assert user is not None
-        fair_play_repo.add_flag(
+        row = fair_play_repo.add_flag(
             db, user_id=user.id, variant="long", statistic="min_robust_z", value=3.2, threshold=3.0, games=12,
             evidence={"z_pr": -3.4, "z_match": 3.2, "pr": 1.1, "match_rate": 0.9, "reference": {"accounts": 14}},
             now=datetime.now(UTC),
         )
         db.commit()
+        flag_id = row.id
     engine.dispose()
+    return flag_id
 
 
 def test_a_report_from_the_profile_reaches_the_console_whose_warning_the_player_sees(
@@ -56,7 +59,7 @@ def test_a_report_from_the_profile_reaches_the_console_whose_warning_the_player_
 
     database = f"sqlite:///{web_server.data_dir / 'nardy.sqlite3'}"
     assert main(["admin", "grant-moderator", "reporter", "--database-url", database]) == 0
-    flag(database, "rude_player")
+    flag_id = flag(database, "rude_player")
     person.page.reload()
     person.page.click("[data-account-menu] summary")
     person.page.click("[data-action=menu-moderation]")
@@ -68,6 +71,12 @@ def test_a_report_from_the_profile_reaches_the_console_whose_warning_the_player_
     form.locator("input[name=reason]").fill("keep the chat civil")
     form.locator("button[type=submit]").click()
     person.page.wait_for_selector("[data-section=log] td:has-text('keep the chat civil')")
+    person.page.wait_for_selector(f"[data-section=fair-play] td:text-is('#{flag_id}')")
+    review = person.page.locator(f"[data-review-flag='{flag_id}']")
+    review.locator("input[name=reason]").fill("games look human")
+    review.locator("button[type=submit]").click()
+    reviewed = person.page.locator("[data-section=log] tr", has_text="games look human")
+    reviewed.locator(f"td:has-text('flag #{flag_id}')").wait_for()
 
     standing = rude.get("/api/me/moderation")
     assert [w["reason"] for w in standing["warnings"]] == ["keep the chat civil"]

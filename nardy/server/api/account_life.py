@@ -9,7 +9,10 @@ and ``NARDY_PUBLIC_URL`` (the links point at the site the settings name,
 never at a ``Host`` header a stranger sent); without them the routes that
 mail answer 503. Mail leaves in a background task after the answer
 (:mod:`nardy.server.services.mail`), so an answer's time tells nothing.
-A reset asked for answers 202 alike whether anything was sent.
+A reset asked for answers 202 alike whether anything was sent. A mail is
+written in the account's language (``users.language``: set from the page's
+language when an address is set, and by ``POST /api/account/language``),
+else the request's (:mod:`nardy.server.services.mail_texts`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio.from_thread
 from fastapi import APIRouter, BackgroundTasks, HTTPException, Request, Response, status
@@ -31,6 +34,7 @@ from nardy.server.api.security import CurrentUser, SessionToken
 from nardy.server.auth.signouts import announce_sign_outs
 from nardy.server.services import account_life, accounts
 from nardy.server.services.mail import Mailer, SmtpServer
+from nardy.server.services.mail_texts import Mail, language_tag, mail_language, reset_mail, verification_mail
 from nardy.server.services.matchmaking import MatchmakingService
 from nardy.server.settings import Settings
 from nardy.store.models import User
@@ -50,6 +54,8 @@ _REFUSAL_STATUS: dict[type[accounts.AccountError], int] = {
 }
 
 Password = Annotated[str, Field(max_length=1024)]
+Language = Literal["ru", "en", "ka", "tr", "el"]
+"""A language of the site: the account's, and so its mails'."""
 Token = Annotated[str, Field(min_length=1, max_length=128)]
 
 
@@ -63,6 +69,8 @@ class AccountOut(BaseModel):
     email: str | None
     email_verified: bool
     mail_available: bool
+    language: str | None
+    """The account's language (its mails are written in it); null: none chosen yet."""
 
 
 class PasswordChange(BaseModel):
@@ -73,12 +81,22 @@ class PasswordChange(BaseModel):
 
 
 class EmailChange(BaseModel):
-    """A new address (``null`` or empty removes it), with the current password."""
+    """A new address (``null`` or empty removes it), with the current password, and the language the page is in
+    (it becomes the account's, and the verification mail's)."""
 
     model_config = ConfigDict(extra="forbid")
 
     email: Annotated[str | None, Field(max_length=account_life.EMAIL_MAX_LENGTH)]
     password: Password
+    language: Language | None = None
+
+
+class LanguageChange(BaseModel):
+    """The language the account reads the site in (``null``: none, the browser's), so its mails' too."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    language: Language | None
 
 
 class LinkFollowed(BaseModel):
@@ -88,11 +106,12 @@ class LinkFollowed(BaseModel):
 
 
 class ResetAsked(BaseModel):
-    """A username, or an e-mail address."""
+    """A username, or an e-mail address; the language the page is in (for an account that has none of its own)."""
 
     model_config = ConfigDict(extra="forbid")
 
     account: Annotated[str, Field(min_length=1, max_length=account_life.EMAIL_MAX_LENGTH)]
+    language: Language | None = None
 
 
 class ResetFollowed(BaseModel):
@@ -150,12 +169,22 @@ def change_email(
     _checked_password(request, user, body.password, settings, limiter, token)
     if address is not None:
         limiter.spend(_mails_per_account(settings), str(user.id))
+    if body.language is not None:
+        account_life.set_language(db, user=user, language=body.language)
     link = account_life.set_email(db, user=user, email=address)
     if link is not None and user.email is not None:
-        tasks.add_task(
-            _mailer(settings).send_quietly, user.email, "Confirm your e-mail address",
-            _verify_mail(user.username, f"{settings.public_url}/#/verify-email/{link}"),
+        mail = verification_mail(
+            mail_language(user.language, None, request.headers.get("accept-language")), username=user.username,
+            link=f"{settings.public_url}/#/verify-email/{link}", days=account_life.VERIFY_LINK_TTL.days,
         )
+        _send_later(tasks, settings, user.email, mail)
+    return _account_out(user, settings)
+
+
+@router.post("/account/language")
+def change_language(body: LanguageChange, user: CurrentUser, db: DbSession, settings: SettingsDep) -> AccountOut:
+    """Set the language the account reads the site in: its mails are written in it."""
+    account_life.set_language(db, user=user, language=body.language)
     return _account_out(user, settings)
 
 
@@ -186,10 +215,12 @@ def ask_reset(
         if user.email is None or not _may_mail(limiter, settings, user):
             continue
         link = account_life.issue_reset(db, user)
-        tasks.add_task(
-            _mailer(settings).send_quietly, user.email, "Set a new password",
-            _reset_mail(user.username, f"{settings.public_url}/#/reset-password/{link}"),
+        mail = reset_mail(
+            mail_language(user.language, body.language, request.headers.get("accept-language")),
+            username=user.username, link=f"{settings.public_url}/#/reset-password/{link}",
+            minutes=int(account_life.RESET_LINK_TTL.total_seconds() // 60),
         )
+        _send_later(tasks, settings, user.email, mail)
     return Notice(detail=RESET_ASKED)
 
 
@@ -280,7 +311,7 @@ def _refusals() -> Iterator[None]:
 def _account_out(user: User, settings: Settings) -> AccountOut:
     return AccountOut(
         username=user.username, guest=user.is_guest, email=user.email, email_verified=user.email_verified,
-        mail_available=settings.mail_available,
+        mail_available=settings.mail_available, language=language_tag(user.language),
     )
 
 
@@ -303,19 +334,9 @@ def _mailer(settings: Settings) -> Mailer:
     return Mailer(SmtpServer.from_url(settings.smtp_url or ""), settings.mail_sender)
 
 
-def _verify_mail(username: str, link: str) -> str:
-    return (
-        f"Hello {username},\n\nto confirm that this is your e-mail address on nardy, open this link within "
-        f"{account_life.VERIFY_LINK_TTL.days} days:\n\n{link}\n\nIf you did not ask for it, ignore this mail.\n"
-    )
-
-
-def _reset_mail(username: str, link: str) -> str:
-    minutes = int(account_life.RESET_LINK_TTL.total_seconds() // 60)
-    return (
-        f"Hello {username},\n\nto set a new password for your nardy account, open this link within {minutes} "
-        f"minutes; it works once:\n\n{link}\n\nIf you did not ask for it, ignore this mail: your password stays.\n"
-    )
+def _send_later(tasks: BackgroundTasks, settings: Settings, to: str, mail: Mail) -> None:
+    """Mail ``mail`` to ``to`` in a background task, after the answer."""
+    tasks.add_task(_mailer(settings).send_quietly, to, mail.subject, mail.body)
 
 
 def _json(data: dict[str, Any]) -> bytes:

@@ -108,12 +108,14 @@ def replay_chouette(table_id: str, db: DbSession) -> dict[str, Any]:
 async def join_chouette(table_id: str, body: JoinIn, request: Request, user: CurrentUser) -> dict[str, Any]:
     """Sit down: before forming to roll for a place, later at the end of the team from the next game.
 
-    A private chouette needs its invite token.
+    A private chouette needs its invite token. 403 for a banned account, or one that blocks or is blocked by
+    a player seated there (``docs/moderation.md``).
     """
     service = _service(request)
     try:
         await run_in_threadpool(in_session, request, check_invite, table_id, body.invite)
-        await run_in_threadpool(in_session, request, refuse_restricted, user, [])
+        seated = [p for p in (await service.current(table_id)).chouette.players if p != user.id]
+        await run_in_threadpool(in_session, request, refuse_restricted, user, seated)
         state = await service.join(table_id, user=user, client_seed=client_seed_or_422(body.client_seed))
     except ActionError as error:
         raise refuse(error) from None

@@ -269,7 +269,13 @@ def lobby(
 
 
 def _seats_any(row: GameTable, players: set[int]) -> bool:
-    return bool(players) and (row.player0_id in players or row.player1_id in players or row.created_by in players)
+    """Whether one of ``players`` created the table or sits at it (a chouette's players are in its summary)."""
+    if not players:
+        return False
+    seated = {row.player0_id, row.player1_id, row.created_by}
+    if row.kind == CHOUETTE_KIND and row.score:
+        seated |= {p.get("user_id") for p in row.score.get("players", [])}
+    return bool(seated & players)
 
 
 @router.get("/me/tables")

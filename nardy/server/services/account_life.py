@@ -121,6 +121,13 @@ def set_email(db: Session, *, user: User, email: str | None, now: datetime | Non
     return _issue(db, user, VERIFY_EMAIL, email=address, now=now)
 
 
+def set_language(db: Session, *, user: User, language: str | None) -> None:
+    """Remember the language ``user`` reads the site in (``None``: none), the one their mails are written in;
+    commits."""
+    user.language = language or ""
+    db.commit()
+
+
 def verify_email(db: Session, token: str, *, now: datetime | None = None) -> User:
     """Follow a verification link: its address becomes verified. Raises :class:`BadLink`."""
     row = _live(db, token, VERIFY_EMAIL, now)

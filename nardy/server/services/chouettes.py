@@ -27,6 +27,8 @@ import secrets
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions
 from nardy.rules.chouette import ChouettePhase
@@ -295,14 +297,20 @@ class ChouetteService(LiveTableReads[ChouetteTableState]):
     async def team_say(self, table_id: str, *, user_id: int, action: dict[str, Any]) -> int:
         """Send a team member's message to the team as it is now (never stored); returns the table's version.
 
-        Refused ``muted`` while a moderator has muted the player's chat (``docs/moderation.md``)."""
+        Refused ``muted`` while a moderator has muted the player's chat. A member who blocks the writer or is
+        blocked by them is left out: as at a two-seat table, no message passes between the two
+        (``docs/moderation.md``)."""
         state = await self.current(table_id)
         team, said = team_message(state, user_id, action)
         now = self._clock.now()
-        refusal = await self._db.run(lambda db: moderation.chat_refusal(db, user_id, None, now))
+
+        def check(db: Session) -> tuple[tuple[str, str] | None, set[int]]:
+            return moderation.chat_refusal(db, user_id, None, now), moderation.kept_apart_from(db, user_id)
+
+        refusal, apart = await self._db.run(check)
         if refusal is not None:
             raise ActionError(*refusal)
-        await self._publisher.team_said(said, frozenset(team))
+        await self._publisher.team_said(said, frozenset(team) - apart)
         return state.version
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:

@@ -4,7 +4,7 @@ The detector (:mod:`nardy.server.services.fair_play`) writes a flag when an
 account's play lies far outside that of accounts of its rating; the console
 shows the unreviewed ones beside the report queue, and each account's in its
 user view. A moderator marks a flag reviewed, with a reason, which is one
-entry of the audit log. Reviewing changes nothing else: no flag bans anyone,
+entry of the audit log, naming the account and the flag. Reviewing changes nothing else: no flag bans anyone,
 and what to do about the account is the moderator's own action.
 """
 
@@ -72,7 +72,7 @@ def review(
     row.reviewed_at, row.reviewed_by = now, moderator.id
     entry = moderation_repo.add_action(db, ModerationAction(
         moderator_id=moderator.id, target_id=row.user_id, action=REVIEW_ACTION, reason=reason.strip(),
-        created_at=now,
+        flag_id=row.id, created_at=now,
     ))
     db.commit()
     return _as_json(db, [row])[0], entry_json(db, entry)

@@ -14,8 +14,11 @@ opponent's rated results against it: a ``restored`` rating change gives back
 what each such match moved, once per match.
 
 A block keeps two players apart, whichever blocked whom: no chat between
-them, neither sits at the other's table, matchmaking never pairs them, and
-each one's tables are left out of the other's lobby.
+them (a chouette's team messages included), neither sits at a table or
+chouette where the other sits, no rematch between them, matchmaking never
+pairs them, and each one's tables are left out of the other's lobby. A
+tournament still pairs them (a block does not choose one's opponents); only
+their table's chat stays closed.
 """
 
 from __future__ import annotations
@@ -102,6 +105,11 @@ def sitting_refusal(db: Session, user_id: int, others: list[int], now: datetime)
     if others and moderation_repo.apart_from(db, user_id) & set(others):
         return "blocked", "you cannot play with this player"
     return None
+
+
+def kept_apart(db: Session, user_id: int, other_id: int) -> bool:
+    """Whether either of the two blocks the other."""
+    return moderation_repo.kept_apart(db, user_id, other_id)
 
 
 def kept_apart_from(db: Session, user_id: int) -> set[int]:
@@ -276,11 +284,12 @@ def report_json(row: Report, names: dict[int, str]) -> dict[str, Any]:
 
 
 def action_json(row: ModerationAction, names: dict[int, str]) -> dict[str, Any]:
-    """An audit log entry as the console shows it (``moderator`` null: the operator)."""
+    """An audit log entry as the console shows it (``moderator`` null: the operator; ``report`` and ``flag``: the
+    report it answers and the fair-play flag it reviewed, or null)."""
     return {
         "id": row.id, "moderator": None if row.moderator_id is None else names.get(row.moderator_id),
         "target": names.get(row.target_id), "action": row.action, "reason": row.reason,
-        "until": _iso(row.until), "report": row.report_id, "at": row.created_at.isoformat(),
+        "until": _iso(row.until), "report": row.report_id, "flag": row.flag_id, "at": row.created_at.isoformat(),
     }
 
 

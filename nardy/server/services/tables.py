@@ -37,6 +37,7 @@ from nardy.bots.hints import analysis_offer
 from nardy.notation.fair_dice import commitment
 from nardy.rules import GameOptions, Phase, find_variant
 from nardy.server.runtime.metrics import SILENT, Metrics
+from nardy.server.services import moderation
 from nardy.server.services.chat import ChatLimits, ChatService
 from nardy.server.services.clock import Clock
 from nardy.server.services.coins import COIN_EVENTS, CoinPolicy, refuse_guest, sit_down, write_table_coins
@@ -514,7 +515,21 @@ class TableService(LiveTableReads[TableState]):
         """
         if action["t"] == "say":
             return await self.chat.say(table_id, user_id=user_id, action=action, action_id=action_id)
+        if action["t"] == "rematch":
+            await self._refuse_rematch_apart(table_id, user_id)
         return await self.live.act(table_id, user_id=user_id, action=action, action_id=action_id)
+
+    async def _refuse_rematch_apart(self, table_id: str, user_id: int) -> None:
+        """A rematch seats the same two players again: refused ``blocked`` when either blocks the other
+        (``docs/moderation.md``), so it is neither offered nor accepted."""
+        state = await self.current(table_id)
+        others = [s.user_id for s in state.seats if s is not None and s.user_id is not None and s.user_id != user_id]
+        if not others:
+            return
+        now = self._clock.now()
+        refusal = await self._db.run(lambda db: moderation.sitting_refusal(db, user_id, others, now))
+        if refusal is not None:
+            raise ActionError(*refusal)
 
     async def on_deadline(self, table_id: str, deadline: datetime) -> None:
         """The clock ran out for the table's actor: time them out (004) if the deadline still stands."""
@@ -618,6 +633,10 @@ class TableService(LiveTableReads[TableState]):
             return
         user = await self._db.run(lambda session: session.get(User, creator.user_id))
         if user is None:
+            return
+        second_id = players[1].user_id if players[1] is not None else None
+        if second_id is not None and await self._db.run(lambda db: moderation.kept_apart(db, user.id, second_id)):
+            log.info("no rematch of table %s: one player blocked the other since they asked", state.id)
             return
         bot_level = players[1].bot if players[1] is not None else None
         spec = state.spec

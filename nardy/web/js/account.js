@@ -1,7 +1,7 @@
 // The account's own page (#/account): a new password, the e-mail address, the data download and deletion;
 // and the pages the mailed links open: #/verify-email/TOKEN and #/reset-password/TOKEN.
 import { h, fill } from "./dom.js";
-import { t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 import { get, post, errorText } from "./api.js";
 import { setUser } from "./session.js";
 
@@ -73,7 +73,7 @@ export function mountAccount(view, { socket, navigate }) {
         name: "email", submit: t("account.email_save"), hint: t("account.email_hint"),
         fields: [[t("account.email"), email], [t("auth.password"), emailPassword]],
         onsubmit: async () => {
-          const changed = await post("/api/account/email", { email: email.value.trim() || null, password: emailPassword.value });
+          const changed = await post("/api/account/email", { email: email.value.trim() || null, password: emailPassword.value, language: currentLanguage() });
           emailPassword.value = "";
           status.textContent = emailStatus(changed);
           return changed.email && !changed.email_verified ? t("account.email_sent") : "";
@@ -137,7 +137,7 @@ export function forgotPassword() {
       name: "forgot", submit: t("auth.forgot_send"), hint: t("auth.forgot_hint"),
       fields: [[t("auth.forgot_account"), account]],
       onsubmit: async () => {
-        await post("/api/password-reset", { account: account.value.trim() });
+        await post("/api/password-reset", { account: account.value.trim(), language: currentLanguage() });
         return t("auth.forgot_sent");
       },
     }));

@@ -101,9 +101,9 @@ function evidenceText(evidence) {
 
 function flagsTable(flags, withReview, reload, context) {
   return grid(
-    [t("profile.date"), t("mod.user"), t("lobby.variant"), t("mod.fp_statistic"), t("mod.fp_evidence_title"), t("mod.fp_games"), ""],
+    [t("mod.fp_flag"), t("profile.date"), t("mod.user"), t("lobby.variant"), t("mod.fp_statistic"), t("mod.fp_evidence_title"), t("mod.fp_games"), ""],
     flags.map((f) => [
-      formatDate(f.created_at), userLink(f.username), variantName(f.variant),
+      `#${f.id}`, formatDate(f.created_at), userLink(f.username), variantName(f.variant),
       `${f.statistic} ${f.value.toFixed(2)} ≥ ${f.threshold.toFixed(2)}`, evidenceText(f.evidence ?? {}), String(f.games),
       f.reviewed_at ? t("mod.fp_reviewed_by", { name: f.reviewed_by ?? "–", date: formatDate(f.reviewed_at) })
         : withReview ? reviewForm(f, reload, context) : t("mod.fp_open"),
@@ -111,10 +111,15 @@ function flagsTable(flags, withReview, reload, context) {
   );
 }
 
+/** An entry's action, with the fair-play flag it reviewed (as the flags' tables number them). */
+function entryAction(entry) {
+  return entry.flag == null ? actionName(entry.action) : `${actionName(entry.action)} (${t("mod.flag_ref", { id: entry.flag })})`;
+}
+
 function logTable(entries) {
   return grid(
     [t("profile.date"), t("mod.moderator"), t("mod.user"), t("mod.action"), t("mod.reason"), t("mod.until")],
-    entries.map((e) => [formatDate(e.at), e.moderator ?? t("mod.operator"), userLink(e.target), actionName(e.action), e.reason,
+    entries.map((e) => [formatDate(e.at), e.moderator ?? t("mod.operator"), userLink(e.target), entryAction(e), e.reason,
       e.until ? formatDate(e.until) : ""]),
   );
 }

@@ -4,6 +4,8 @@
 import { h, fill } from "./dom.js";
 import { LANGUAGES, setLanguage, t } from "./i18n.js";
 import { askNotificationPermission, notificationsAvailable } from "./notifications.js";
+import { post } from "./api.js";
+import { currentUser } from "./session.js";
 
 const KEY = "nardy.settings";
 export const CORNERS = ["bottom-right", "bottom-left", "top-right", "top-left"];
@@ -104,6 +106,9 @@ export function renderSettings(view) {
         const code = e.target.value || null;
         saveSettings({ language: code });
         await setLanguage(code);
+        // an account's mails (a verification, a password reset) are written in the language it chose
+        const user = currentUser();
+        if (user && !user.guest) post("/api/account/language", { language: code }).catch(() => {});
       },
     },
     h("option", { value: "" }, t("settings.language_auto")),
