@@ -28,7 +28,10 @@ SEED_VARIANT = "backgammon"
 SEED_TABLES = 8
 """Matches played at once: enough to keep the server's event loop, not the client, the bound."""
 SEED_SECONDS_PER_MATCH = 3.0
-"""The most a match may take to play, on average, before the seeding is given up as stuck."""
+"""The most a match may take to play, on average, before the seeding is given up as stuck (on two shared cores
+one took 0.3–0.7 s, :data:`SEED_TABLES` at a time)."""
+SEED_SETUP_SECONDS = 60.0
+"""The most the accounts, tables and sockets may take to set up."""
 
 
 @dataclass(frozen=True)
@@ -42,14 +45,14 @@ class Seeded:
 
 def seed_budget(matches: int) -> float:
     """The most seconds playing ``matches`` may take (the run's alarm counts it)."""
-    return 60 + SEED_SECONDS_PER_MATCH * matches if matches else 0.0
+    return SEED_SETUP_SECONDS + 30 + SEED_SECONDS_PER_MATCH * matches if matches else 0.0
 
 
 def play_backlog(url: str, matches: int, seed: int) -> Seeded:
     """Play ``matches`` rated one-point matches on the server at ``url``; RuntimeError if one goes wrong."""
     config = ClientConfig(index=0, url=url, variants=[SEED_VARIANT] * min(SEED_TABLES, matches),
                           opponents=[None] * min(SEED_TABLES, matches), think=0.0, seed=seed, compression=False,
-                          setup_timeout=60.0, rated=True)
+                          setup_timeout=SEED_SETUP_SECONDS, rated=True)
 
     async def play() -> Seeded:
         client = Client(config)
