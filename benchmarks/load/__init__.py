@@ -5,6 +5,7 @@ Run::
     python -m benchmarks.load [--games 100 500 1000] [--think 2.0] [--duration 60]
                               [--warmup 10] [--clients 1] [--variants ...] [--profile DIR]
                               [--server LABEL=DIR ...] [--server-env LABEL:KEY=VALUE ...] [--rounds R]
+                              [--analysis-backlog LABEL=N ...]
 
 Several processes: ``--processes 2 --database postgresql`` starts two servers on
 one fresh PostgreSQL database (created on ``--postgres-url``'s server, dropped
@@ -73,6 +74,10 @@ actions a second, of which only the person's are timed and counted as
 accepted. For a soak, a long ``--duration`` with ``--rss-every 60`` reports the
 server's RSS every minute and its trend over the window's second half.
 
+Analysis workers busy: ``--analysis-backlog busy=120`` has accounts play 120 rated matches on the server
+named ``busy`` before each warm-up, whose background analyses keep its analysis workers busy through the
+window; the level reports how many ended in it (:mod:`benchmarks.load.backlog`).
+
 Tables: ``--variants``, by default 50 % backgammon, 20 % georgian and 30 %
 long-traditional (long nardy), match length 1. The client offers
 permessage-deflate, as browsers do (``--no-compression`` to turn it off).
@@ -91,6 +96,7 @@ The package, one job per module:
 - :mod:`~benchmarks.load.report`: the tables printed per level and in summary, and the JSON;
 - :mod:`~benchmarks.load.cluster`, :mod:`~benchmarks.load.server`, :mod:`~benchmarks.load.proxy`: the
   servers under test, one process or several behind HAProxy on one database;
+- :mod:`~benchmarks.load.backlog`: the rated matches played before the window, and their analyses read back;
 - :mod:`~benchmarks.load.launcher`: the lines that start a server and log its collector, and their log's reader;
 - :mod:`~benchmarks.load.probes`: CPU, memory and sleeps read from ``/proc``;
 - :mod:`~benchmarks.load.profiling`: py-spy attached for the window, and its samples summed by function;

@@ -61,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="cap every server process at this share of a core (a cgroup's CPU quota; needs root), "
                              "so that one process is a fixed amount of CPU on a small machine")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0", help="the Redis of several processes")
+    parser.add_argument("--analysis-backlog", action="append", default=[], metavar="LABEL=N",
+                        help="before each window, play N rated matches on the server named LABEL, whose analyses "
+                             "keep its analysis workers busy through the window (repeatable); the report says how "
+                             "many ended in the window")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON")
     return parser
 
@@ -78,6 +82,10 @@ def print_header(args: argparse.Namespace, argv: list[str], weights: list[tuple[
     print(f"server: {args.processes} process(es) on {args.database}"
           + (f" with Redis {args.redis_url} behind HAProxy (WebSockets sticky by table)" if args.processes > 1 else "")
           + (f"; each capped at {describe_cap(args.cpu_per_process)}" if args.cpu_per_process else ""))
+    for spec in specs:
+        if spec.analysis_backlog:
+            print(f"analysis backlog of server {spec.label}: {spec.analysis_backlog} rated one-point backgammon matches "
+                  "of random play before each warm-up, each queueing its fair-play analysis")
     for spec in specs:
         print(f"server {spec.label}: {spec.root} (commit {commit_of(spec.root)})"
               + "".join(f"; {key}={value}" for key, value in spec.env.items()))
@@ -108,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     options = level_options(args, weights)
     if args.profile is not None:
         args.profile.mkdir(parents=True, exist_ok=True)
-    budget = len(specs) * args.rounds * sum(level_budget(n, options) for n in args.games)
+    budget = args.rounds * sum(level_budget(n, options, spec) for n in args.games for spec in specs)
 
     def out_of_time(_signum: int, _frame: object) -> None:
         raise TimeoutError(f"the whole run exceeded its {budget:.0f} s budget")

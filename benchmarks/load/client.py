@@ -219,7 +219,7 @@ class Client:
         assert self.lobby is not None, "set up before play"
         self.result.games_finished += 1
         try:
-            table_id = await self.lobby.open_table(slot)
+            table_id = await self.lobby.open_table(slot, rated=self.config.rated)
         except Exception as error:  # noqa: BLE001 - measured
             self.error("http_failed", repr(error))
             return
@@ -244,8 +244,9 @@ class Client:
         async def prepare(slot: Slot) -> None:
             async with limit:
                 people = 1 if slot.computer is not None else 2
-                slot.players = [await lobby.new_guest(slot, index) for index in range(people)]
-                slot.table_id = await lobby.open_table(slot)
+                seat = lobby.new_account if self.config.rated else lobby.new_guest
+                slot.players = [await seat(slot, index) for index in range(people)]
+                slot.table_id = await lobby.open_table(slot, rated=self.config.rated)
                 for player in slot.players:
                     await self.connect(player)
                     await self.subscribe(player, slot.table_id)
@@ -262,11 +263,7 @@ class Client:
         offset = time.perf_counter() - time.time()
         await asyncio.sleep(max(0.0, go_at - time.time()))
         self.window = (window_start + offset, window_end + offset)
-        self.playing = True
-        players = [p for slot in self.slots for p in slot.players]
-        for player in players:
-            player.changed.set()
-            self.tasks.append(asyncio.create_task(self.play(player)))
+        players = self.start_playing()
         gc.collect()
         gc.disable()  # a collection of the client's own objects counts in every round trip under way then
         try:
@@ -286,6 +283,25 @@ class Client:
             gc.enable()
         for action_id, (_, player) in self.pending.items():
             self.error("unanswered", f"{action_id} of player {player.slot.index}/{player.index}")
+
+    def start_playing(self) -> list[Player]:
+        """Every player starts its loop; the players."""
+        self.playing = True
+        players = [p for slot in self.slots for p in slot.players]
+        for player in players:
+            player.changed.set()
+            self.tasks.append(asyncio.create_task(self.play(player)))
+        return players
+
+    async def play_until(self, matches: int) -> None:
+        """Play, untimed, until ``matches`` matches have ended (:mod:`benchmarks.load.backlog`); RuntimeError at
+        the first error, which would otherwise leave a table waiting forever."""
+        self.start_playing()
+        while self.result.games_finished < matches:
+            if self.result.errors:
+                raise RuntimeError(f"playing the matches: {self.result.error_samples[:3]}")
+            await asyncio.sleep(0.05)
+        self.playing = False
 
     def report_stalled(self) -> None:
         """An error for each game that did not change for any of its players during the window: one that waits

@@ -36,6 +36,9 @@ class ServerSpec:
     redis_url: str = "redis://127.0.0.1:6379/0"
     cpu_per_process: float | None = None
     """The share of a core each server process is capped at (:mod:`benchmarks.cpu_cap`); None: uncapped."""
+    analysis_backlog: int = 0
+    """Rated matches played on it before each window, whose analyses keep its workers busy
+    (:mod:`benchmarks.load.backlog`)."""
 
 
 class TemporaryDatabase:
@@ -91,6 +94,8 @@ class Cluster:
                         for i in range(spec.processes)]
         self.proxy = Proxy([s.port for s in self.servers], self.servers[0].data_dir) if spec.processes > 1 else None
         self.profile_path = self.servers[0].profile_path
+        self.database_url = env.get("NARDY_DATABASE_URL") or f"sqlite:///{self.servers[0].data_dir / 'nardy.sqlite3'}"
+        """The database the servers share (the server's own default where none is set)."""
 
     @property
     def url(self) -> str:

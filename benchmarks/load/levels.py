@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.load.backlog import Seeded, analyses_measured, play_backlog, seed_budget
 from benchmarks.load.client import DRAIN_TIMEOUT, ports_named
 from benchmarks.load.client_processes import CLIENT_STOP_TIMEOUT, ClientProcesses
 from benchmarks.load.cluster import Cluster, ServerSpec
@@ -91,10 +92,10 @@ def setup_timeout(games: int) -> float:
     return 120 + 0.2 * games
 
 
-def level_budget(games: int, options: LevelOptions) -> float:
+def level_budget(games: int, options: LevelOptions, spec: ServerSpec) -> float:
     """The most seconds a level of ``games`` can take with every step at its timeout (the run's alarm)."""
     return (SERVER_START_TIMEOUT + 150 + 0.2 * games + options.warmup + options.duration
-            + DRAIN_TIMEOUT + CLIENT_STOP_TIMEOUT + 100)
+            + DRAIN_TIMEOUT + CLIENT_STOP_TIMEOUT + 100 + seed_budget(spec.analysis_backlog))
 
 
 def client_configs(games: int, options: LevelOptions, url: str) -> list[ClientConfig]:
@@ -114,16 +115,21 @@ def run_level(games: int, options: LevelOptions, spec: ServerSpec) -> Level:
     cluster = Cluster(spec, options.profile, f"{spec.label}-{games}", native=options.profile_native)
     clients = ClientProcesses()
     window = NO_WINDOW
+    seeded: Seeded | None = None
     try:
         cluster.start()
         clients.start(client_configs(games, options, cluster.url))
         level.setup_seconds = clients.wait_ready(setup_timeout(games))
+        if spec.analysis_backlog:
+            seeded = play_backlog(cluster.url, spec.analysis_backlog, options.seed)
         level.rss_after_setup = cluster.rss_mib()
         window = Window.from_now(options.warmup, options.duration)
         clients.go(window.go_at, window.start, window.end)
         measure_window(level, cluster, window, options.rss_every)
         for result in clients.results():
             level.add_client(result)
+        if seeded is not None:
+            level.backlog = analyses_measured(seeded, cluster.database_url)
     except Exception as error:  # noqa: BLE001 - a failed level is reported, the run goes on
         level.failed = str(error)
     finally:

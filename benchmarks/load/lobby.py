@@ -1,4 +1,4 @@
-"""The players' HTTP requests: a guest account each, a table opened by one and joined by the other.
+"""The players' HTTP requests: a guest (or a new account) each, a table opened by one and joined by the other.
 
 The setup and the tables opened when a match ends go through here; the requests made while the
 clients play are timed (the ``HTTP create+join during play`` row), those of the setup are not.
@@ -14,6 +14,10 @@ from typing import Any
 from benchmarks.load.players import Player, Slot
 
 HTTP_TIMEOUT = 30.0
+PASSWORD = "load-benchmark-quartz-lantern-7319"
+"""The password of the accounts that play rated tables (any that passes the server's strength check)."""
+RATED_CLOCK = {"delay_seconds": 86_400, "bank_seconds_per_point": 86_400}
+"""A rated table's bank clock: a day, so that no clock runs out during a run and ends a match by itself."""
 
 
 class Lobby:
@@ -46,16 +50,31 @@ class Lobby:
     async def new_guest(self, slot: Slot, index: int) -> Player:
         """A new guest account, seated as player ``index`` of ``slot``."""
         _, response = await self.post("/api/guest", None, None)
+        return self._seated(slot, index, response)
+
+    async def new_account(self, slot: Slot, index: int) -> Player:
+        """A new account (named after the slot and the seat: the level's database is fresh), seated as player
+        ``index`` of ``slot``."""
+        credentials = {"username": f"rated{slot.index}x{index}", "password": PASSWORD}
+        _, response = await self.post("/api/signup", credentials, None)
+        return self._seated(slot, index, response)
+
+    @staticmethod
+    def _seated(slot: Slot, index: int, response: Any) -> Player:
+        """The player signed in by ``response``'s cookies."""
         cookie = SimpleCookie()
         for header in response.headers.get_list("set-cookie"):
             cookie.load(header)
         session, csrf = cookie["nardy_session"].value, cookie["nardy_csrf"].value
         return Player(slot, index, f"nardy_session={session}; nardy_csrf={csrf}", csrf)
 
-    async def open_table(self, slot: Slot) -> str:
-        """A new table of the slot's variant, match length 1, opened by its first player and joined by the other."""
+    async def open_table(self, slot: Slot, *, rated: bool = False) -> str:
+        """A new table of the slot's variant, match length 1, opened by its first player and joined by the other;
+        ``rated`` with :data:`RATED_CLOCK`."""
         creator = slot.players[0]
         body: dict[str, Any] = {"variant": slot.variant, "match_length": 1, "opponent": "human"}
+        if rated:
+            body |= {"rated": True, **RATED_CLOCK}
         if slot.computer is not None:
             body |= {"opponent": "computer", "bot_level": slot.computer}
         data, _ = await self.post("/api/tables", body, creator)

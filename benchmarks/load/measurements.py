@@ -25,6 +25,41 @@ def percentile(values: list[float], q: float) -> float:
     return data[min(len(data) - 1, max(0, round(q / 100 * len(data) + 0.5) - 1))]
 
 
+@dataclass(frozen=True)
+class AnalysisBacklog:
+    """The rated matches played before the window (``--analysis-backlog``) and when their analyses ended."""
+
+    matches: int
+    seconds: float
+    """How long playing them took."""
+    actions: int
+    """Rolls and moves sent to play them."""
+    queued: int
+    """Analyses queued by the server (none where ``NARDY_FAIR_PLAY_ANALYSIS=false``): by the matches played, and
+    by any of their tables left unfinished that a player's clock or absence ended since."""
+    finished: list[float]
+    """When each analysis was stored (epoch seconds), earliest first."""
+    failed: int
+
+    def split(self, start: float, end: float) -> tuple[int, int, int]:
+        """How many analyses ended before ``start``, in [start, end), and had not ended at ``end``."""
+        before = sum(moment < start for moment in self.finished)
+        inside = sum(start <= moment < end for moment in self.finished)
+        return before, inside, self.queued - before - inside - self.failed
+
+    def seconds_each(self, start: float, end: float) -> float:
+        """The median time between two analyses ending in [start, end): what one match cost a busy worker then
+        (nan with fewer than two)."""
+        inside = [moment for moment in self.finished if start <= moment < end]
+        gaps = sorted(b - a for a, b in zip(inside, inside[1:]))
+        return percentile(gaps, 50)
+
+    def busy_throughout(self, start: float, end: float) -> bool:
+        """Whether the workers had work for the whole window: some of the backlog was still unfinished at its
+        end (they take the queue in turn, so they were never without a job before)."""
+        return self.split(start, end)[2] > 0
+
+
 @dataclass
 class Level:
     """The measurements of one level of N concurrent games."""
@@ -79,6 +114,7 @@ class Level:
     """When each of ``latencies_ms`` was sent (epoch seconds)."""
     window_start: float = 0.0
     probes: list[Probed] = field(default_factory=list)
+    backlog: AnalysisBacklog | None = None
 
     def add_client(self, result: ClientResult) -> None:
         """Count one client process's measurements in the level's."""

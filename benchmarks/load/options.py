@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +19,10 @@ from benchmarks.load.server import ROOT
 DEFAULT_VARIANTS = "backgammon=0.5,georgian=0.2,long-traditional=0.3"
 DEFAULT_MAX_CONNECTIONS = 2048
 """The server's own ``NARDY_MAX_CONNECTIONS``: connections per process beyond which HTTP gets 503."""
+
+UNTHROTTLED = {"NARDY_MESSAGES_PER_SECOND": "1000", "NARDY_MESSAGE_BURST": "1000"}
+"""The per-connection message limits lifted, on every server of a run with an ``--analysis-backlog``, for the
+backlog's players, who act without thinking (the load's, at a message every two seconds or so, meet neither)."""
 
 
 def parse_variants(text: str) -> list[tuple[str, float]]:
@@ -33,8 +38,9 @@ def parse_variants(text: str) -> list[tuple[str, float]]:
     return weights
 
 
-def parse_servers(servers: list[str], envs: list[str]) -> list[ServerSpec]:
-    """The servers to compare, from ``LABEL=DIR`` and ``LABEL:KEY=VALUE`` arguments."""
+def parse_servers(servers: list[str], envs: list[str], backlogs: Sequence[str] = ()) -> list[ServerSpec]:
+    """The servers to compare, from ``LABEL=DIR``, ``LABEL:KEY=VALUE`` and ``LABEL=N`` (the analysis backlog)
+    arguments."""
     roots = dict(part.split("=", 1) for part in servers) if servers else {"this": str(ROOT)}
     env: dict[str, dict[str, str]] = {label: {} for label in roots}
     for part in envs:
@@ -43,7 +49,14 @@ def parse_servers(servers: list[str], envs: list[str]) -> list[ServerSpec]:
         if label not in env or not key:
             raise SystemExit(f"--server-env {part!r}: give LABEL:KEY=VALUE for a LABEL of --server")
         env[label][key] = value
-    return [ServerSpec(label, Path(root).resolve(), env[label]) for label, root in roots.items()]
+    backlog = {label: 0 for label in roots}
+    for part in backlogs:
+        label, _, count = part.partition("=")
+        if label not in backlog or not count.isdigit():
+            raise SystemExit(f"--analysis-backlog {part!r}: give LABEL=N for a LABEL of --server")
+        backlog[label] = int(count)
+    return [ServerSpec(label, Path(root).resolve(), env[label], analysis_backlog=backlog[label])
+            for label, root in roots.items()]
 
 
 def connection_cap(games: int, processes: int) -> dict[str, str]:
@@ -58,10 +71,13 @@ def server_specs(args: argparse.Namespace) -> list[ServerSpec]:
     with the settings the run needs beneath each server's own ``--server-env``."""
     bot_delay = {"NARDY_BOT_DELAY_SECONDS": str(args.think)} if args.computer else {}
     cap = connection_cap(max(args.games), args.processes)
-    return [replace(spec, processes=args.processes, redis_url=args.redis_url, env={**bot_delay, **cap, **spec.env},
+    specs = parse_servers(args.server, args.server_env, args.analysis_backlog)
+    unthrottled = UNTHROTTLED if any(spec.analysis_backlog for spec in specs) else {}
+    return [replace(spec, processes=args.processes, redis_url=args.redis_url,
+                    env={**bot_delay, **cap, **unthrottled, **spec.env},
                     cpu_per_process=args.cpu_per_process,
                     database_url=args.postgres_url if args.database == "postgresql" else None)
-            for spec in parse_servers(args.server, args.server_env)]
+            for spec in specs]
 
 
 def level_options(args: argparse.Namespace, weights: list[tuple[str, float]]) -> LevelOptions:

@@ -25,6 +25,9 @@ class ClientConfig:
     seed: int
     compression: bool
     setup_timeout: float
+    rated: bool = False
+    """Accounts instead of guests, at rated tables with a bank clock long enough never to run out: every match
+    that ends queues the server's background fair-play analysis (:mod:`benchmarks.load.backlog`)."""
 
 
 @dataclass

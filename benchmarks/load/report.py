@@ -105,6 +105,24 @@ def census_summary(census: Census) -> str:
                f"{census.probe_found:,} found"))
 
 
+def backlog_rows(level: Level) -> list[tuple[str, str]]:
+    """The analysis backlog's rows, where the level played one (``--analysis-backlog``)."""
+    backlog = level.backlog
+    if backlog is None:
+        return []
+    start, end = level.window_start, level.window_start + level.duration
+    before, inside, after = backlog.split(start, end)
+    each = backlog.seconds_each(start, end)
+    return [
+        ("analysis backlog: rated matches played before the warm-up (s; actions per match)",
+         f"{backlog.matches} ({backlog.seconds:.0f} s; {backlog.actions / max(backlog.matches, 1):.0f})"),
+        ("their analyses: queued / ended before the window / in it / not by its end / failed",
+         f"{backlog.queued} / {before} / {inside} / {after} / {backlog.failed}"),
+        ("analysis workers busy for the whole window; median s between two analyses ending in it",
+         f"{'yes' if backlog.busy_throughout(start, end) else 'no'}; {each:.1f}"),
+    ]
+
+
 def level_rows(level: Level) -> list[tuple[str, str]]:
     """The rows of a level's table: (what, its value)."""
     n = level.games
@@ -152,6 +170,7 @@ def level_rows(level: Level) -> list[tuple[str, str]]:
         ("server log errors", f"{len(level.server_log_errors)}"),
         ("HAProxy's connections by termination state", ", ".join(
             f"{state}: {count}" for state, count in level.proxy_states.most_common()) or "-"),
+        *backlog_rows(level),
     ]
 
 
@@ -197,6 +216,7 @@ def print_summary(levels: list[Level]) -> None:
               f"{level.cpu_ms_per_action * level.loop_cpu_share / 100:.2f} | "
               f"{level.sleeps_per_action[1]:.2f} ({level.sleeps_per_action[0]:.2f}) | {longest:.0f} ({longest_cpu:.0f}) | {level.rss_max:.0f} | "
               f"{', '.join(f'{c:.0f}' for c in level.client_cpu_pct)} | {level.machine_cpu_pct:.0f} |")
+    print_backlogs(levels)
     for label in dict.fromkeys(level.server for level in levels):
         mine = [level for level in levels if level.server == label and level.failed is None]
         costs = [level.cpu_ms_per_action for level in mine if level.accepted]
@@ -209,6 +229,22 @@ def print_summary(levels: list[Level]) -> None:
         best = max(holding) if holding else None
         print(f"{label}: largest N with p99 < {P99_TARGET_MS:.0f} ms and no errors: "
               f"{best if best is not None else 'none of those tried'}")
+
+
+def print_backlogs(levels: list[Level]) -> None:
+    """Per level that played an analysis backlog: what its workers did in the window."""
+    played = [level for level in levels if level.backlog is not None and level.failed is None]
+    if not played:
+        return
+    print("\n| server | games | analyses queued | ended in the window | not ended by its end | workers busy throughout "
+          "| median s between two in it |\n| --- | ---: | ---: | ---: | ---: | --- | ---: |")
+    for level in played:
+        assert level.backlog is not None
+        start, end = level.window_start, level.window_start + level.duration
+        _, inside, after = level.backlog.split(start, end)
+        busy = "yes" if level.backlog.busy_throughout(start, end) else "no"
+        print(f"| {level.server} | {level.games} | {level.backlog.queued} | {inside} | {after} | {busy} "
+              f"| {level.backlog.seconds_each(start, end):.1f} |")
 
 
 def level_json(level: Level) -> dict[str, Any]:
@@ -228,4 +264,10 @@ def level_json(level: Level) -> dict[str, Any]:
         "gc_census": None if level.census is None else level.census._asdict(),
         "probes": [probe._asdict() for probe in level.probes],
         "old_generation_looks_s": level.looks(), "caught_ms": level.caught_latencies(),
+        "analysis_backlog": None if level.backlog is None else {
+            "matches": level.backlog.matches, "queued": level.backlog.queued, "failed": level.backlog.failed,
+            "ended": level.backlog.split(level.window_start, level.window_start + level.duration),
+            "seconds_each_in_window": level.backlog.seconds_each(level.window_start,
+                                                                  level.window_start + level.duration),
+        },
     }

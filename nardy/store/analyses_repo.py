@@ -143,6 +143,14 @@ def queued(db: Session) -> int:
                for model in _MODELS.values())
 
 
+def table_jobs(db: Session) -> list[tuple[str, datetime | None]]:
+    """Every table's analysis as (status, when it ended or None), those that ended first, earliest first: how
+    fast the queue is worked (the load benchmark's ``--analysis-backlog``)."""
+    rows = db.execute(select(Analysis.status, Analysis.finished_at)
+                      .order_by(Analysis.finished_at.is_(None), Analysis.finished_at))
+    return [(status, finished) for status, finished in rows]
+
+
 def progress(db: Session, *, job: JobKey, me: str, done: float, now: datetime) -> bool:
     """Record progress (0..1) and a heartbeat of a job this process holds; False when it holds it no more."""
     model = _MODELS[job.kind]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from benchmarks.load.launcher import Pause, Probed
-from benchmarks.load.measurements import Level, percentile
+from benchmarks.load.measurements import AnalysisBacklog, Level, percentile
 from benchmarks.load.players import ClientResult
 
 
@@ -32,3 +32,15 @@ def test_every_client_process_counts_in_the_level() -> None:
     assert (level.accepted, level.rate, level.error_count) == (80, 8.0, 2)
     assert level.client_cpu_pct == [20.0, 20.0]
     assert not level.holds
+
+
+def test_the_backlog_tells_the_analyses_ended_in_the_window_and_whether_the_workers_were_busy_throughout() -> None:
+    backlog = AnalysisBacklog(matches=6, seconds=5.0, actions=1500, queued=6, finished=[95.0, 101.0, 104.0, 110.0],
+                              failed=0)
+    assert backlog.split(100.0, 130.0) == (1, 3, 2)
+    assert backlog.seconds_each(100.0, 130.0) == 6.0  # gaps 3 and 6: the nearest-rank median
+    assert backlog.busy_throughout(100.0, 130.0), "two were still to end when the window closed"
+    drained = AnalysisBacklog(matches=2, seconds=2.0, actions=500, queued=2, finished=[95.0, 120.0], failed=0)
+    assert drained.split(100.0, 130.0) == (1, 1, 0) and not drained.busy_throughout(100.0, 130.0)
+    idle = AnalysisBacklog(matches=6, seconds=5.0, actions=1500, queued=0, finished=[], failed=0)
+    assert idle.split(100.0, 130.0) == (0, 0, 0) and not idle.busy_throughout(100.0, 130.0)

@@ -52,3 +52,13 @@ def test_the_cluster_flags_reach_every_server_beneath_its_own_settings(tmp_path:
     assert (before.processes, before.database_url) == (2, "postgresql://postgres@127.0.0.1:5432/postgres")
     assert before.env["NARDY_BOT_DELAY_SECONDS"] == "1.5" and "NARDY_MAX_CONNECTIONS" in before.env
     assert after.env["NARDY_BOT_DELAY_SECONDS"] == "0"
+
+
+def test_a_backlog_lifts_the_message_limits_its_unthinking_players_would_meet_on_every_server() -> None:
+    args = build_parser().parse_args(["--analysis-backlog", "busy=60", "--server", "idle=.", "--server", "busy=."])
+    idle, busy = server_specs(args)
+    assert (idle.analysis_backlog, busy.analysis_backlog) == (0, 60)
+    assert idle.env["NARDY_MESSAGES_PER_SECOND"] == busy.env["NARDY_MESSAGES_PER_SECOND"] == "1000"
+    assert "NARDY_MESSAGES_PER_SECOND" not in server_specs(build_parser().parse_args([]))[0].env
+    with pytest.raises(SystemExit):
+        parse_servers(["busy=."], [], ["idle=60"])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from benchmarks.load.launcher import Census, Pause, Probed
-from benchmarks.load.measurements import Level
+from benchmarks.load.measurements import AnalysisBacklog, Level
 from benchmarks.load.report import census_summary, level_json, level_rows, looks_summary, rss_trend, slowest_summary
 
 
@@ -39,3 +39,16 @@ def test_a_level_with_nothing_measured_still_has_every_row_and_its_json() -> Non
     assert rows["errors"] == "0" and rows["HAProxy's connections by termination state"] == "-"
     assert len(rows) == 28
     assert level_json(level)["accepted_per_s"] == 0.0
+
+
+def test_a_level_with_an_analysis_backlog_says_what_its_workers_did_in_the_window() -> None:
+    level = Level(games=4, duration=30.0, think=2.0)
+    level.window_start = 100.0
+    level.backlog = AnalysisBacklog(matches=5, seconds=4.0, actions=1250, queued=5,
+                                    finished=[90.0, 101.0, 103.0, 106.0], failed=0)
+    rows = dict(level_rows(level))
+    assert rows["their analyses: queued / ended before the window / in it / not by its end / failed"] == (
+        "5 / 1 / 3 / 1 / 0")
+    assert rows["analysis workers busy for the whole window; median s between two analyses ending in it"] == (
+        "yes; 3.0")
+    assert level_json(level)["analysis_backlog"]["ended"] == (1, 3, 1)

@@ -90,6 +90,23 @@ def test_a_request_promotes_a_waiting_background_job_or_deepens_a_done_one(sessi
         assert not analyses_repo.wants_work(deeper, "world-class"), "a user's own request is not queued twice"
 
 
+def test_the_table_jobs_say_how_and_when_each_ended_those_ended_first(sessions: sessionmaker[Session]) -> None:
+    with sessions() as db:
+        for number in range(3):
+            _table(db, f"t{number}")
+            db.add(analyses_repo.background(table_id=f"t{number}", level="advanced", now=NOW))
+        db.commit()
+        for minutes, outcome in ((5, "done"), (2, "failed")):
+            key, _ = analyses_repo.claim(db, me="w", now=NOW, stale_before=NOW - MINUTE) or (None, None)
+            assert key is not None
+            if outcome == "done":
+                analyses_repo.finish(db, job=key, me="w", result={"games": []}, now=NOW + minutes * MINUTE)
+            else:
+                analyses_repo.fail(db, job=key, me="w", error="boom", now=NOW + minutes * MINUTE)
+        assert analyses_repo.table_jobs(db) == [("failed", NOW + 2 * MINUTE), ("done", NOW + 5 * MINUTE),
+                                                ("queued", None)]
+
+
 def test_two_workers_on_postgresql_never_analyse_one_job_twice(postgresql_url: str) -> None:  # noqa: F811
     upgrade(postgresql_url)
     engine = make_engine(postgresql_url)
