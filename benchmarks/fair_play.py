@@ -28,7 +28,7 @@ and engine-match rate; the seconds an analysis of one match took; and under
 Every match's figures are appended to ``--log`` (JSON lines) as it finishes,
 and a run that is stopped goes on from there; ``--report`` only reports, and
 reads every ``--log`` given (a variant found in two logs is reported once per
-log, its accounts judged within their own run)::
+log, named with the log's file name, its accounts judged within their own run)::
 
     nice -n 10 python -m benchmarks.fair_play --variants backgammon,long-tournament --accounts 12 --games 10 \
         --log fair-play.jsonl
@@ -191,8 +191,9 @@ def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
                          "games": sum(f.games for f in members.values()),
                          "pr": statistics.fmean(f.pr for f in members.values()),
                          "match_rate": statistics.fmean(f.match_rate for f in members.values())}
-                 for level, members in levels.items() if members}
+                 for level in LEVELS if (members := levels[level])}
         answer[variant] = {"flags": lines, "levels": means, "matches": len(seconds[variant]),
+                           "analysis_seconds_median": statistics.median(seconds[variant]),
                            "analysis_seconds_mean": statistics.fmean(seconds[variant]),
                            "analysis_seconds_max": max(seconds[variant])}
     answer["pooled"] = _pooled([answer[variant]["flags"] for variant in by_variant])
@@ -249,8 +250,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     logs: list[Path] = args.log or [Path("fair-play.jsonl")]
     if not args.report and len(logs) != 1:
         parser.error("a run plays into one --log")
-    done = [row | ({"run": path.name} if len(logs) > 1 else {})
-            for path in logs if path.exists() for row in map(json.loads, path.read_text().splitlines())]
+    read = [(path.name, json.loads(line)) for path in logs if path.exists() for line in path.read_text().splitlines()]
+    runs: dict[str, set[str]] = defaultdict(set)
+    for name, row in read:
+        runs[row["variant"]].add(name)
+    done = [row | ({"run": name} if len(runs[row["variant"]]) > 1 else {}) for name, row in read]
     if not args.report:
         seen = {(row["variant"], row["number"]) for row in done}
         todo = [(variant, match) for variant in args.variants.split(",")

@@ -83,9 +83,9 @@ def test_the_pooled_totals_sum_every_variant_and_read_several_logs(
 ) -> None:
     pooled = report([*_rows("a", 8), *_rows("b", 9)])["pooled"]["beginner vs beginner band"]
     assert (pooled["flagged"], pooled["accounts"]) == (0, 20) and pooled["interval_95"][1] == round(wilson(0, 20)[1], 4)
-    for name, best in (("one.jsonl", 8), ("two.jsonl", 9)):
-        (tmp_path / name).write_text("".join(json.dumps(row) + "\n" for row in _rows("a", best)))
+    for name, rows in (("one.jsonl", _rows("a", 8)), ("two.jsonl", _rows("a", 9) + _rows("b", 9))):
+        (tmp_path / name).write_text("".join(json.dumps(row) + "\n" for row in rows))
     main(["--report", "--log", str(tmp_path / "one.jsonl"), "--log", str(tmp_path / "two.jsonl")])
     answer = json.loads(capsys.readouterr().out)
-    assert set(answer) == {"a (one.jsonl)", "a (two.jsonl)", "pooled"}
-    assert answer["pooled"]["intermediate vs intermediate band"]["accounts"] == 20
+    assert set(answer) == {"a (one.jsonl)", "a (two.jsonl)", "b", "pooled"}
+    assert answer["pooled"]["intermediate vs intermediate band"]["accounts"] == 30
