@@ -82,13 +82,35 @@ def schedule(
     rng = random.Random(f"fair_play:{variant}:{seed}")
     counts = {level: accounts for level in NOISY} | {ENGINE: accounts if engine_accounts is None else engine_accounts}
     names = [f"{level}-{index}" for level in LEVELS for index in range(counts[level])]
+    pairs: list[tuple[str, str]] = []
     for _ in range(1000):
         slots = [name for name in names for _ in range(games)]
         rng.shuffle(slots)
         pairs = list(zip(slots[0::2], slots[1::2], strict=True))
         if all(a != b for a, b in pairs):
-            return [(number, a, a.rsplit("-", 1)[0], b, b.rsplit("-", 1)[0]) for number, (a, b) in enumerate(pairs)]
-    raise RuntimeError("no pairing without a self-match found")
+            break
+    else:
+        pairs = _without_self_matches(pairs, rng)
+    return [(number, a, a.rsplit("-", 1)[0], b, b.rsplit("-", 1)[0]) for number, (a, b) in enumerate(pairs)]
+
+
+def _without_self_matches(pairs: list[tuple[str, str]], rng: random.Random) -> list[tuple[str, str]]:
+    """``pairs`` with each self-match (a, a) swapped with a match (c, d) of neither: (a, d) and (c, a).
+
+    Where many matches per account make a shuffle without self-matches unlikely (20 each: about one in
+    10,000), the shuffle is repaired; a schedule found by shuffling alone (every earlier log's) is kept.
+    """
+    pairs = list(pairs)
+    for index, (a, b) in enumerate(pairs):
+        if a != b:
+            continue
+        others = [other for other, (c, d) in enumerate(pairs) if a not in (c, d)]
+        if not others:
+            raise RuntimeError(f"no pairing without a self-match of {a} found")
+        other = rng.choice(others)
+        c, d = pairs[other]
+        pairs[index], pairs[other] = (a, d), (c, a)
+    return pairs
 
 
 def match_terms(variant: str) -> tuple[int, GameOptions]:

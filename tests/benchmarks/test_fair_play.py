@@ -32,6 +32,12 @@ def test_engine_accounts_are_counted_apart_from_the_noisy_ones() -> None:
         "beginner", "intermediate"}
 
 
+def test_twenty_matches_each_are_scheduled_without_self_matches() -> None:
+    matches = schedule("hypergammon", accounts=20, games=20, seed=4, engine_accounts=10)
+    played = Counter(name for _, a, _, b, _ in matches for name in (a, b))
+    assert len(played) == 50 and set(played.values()) == {20} and all(a != b for _, a, _, b, _ in matches)
+
+
 def test_the_default_engine_count_keeps_the_schedule_of_earlier_logs() -> None:
     assert schedule("backgammon", 4, 10, 1) == schedule("backgammon", 4, 10, 1, engine_accounts=4)
 
