@@ -10,8 +10,8 @@ population may play few engine accounts, or none. Each account plays
 shuffled and paired, so every match counts for both its players), of one
 point without the cube where the variant allows that, else of its shortest
 length, with the cube where the variant requires it (dave; tavli's shortest
-match is 3 points, its first three games); every match is analysed as the server's background
-analysis does it (:func:`nardy.bots.analysis.analyse` at
+match is 3 points, two to five of its games in turn); every match is analysed
+as the server's background analysis does it (:func:`nardy.bots.analysis.analyse` at
 :data:`nardy.bots.fair_play.FAIR_PLAY_LEVEL`), and each player's
 figures are taken with :func:`nardy.bots.fair_play.game_figures`.
 
