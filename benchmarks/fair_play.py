@@ -1,12 +1,17 @@
 """The fair-play detector (:mod:`nardy.bots.fair_play`) measured on accounts played by our bots.
 
-Per variant, ``--accounts`` accounts of each level: ``beginner`` and
-``intermediate`` (noisy play, standing in for people) and ``expert`` (the
-engine, standing in for an account that copies it). Each account plays
-``--games`` rated matches of one point without the cube against the others
-(the accounts' match slots are shuffled and paired, so every match counts for
-both its players); every match is analysed as the server's background
-analysis does it (:func:`nardy.bots.analysis.analyse` at
+Per variant, ``--accounts`` accounts of each noisy level, ``beginner`` and
+``intermediate`` (noisy play, standing in for people), and
+``--engine-accounts`` (as many unless told) of ``expert`` (the engine,
+standing in for an account that copies it): the engine plays slowly (it
+searches deep), so a run that measures the false flags over a large noisy
+population may play few engine accounts, or none. Each account plays
+``--games`` rated matches against the others (the accounts' match slots are
+shuffled and paired, so every match counts for both its players), of one
+point without the cube where the variant allows that, else of its shortest
+length, with the cube where the variant requires it (dave; tavli's shortest
+match is 3 points, two to five of its games in turn); every match is analysed
+as the server's background analysis does it (:func:`nardy.bots.analysis.analyse` at
 :data:`nardy.bots.fair_play.FAIR_PLAY_LEVEL`), and each player's
 figures are taken with :func:`nardy.bots.fair_play.game_figures`.
 
@@ -17,13 +22,19 @@ account against the intermediate accounts (the strongest noisy players, the
 hardest band to stand out from) and, separately, against the beginners, each
 time with itself added to the band. Reported per variant and level: how many
 accounts were flagged, with a 95% Wilson interval, and the levels' mean PR
-and engine-match rate; the seconds an analysis of one match took.
+and engine-match rate; the seconds an analysis of one match took; and under
+``pooled``, every judgement line summed over the variants (and logs) read.
 
 Every match's figures are appended to ``--log`` (JSON lines) as it finishes,
-and a run that is stopped goes on from there; ``--report`` only reports::
+and a run that is stopped goes on from there; ``--report`` only reports, and
+reads every ``--log`` given (a variant found in two logs is reported once per
+log, named with the log's file name, its accounts judged within their own run)::
 
     nice -n 10 python -m benchmarks.fair_play --variants backgammon,long-tournament --accounts 12 --games 10 \
         --log fair-play.jsonl
+    nice -n 10 python -m benchmarks.fair_play --variants hypergammon --accounts 60 --engine-accounts 0 \
+        --log noisy.jsonl
+    python -m benchmarks.fair_play --report --log fair-play.jsonl --log noisy.jsonl
 """
 
 from __future__ import annotations
@@ -54,43 +65,88 @@ from nardy.bots.fair_play import (
     reference_of,
 )
 from nardy.notation.transcript import transcript_from_record
-from nardy.rules import GameOptions, Match, Phase
+from nardy.rules import GameOptions, Match, Phase, find_variant
 
 NOISY = ("beginner", "intermediate")
 ENGINE = "expert"
 LEVELS = (*NOISY, ENGINE)
 
 
-def schedule(variant: str, accounts: int, games: int, seed: int) -> list[tuple[int, str, str, str, str]]:
-    """The matches to play: (number, account A, level A, account B, level B), every account in ``games``."""
+def schedule(
+    variant: str, accounts: int, games: int, seed: int, engine_accounts: int | None = None
+) -> list[tuple[int, str, str, str, str]]:
+    """The matches to play: (number, account A, level A, account B, level B), every account in ``games``.
+
+    ``accounts`` of each noisy level and ``engine_accounts`` (``accounts`` unless told) of the engine.
+    """
     rng = random.Random(f"fair_play:{variant}:{seed}")
-    names = [f"{level}-{index}" for level in LEVELS for index in range(accounts)]
+    counts = {level: accounts for level in NOISY} | {ENGINE: accounts if engine_accounts is None else engine_accounts}
+    names = [f"{level}-{index}" for level in LEVELS for index in range(counts[level])]
+    pairs: list[tuple[str, str]] = []
     for _ in range(1000):
         slots = [name for name in names for _ in range(games)]
         rng.shuffle(slots)
         pairs = list(zip(slots[0::2], slots[1::2], strict=True))
         if all(a != b for a, b in pairs):
-            return [(number, a, a.rsplit("-", 1)[0], b, b.rsplit("-", 1)[0]) for number, (a, b) in enumerate(pairs)]
-    raise RuntimeError("no pairing without a self-match found")
+            break
+    else:
+        pairs = _without_self_matches(pairs, rng)
+    return [(number, a, a.rsplit("-", 1)[0], b, b.rsplit("-", 1)[0]) for number, (a, b) in enumerate(pairs)]
+
+
+def _without_self_matches(pairs: list[tuple[str, str]], rng: random.Random) -> list[tuple[str, str]]:
+    """``pairs`` with each self-match (a, a) swapped with a match (c, d) of neither: (a, d) and (c, a).
+
+    Where many matches per account make a shuffle without self-matches unlikely (20 each: about one in
+    10,000), the shuffle is repaired; a schedule found by shuffling alone (every earlier log's) is kept.
+    """
+    pairs = list(pairs)
+    for index, (a, b) in enumerate(pairs):
+        if a != b:
+            continue
+        others = [other for other, (c, d) in enumerate(pairs) if a not in (c, d)]
+        if not others:
+            raise RuntimeError(f"no pairing without a self-match of {a} found")
+        other = rng.choice(others)
+        c, d = pairs[other]
+        pairs[index], pairs[other] = (a, d), (c, a)
+    return pairs
+
+
+def match_terms(variant: str) -> tuple[int, GameOptions]:
+    """The shortest match ``variant`` allows (one point where it may) and its cube: only where it is required."""
+    rules = find_variant(variant)
+    allowed = rules.match_lengths
+    length = 1 if allowed is None or 1 in allowed else min(length for length in allowed if length > 0)
+    return length, GameOptions(cube=rules.cube_required)
 
 
 def play_record(variant: str, levels: tuple[str, str], seed: str) -> dict[str, Any]:
-    """A one-point match without the cube between bots of ``levels``, as a table's record holds it."""
+    """A match of :func:`match_terms` between bots of ``levels``, as a table's record holds it."""
     rng = random.Random(seed)
     bots = [make_bot(level, variant=variant, seed=rng.randrange(2**31)) for level in levels]
-    match = Match.new(variant, length=1, options=GameOptions(cube=False))
+    length, options = match_terms(variant)
+    match = Match.new(variant, length=length, options=options)
     events: list[dict[str, Any]] = [
         {"kind": "seated", "seat": seat, "payload": {"seat": seat, "name": levels[seat], "bot": None}}
         for seat in (0, 1)
     ]
     events.append({"kind": "match_started", "seat": None, "payload": {}})
     while not match.is_over:
-        game = match.game
+        game, scored = match.game, len(match.results)
         if game.phase is Phase.OPENING:
             first = rng.randint(1, 6)
             second = rng.choice([d for d in range(1, 7) if d != first])
             events.append({"kind": "opening_rolled", "seat": None, "payload": {"dice": [first, second]}})
             match = match.update(game.opening_roll((first, second)))
+        elif game.phase is Phase.ROLLING and bots[game.turn].wants_to_double(game, game.turn):
+            events.append({"kind": "doubled", "seat": game.turn, "payload": {}})
+            match = match.update(game.double(game.turn))
+        elif game.phase is Phase.DOUBLED:
+            taker = game.opponent
+            took = bots[taker].accepts_double(game, taker)
+            events.append({"kind": "took" if took else "dropped", "seat": taker, "payload": {}})
+            match = match.update(game.take(taker) if took else game.drop(taker))
         elif game.phase is Phase.ROLLING:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             events.append({"kind": "rolled", "seat": game.turn, "payload": {"dice": list(dice)}})
@@ -103,8 +159,10 @@ def play_record(variant: str, levels: tuple[str, str], seed: str) -> dict[str, A
             events.append({"kind": "moved", "seat": game.turn, "payload": {"steps": steps}})
             match = match.update(game.move(game.turn, play.steps))
         else:
-            raise RuntimeError(f"unexpected phase {game.phase} in a cubeless match")
-    return {"variant": variant, "match_length": 1, "options": {"cube": False}, "events": events}
+            raise RuntimeError(f"unexpected phase {game.phase} in a bots' match")
+        if len(match.results) > scored and not match.is_over:
+            events.append({"kind": "game_ended", "seat": None, "payload": {}})
+    return {"variant": variant, "match_length": length, "options": {"cube": options.cube}, "events": events}
 
 
 def play_and_analyse(variant: str, seed: int, match: tuple[int, str, str, str, str]) -> dict[str, Any]:
@@ -132,13 +190,15 @@ def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Per variant: each level's accounts flagged against their bands, the levels' means, analysis seconds."""
+    """Per variant (or run, a row's ``run`` added to its variant): each level's accounts flagged against their
+    bands, the levels' means, analysis seconds; ``pooled``: each judgement line summed over them all."""
     by_variant: dict[str, dict[str, list[GameFigures]]] = defaultdict(lambda: defaultdict(list))
     seconds: dict[str, list[float]] = defaultdict(list)
     for row in rows:
-        seconds[row["variant"]].append(row["analysis_seconds"])
+        key = row["variant"] if row.get("run") is None else f"{row['variant']} ({row['run']})"
+        seconds[key].append(row["analysis_seconds"])
         for name, figures in zip(row["accounts"], row["figures"], strict=True):
-            by_variant[row["variant"]][name].append(GameFigures(**figures))
+            by_variant[key][name].append(GameFigures(**figures))
     answer: dict[str, Any] = {}
     for variant, accounts in by_variant.items():
         summed = {name: account_figures(games) for name, games in accounts.items()}
@@ -153,11 +213,27 @@ def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
                          "games": sum(f.games for f in members.values()),
                          "pr": statistics.fmean(f.pr for f in members.values()),
                          "match_rate": statistics.fmean(f.match_rate for f in members.values())}
-                 for level, members in levels.items() if members}
+                 for level in LEVELS if (members := levels[level])}
         answer[variant] = {"flags": lines, "levels": means, "matches": len(seconds[variant]),
+                           "analysis_seconds_median": statistics.median(seconds[variant]),
                            "analysis_seconds_mean": statistics.fmean(seconds[variant]),
                            "analysis_seconds_max": max(seconds[variant])}
+    answer["pooled"] = _pooled([answer[variant]["flags"] for variant in by_variant])
     return answer
+
+
+def _pooled(lines_per_variant: Sequence[dict[str, dict[str, Any]]]) -> dict[str, Any]:
+    """Each judgement line's accounts and flags summed over the variants, with its 95% Wilson interval."""
+    pooled: dict[str, Any] = {}
+    for line in dict.fromkeys(name for lines in lines_per_variant for name in lines):
+        parts = [lines[line] for lines in lines_per_variant if line in lines]
+        flagged, judged = sum(part["flagged"] for part in parts), sum(part["accounts"] for part in parts)
+        seen = [value for part in parts for value in part["statistics"]]
+        low, high = wilson(flagged, judged)
+        pooled[line] = {"flagged": flagged, "accounts": judged, "rate": flagged / judged if judged else None,
+                        "interval_95": [round(low, 4), round(high, 4)],
+                        "statistic_range": [min(seen), max(seen)] if seen else None}
+    return pooled
 
 
 def _flags(tested: dict[str, AccountFigures], band: dict[str, AccountFigures], *, same: bool) -> dict[str, Any]:
@@ -183,20 +259,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Play, analyse and report (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variants", default="backgammon,long-tournament")
-    parser.add_argument("--accounts", type=int, default=12, help="accounts of each level per variant")
+    parser.add_argument("--accounts", type=int, default=12, help="accounts of each noisy level per variant")
+    parser.add_argument("--engine-accounts", type=int, default=None,
+                        help="engine (expert) accounts per variant; as many as --accounts unless told")
     parser.add_argument("--games", type=int, default=10, help="matches per account")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--log", type=Path, default=Path("fair-play.jsonl"))
-    parser.add_argument("--report", action="store_true", help="only report what the log holds")
+    parser.add_argument("--log", type=Path, action="append",
+                        help="JSON lines of the matches played (default fair-play.jsonl); --report reads each given")
+    parser.add_argument("--report", action="store_true", help="only report what the logs hold")
     args = parser.parse_args(argv)
-    done = [json.loads(line) for line in args.log.read_text().splitlines()] if args.log.exists() else []
+    logs: list[Path] = args.log or [Path("fair-play.jsonl")]
+    if not args.report and len(logs) != 1:
+        parser.error("a run plays into one --log")
+    read = [(path.name, json.loads(line)) for path in logs if path.exists() for line in path.read_text().splitlines()]
+    runs: dict[str, set[str]] = defaultdict(set)
+    for name, row in read:
+        runs[row["variant"]].add(name)
+    done = [row | ({"run": name} if len(runs[row["variant"]]) > 1 else {}) for name, row in read]
     if not args.report:
         seen = {(row["variant"], row["number"]) for row in done}
         todo = [(variant, match) for variant in args.variants.split(",")
-                for match in schedule(variant, args.accounts, args.games, args.seed)
+                for match in schedule(variant, args.accounts, args.games, args.seed, args.engine_accounts)
                 if (variant, match[0]) not in seen]
-        with ProcessPoolExecutor(max_workers=args.workers) as pool, args.log.open("a") as log:
+        with ProcessPoolExecutor(max_workers=args.workers) as pool, logs[0].open("a") as log:
             futures = [pool.submit(play_and_analyse, variant, args.seed, match) for variant, match in todo]
             for future in futures:
                 row = future.result()
