@@ -727,7 +727,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.set_defaults(handler=_bot)
 
     train = commands.add_parser(
-        "train", help="train a network (long nardy, fevga, plakoto) by TD(lambda) self-play, resuming")
+        "train", help="train a network (long nardy, fevga, plakoto, hypergammon) by TD(lambda) self-play, resuming")
     train.add_argument("--variant", choices=sorted(trainable_variants()), nargs="+", required=True,
                        help="the variant; more of one family (the long-nardy regulations) interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
