@@ -227,6 +227,8 @@ _HYPER_UNITS: Final = HYPER_CHECKERS * NUM_POINTS
 _HYPER_PIPS: Final = float(HYPER_CHECKERS * (NUM_POINTS + 1))
 """The most pips a hypergammon side can have: three checkers on the bar (25 each)."""
 _HYPER_BAR_PIPS: Final = NUM_POINTS + 1
+_HYPER_TABLE: Final = (np.arange(HYPER_CHECKERS + 1)[:, None] > np.arange(HYPER_CHECKERS)).astype(float)
+"""Row ``n``: the truncated unary units (>=1, >=2, >=3) of ``n`` checkers (0..3)."""
 
 
 def _encode_hyper(family: Family, raw: IntArray) -> FloatArray:
@@ -247,24 +249,24 @@ def _encode_hyper(family: Family, raw: IntArray) -> FloatArray:
       other exceeds 25); without it the game is a pure race, where hitting and blocking no longer count.
     """
     mine, theirs = _sides(family, raw)
-    out = np.empty((raw.shape[0], family.inputs))
+    rows = raw.shape[0]
+    out = np.empty((rows, family.inputs))
     half = family.inputs // 2
-    points = np.arange(1, NUM_POINTS + 1, dtype=np.int64)
     farthest: list[IntArray] = []
     for index, counts in enumerate((mine, theirs)):
         bar = raw[:, _BAR + index]
-        reach = np.where(bar > 0, _HYPER_BAR_PIPS, (points * (counts > 0)).max(axis=1))
+        reach = np.where(bar > 0, _HYPER_BAR_PIPS, (_PIP_WEIGHTS * (counts > 0)).max(axis=1))
         farthest.append(reach)
-        side = out[:, index * half : (index + 1) * half]
-        units = side[:, :_HYPER_UNITS].reshape(-1, NUM_POINTS, HYPER_CHECKERS)
-        for level in range(HYPER_CHECKERS):
-            units[:, :, level] = counts > level
-            side[:, _HYPER_UNITS + level] = bar > level
-            side[:, _HYPER_UNITS + HYPER_CHECKERS + level] = raw[:, _OFF + index] > level
-        extra = _HYPER_UNITS + 2 * HYPER_CHECKERS
-        side[:, extra] = (counts @ _PIP_WEIGHTS + _HYPER_BAR_PIPS * bar) / _HYPER_PIPS
-        side[:, extra + 1] = counts[:, :6].sum(axis=1) / HYPER_CHECKERS
-        side[:, extra + 2] = reach > NUM_POINTS - 6
+        start = index * half
+        # one table look-up for the points, the bar and off together (as _units does for the long family)
+        counted = np.concatenate((counts, raw[:, _BAR + index, None], raw[:, _OFF + index, None]), axis=1)
+        out[:, start : start + _HYPER_UNITS + 2 * HYPER_CHECKERS] = np.take(
+            _HYPER_TABLE, counted, axis=0, mode="clip"
+        ).reshape(rows, -1)
+        extra = start + _HYPER_UNITS + 2 * HYPER_CHECKERS
+        out[:, extra] = (counts @ _PIP_WEIGHTS + _HYPER_BAR_PIPS * bar) / _HYPER_PIPS
+        out[:, extra + 1] = counts[:, :6].sum(axis=1) / HYPER_CHECKERS
+        out[:, extra + 2] = reach > NUM_POINTS - 6
     contact = (farthest[0] + farthest[1]) > _HYPER_BAR_PIPS
     out[:, half - 1] = contact
     out[:, -1] = contact
