@@ -2,7 +2,8 @@
 expectimax (:mod:`nardy.bots.neural`, :mod:`nardy.bots.search`).
 
 Equity is the network's cubeless equity for the mover, single 1, double 2 and
-triple 3 (:func:`nardy.bots.evaluator.equity`; only hypergammon has a triple), exact in long nardy's bear-off races (the database, as the bots rate them:
+triple 3 (:func:`nardy.bots.evaluator.equity`; only hypergammon has a triple),
+exact in long nardy's bear-off races (the database, as the bots rate them:
 :func:`nardy.bots.race.network_evaluator`). A play is rated at ``plies`` rolls ahead (0: the network on the
 position it leaves) and pruned on the way down as our bots prune
 (:data:`nardy.bots.search.DEFAULT_FILTERS`), except that the play made is

@@ -68,7 +68,8 @@ def test_hypergammon_plays_its_network_and_leaves_the_cube_to_bgsage() -> None:
     assert WEIGHTS["hypergammon"] == "hypergammon"
     bot = make_bot("expert", variant="hypergammon", seed=1)
     assert isinstance(bot, CubeByBot) and bot.name == "expert"
-    assert isinstance(bot.checkers, NeuralBot) and bot.checkers.evaluator.family.name == "hypergammon"  # type: ignore[attr-defined]
+    assert isinstance(bot.checkers, NeuralBot)
+    assert bot.checkers.evaluator.family.name == "hypergammon"  # type: ignore[attr-defined]
     assert isinstance(bot.cube, SageBot) and bot.cube.level == SAGE_LEVELS["expert"]
     assert isinstance(make_bot("beginner", variant="plakoto"), NeuralBot)  # no cube, no bgsage
     # a race of 12 pips each, ours on roll: a double and a take for bgsage; our network never doubles
