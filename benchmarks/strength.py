@@ -8,8 +8,10 @@ Run::
 
 Players: ``level:<name>`` is the computer player a table of that level gets
 (bgsage on the short board, :mod:`nardy.bots.sage`; our networks in long
-nardy and plakoto), ``ours:<plies>[~<noise>][+race]`` our own network (long nardy and
-plakoto; ``+race`` with long nardy's bear-off database), ``pubeval``
+nardy, fevga, plakoto and hypergammon), ``sage:<name>`` bgsage's level of that name whatever
+the variant's engine (on the short board without pins: what hypergammon's tables got before its
+network), ``ours:<plies>[~<noise>][+race]`` our own network (long nardy, fevga, plakoto and
+hypergammon; ``+race`` with long nardy's bear-off database), ``pubeval``
 (:mod:`nardy.bots.pubeval`), ``heuristic`` (:mod:`nardy.bots.heuristic`),
 ``random``, and ``gnubg:<plies>`` (GNU Backgammon through
 benchmarks/gnubg_player.py, a separate GPL process).
@@ -143,16 +145,25 @@ class GnubgPlayer:
 
 
 def make_player(spec: str, variant: str) -> Player:
-    """``level:<name>``, ``ours:<plies>[~<noise>][+race][@<weights file>]``, ``pubeval``, ``heuristic``, ``random``,
-    ``gnubg:<plies>``.
+    """``level:<name>``, ``sage:<name>``, ``ours:<plies>[~<noise>][+race][@<weights file>]``, ``pubeval``,
+    ``heuristic``, ``random``, ``gnubg:<plies>``.
 
     ``level:<name>`` is the computer player a table of that level gets
     (``nardy.bots.make_bot``: bgsage on the short board, our networks in long
     nardy, bear-off races from the database), its noise seeded; ``ours`` is
     our own network alone at any depth, ``+race`` with the bear-off races
-    answered by the database as the levels do.
+    answered by the database as the levels do; ``sage:<name>`` is bgsage's
+    level of that name, a stand-in measured against a variant's own engine.
     """
     kind, _, arg = spec.partition(":")
+    if kind == "sage":
+        from nardy.bots.sage import SAGE_LEVELS, SageBot, SageUnavailable, check_available
+
+        try:
+            check_available()
+        except SageUnavailable as error:
+            raise Unavailable(str(error)) from None
+        return SageBot(SAGE_LEVELS[arg], seed=0, name=f"bgsage {arg}")
     if kind == "level":
         from nardy.bots import make_bot
         from nardy.bots.sage import SageUnavailable
@@ -560,7 +571,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="decisions timed per shallow level (200; expert a quarter, world-class an eighth)")
     parser.add_argument("--matchup", action="append", metavar="A,B",
                         help="play only these pairings in each variant, e.g. 'pubeval,gnubg:0' (repeatable; "
-                             "players: level:<name>, ours:<plies>[+race], pubeval, heuristic, random, gnubg:<plies>)")
+                             "players: level:<name>, sage:<name>, ours:<plies>[+race], pubeval, heuristic, random, "
+                             "gnubg:<plies>)")
     parser.add_argument("--weights", type=Path,
                         help="a network file for our bot instead of the shipped weights (e.g. a training checkpoint)")
     parser.add_argument("--first-pair", type=int, default=0,

@@ -312,8 +312,8 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _rollout(args: argparse.Namespace, out: TextIO) -> None:
-    """Roll out a position of a variant our networks play (long nardy, fevga, plakoto), or with --dice each of
-    its candidate plays (the best first)."""
+    """Roll out a position of a variant our networks play (long nardy, fevga, plakoto, hypergammon), or with --dice
+    each of its candidate plays (the best first)."""
     from nardy.bots.neural import default_evaluator
     from nardy.bots.race import network_evaluator
     from nardy.bots.rollout import rollout, rollout_plays
@@ -727,7 +727,7 @@ def build_parser() -> argparse.ArgumentParser:
     bot.set_defaults(handler=_bot)
 
     train = commands.add_parser(
-        "train", help="train a network (long nardy, fevga, plakoto) by TD(lambda) self-play, resuming")
+        "train", help="train a network (long nardy, fevga, plakoto, hypergammon) by TD(lambda) self-play, resuming")
     train.add_argument("--variant", choices=sorted(trainable_variants()), nargs="+", required=True,
                        help="the variant; more of one family (the long-nardy regulations) interleave their games (one network for all)")
     train.add_argument("--games", type=int, default=10_000, help="total games to reach (resumed runs count)")
@@ -744,7 +744,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--export", action="store_true", help="write nardy/bots/weights/NAME.npz afterwards")
     train.set_defaults(handler=_train)
 
-    rollout = commands.add_parser("rollout", help="roll out a position (long nardy, fevga, plakoto), or each play of a roll (--dice)")
+    rollout = commands.add_parser("rollout", help="roll out a position (long nardy, fevga, plakoto, hypergammon), or each play of a roll (--dice)")
     rollout.add_argument("--variant", choices=sorted(WEIGHTS), default=None)
     rollout.add_argument("--dice", nargs=2, type=int, metavar=("A", "B"),
                          help="roll out every legal play of this roll instead of the position")

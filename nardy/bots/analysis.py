@@ -9,8 +9,11 @@ bgsage (:mod:`nardy.bots.judge_sage`): in a game with the cube, cubeful
 equity for the cube's value and owner and the match score
 (:meth:`nardy.bots.sage.CubeContext.of`); without it, cubeless equity with
 single, double and triple wins worth 1, 2 and 3 (Georgian's and dave's
-oin, mars and koks). Long nardy is judged by our network and expectimax
-(:mod:`nardy.bots.judge_neural`), cubeless, oin 1 and mars 2. Every
+oin, mars and koks). Long nardy, fevga, plakoto and hypergammon are judged by
+our networks and expectimax (:mod:`nardy.bots.judge_neural`), cubeless, a
+single 1, a double 2 (oin and mars in long nardy) and hypergammon's backgammon 3;
+hypergammon's cube decisions by bgsage, as its bots' are (cubeful, as on the
+rest of the short board), its checker plays cubeless by its network. Every
 equity is the acting player's, normalized to a cube of 1 (multiply by a
 decision's ``cube`` for points at stake).
 
@@ -136,8 +139,8 @@ def rating(error_per_decision: float) -> str:
 
 
 def judge_for(variant: str, level: str) -> Judge:
-    """The judge of ``variant`` at ``level``: bgsage, or our network (long nardy, fevga, plakoto), as its engine
-    is (:mod:`nardy.bots.engines`)."""
+    """The judge of ``variant`` at ``level``: bgsage, or our network (long nardy, fevga, plakoto, hypergammon), as
+    its engine is (:mod:`nardy.bots.engines`), with bgsage judging the cube where the engine's ``cube`` says so."""
     _check_level(level)
     rules = find_variant(variant)
     kind = engine_for(rules.name).kind
@@ -145,7 +148,8 @@ def judge_for(variant: str, level: str) -> Judge:
         raise ValueError(f"no analysis of {rules.name}: its computer player rates no equities")
     if kind == "bgsage":
         return SageJudge(SHORT_PLIES[level])
-    return NeuralJudge(rules.name, LONG_PLIES[level])
+    cube = SageJudge(SHORT_PLIES[level]) if engine_for(rules.name).cube == "bgsage" else None
+    return NeuralJudge(rules.name, LONG_PLIES[level], cube=cube)
 
 
 def _check_level(level: str) -> None:

@@ -4,8 +4,9 @@ The engine of each variant is :data:`nardy.bots.engines.ENGINES`'s: bgsage
 (:mod:`nardy.bots.sage`) on the short board where its networks fit the
 rules, our own networks (:mod:`nardy.bots.neural`) in long nardy and fevga,
 with the bear-off races answered exactly by the one-sided database
-(:mod:`nardy.bots.race`), and in plakoto, whose pins bgsage cannot see
-(a network of its own). A hand-written heuristic (:mod:`nardy.bots.heuristic`)
+(:mod:`nardy.bots.race`), in plakoto, whose pins bgsage cannot see, and in
+hypergammon, whose three checkers it reads as fifteen (a network of its own each;
+hypergammon's cube decisions stay bgsage's, :class:`CubeByBot`). A hand-written heuristic (:mod:`nardy.bots.heuristic`)
 can be a variant's engine where none of these is measured stronger. Each
 engine has its own levels (:func:`levels_for`); ``world-class`` exists with bgsage only.
 A match whose games rotate through several rule sets (tavli) is played by the bot of each
@@ -85,7 +86,7 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
     if kind == "heuristic":
         return heuristic_bot(variant, noise=HEURISTIC_LEVELS[level], seed=seed, name=level)
     chosen = levels_of(rules)[level]
-    return NeuralBot(
+    bot = NeuralBot(
         network_evaluator(variant),
         plies=chosen.plies,
         noise=chosen.noise,
@@ -93,6 +94,29 @@ def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
         seed=seed,
         name=level,
     )
+    if engine_for(variant).cube == "bgsage":
+        check_available()
+        return CubeByBot(bot, SageBot(SAGE_LEVELS[level], seed=seed, name=level))
+    return bot
+
+
+class CubeByBot:
+    """A bot whose checker plays are ``checkers``' (a cubeless network) and whose cube decisions are ``cube``'s
+    (bgsage at the same level): a network variant with the cube (hypergammon)."""
+
+    def __init__(self, checkers: Bot, cube: Bot) -> None:
+        self.checkers = checkers
+        self.cube = cube
+        self.name = checkers.name
+
+    def choose_play(self, position: Position, dice: tuple[int, int], game: Game | None = None) -> Play | None:
+        return self.checkers.choose_play(position, dice, game)
+
+    def wants_to_double(self, game: Game, player: int) -> bool:
+        return self.cube.wants_to_double(game, player)
+
+    def accepts_double(self, game: Game, player: int) -> bool:
+        return self.cube.accepts_double(game, player)
 
 
 class RotationBot:

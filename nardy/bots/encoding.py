@@ -1,9 +1,10 @@
 """The one place where positions become arrays: the network's inputs per variant family.
 
 A *family* is a board geometry (:class:`~nardy.rules.variant.Topology`)
-with what its games need said about it. Our own networks play two: the long
-family (the three long-nardy regulations, and fevga on their board) and the
-plakoto family (the short board with pins). The rest of the short board is
+with what its games need said about it. Our own networks play three: the long
+family (the three long-nardy regulations, and fevga on their board), the
+plakoto family (the short board with pins) and the hypergammon family
+(backgammon's movement with three checkers a side). The rest of the short board is
 bgsage's (:mod:`nardy.bots.sage`). The encoding is from the side to move's
 perspective and describes both sides the same way, each in its own
 numbering, so that ``encode([p])`` and ``encode([p.turned()])`` hold the
@@ -21,6 +22,8 @@ candidate plays of a roll are encoded together.
 (1, 202)
 >>> encode([Position.start("plakoto")]).shape
 (1, 256)
+>>> encode([Position.start("hypergammon")]).shape
+(1, 164)
 """
 
 from __future__ import annotations
@@ -115,12 +118,13 @@ def encode(positions: Sequence[Position]) -> FloatArray:
 
 
 def network_family(variant: Variant) -> Family:
-    """The family of ``variant``: its game's own (plakoto's), else its board's (long nardy's, fevga's);
-    ValueError for the rest of the short board, which bgsage plays."""
+    """The family of ``variant``: its game's own (plakoto's, hypergammon's), else its board's (long nardy's,
+    fevga's); ValueError for the rest of the short board, which bgsage plays."""
     family = _family_of(variant)
     if family is None:
         raise ValueError(
-            f"our networks play long nardy and plakoto; {variant.name} is played by bgsage (nardy.bots.sage)"
+            f"our networks play long nardy, plakoto and hypergammon; {variant.name} is played by bgsage"
+            " (nardy.bots.sage)"
         )
     return family
 
@@ -217,6 +221,58 @@ def _encode_plakoto(family: Family, raw: IntArray) -> FloatArray:
     return out
 
 
+HYPER_CHECKERS: Final = 3
+"""Checkers a side in hypergammon: the truncated unary counts stop there, and nothing is scaled past it."""
+_HYPER_UNITS: Final = HYPER_CHECKERS * NUM_POINTS
+_HYPER_PIPS: Final = float(HYPER_CHECKERS * (NUM_POINTS + 1))
+"""The most pips a hypergammon side can have: three checkers on the bar (25 each)."""
+_HYPER_BAR_PIPS: Final = NUM_POINTS + 1
+_HYPER_TABLE: Final = (np.arange(HYPER_CHECKERS + 1)[:, None] > np.arange(HYPER_CHECKERS)).astype(float)
+"""Row ``n``: the truncated unary units (>=1, >=2, >=3) of ``n`` checkers (0..3)."""
+
+
+def _encode_hyper(family: Family, raw: IntArray) -> FloatArray:
+    """Per side, in its own numbering (82 inputs, 164 in all):
+
+    - ``0..71``: 24 x (>=1, >=2, >=3) checkers on the point (truncated unary; three is all a side has),
+      so a blot (1, 0, 0) and a made point (1, 1, 0) are each one pattern the network sees directly;
+    - ``72..74``: (>=1, >=2, >=3) checkers on the bar: each must enter before anything else moves;
+    - ``75..77``: (>=1, >=2, >=3) checkers borne off: none off is what a gammon needs;
+    - ``78``: the pip count (a checker on the bar counts 25) / 75, the race;
+    - ``79``: checkers in its home board (points 1..6) / 3: bearing off waits for all three;
+    - ``80``: whether its farthest checker is inside the opponent's home board or on the bar (points 19..25),
+      where a backgammon is lost if the opponent bears everything off;
+
+    and last in both halves alike, so that turning the board over only swaps them:
+
+    - ``81``: contact, whether the two sides can still meet (the farthest checker of one, bar 25, plus that of the
+      other exceeds 25); without it the game is a pure race, where hitting and blocking no longer count.
+    """
+    mine, theirs = _sides(family, raw)
+    rows = raw.shape[0]
+    out = np.empty((rows, family.inputs))
+    half = family.inputs // 2
+    farthest: list[IntArray] = []
+    for index, counts in enumerate((mine, theirs)):
+        bar = raw[:, _BAR + index]
+        reach = np.where(bar > 0, _HYPER_BAR_PIPS, (_PIP_WEIGHTS * (counts > 0)).max(axis=1))
+        farthest.append(reach)
+        start = index * half
+        # one table look-up for the points, the bar and off together (as _units does for the long family)
+        counted = np.concatenate((counts, raw[:, _BAR + index, None], raw[:, _OFF + index, None]), axis=1)
+        out[:, start : start + _HYPER_UNITS + 2 * HYPER_CHECKERS] = np.take(
+            _HYPER_TABLE, counted, axis=0, mode="clip"
+        ).reshape(rows, -1)
+        extra = start + _HYPER_UNITS + 2 * HYPER_CHECKERS
+        out[:, extra] = (counts @ _PIP_WEIGHTS + _HYPER_BAR_PIPS * bar) / _HYPER_PIPS
+        out[:, extra + 1] = counts[:, :6].sum(axis=1) / HYPER_CHECKERS
+        out[:, extra + 2] = reach > NUM_POINTS - 6
+    contact = (farthest[0] + farthest[1]) > _HYPER_BAR_PIPS
+    out[:, half - 1] = contact
+    out[:, -1] = contact
+    return out
+
+
 def longest_run(held: npt.NDArray[np.bool_]) -> IntArray:
     """The longest run of consecutive ``True`` columns per row (a batch of 24-column masks)."""
     bits = held.astype(np.int64) @ (np.int64(1) << np.arange(held.shape[1], dtype=np.int64))
@@ -238,8 +294,12 @@ LONG: Final = Family("long", 2 * (4 * NUM_POINTS + 5), LongTopology(), _encode_l
 PLAKOTO: Final = Family(
     "plakoto", 2 * (5 * NUM_POINTS + 8), ShortTopology(), _encode_plakoto, _source(ShortTopology()), mothers=True
 )
+HYPERGAMMON: Final = Family(
+    "hypergammon", 2 * (HYPER_CHECKERS * NUM_POINTS + 2 * HYPER_CHECKERS + 4), ShortTopology(), _encode_hyper,
+    _source(ShortTopology()),
+)
 
-FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG, PLAKOTO)}
+FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG, PLAKOTO, HYPERGAMMON)}
 """The families by name: the name of their board (``Variant.board``), or of the one game they are for
 (``Variant.family``)."""
 

@@ -8,6 +8,8 @@ A variant maps to one of them by what its rules are, not by its board: plakoto
 is played on the short board but has pins bgsage cannot see, so our network
 trained on plakoto plays it. Where the engine was made for other rules than
 the variant's, the entry says so in ``stand_in``, and docs/strength.md measures it.
+Our networks are cubeless: where such a variant has the cube (hypergammon),
+``cube`` names the engine that answers the cube questions.
 
 >>> engine_for("plakoto").kind, engine_for("tavla").kind
 ('network', 'bgsage')
@@ -25,10 +27,12 @@ EngineKind = Literal["bgsage", "network", "heuristic"]
 
 @dataclass(frozen=True, slots=True)
 class EngineChoice:
-    """The engine of one variant; ``stand_in``: why it is only the nearest engine there is, or ``None``."""
+    """The engine of one variant; ``stand_in``: why it is only the nearest engine there is, or ``None``;
+    ``cube``: the engine of the cube decisions where it is not ``kind`` (a network variant with the cube)."""
 
     kind: EngineKind
     stand_in: str | None = None
+    cube: Literal["bgsage"] | None = None
 
 
 _BGSAGE: Final = EngineChoice("bgsage")
@@ -41,9 +45,7 @@ ENGINES: Final[dict[str, EngineChoice]] = {
     "nackgammon": _BGSAGE,
     "tavla": EngineChoice("bgsage", "bgsage's networks know backgammon, not tavla's home-board hit rule"),
     "portes": _BGSAGE,
-    "hypergammon": EngineChoice(
-        "bgsage", "bgsage's networks know 15 checkers: three read as twelve borne off (no gammon chances seen)"
-    ),
+    "hypergammon": EngineChoice("network", cube="bgsage"),
     "plakoto": _NETWORK,
     "long-traditional": _NETWORK,
     "long-tournament": _NETWORK,
@@ -51,7 +53,9 @@ ENGINES: Final[dict[str, EngineChoice]] = {
     "fevga": _NETWORK,
 }
 """Each registered variant's engine (tests check that every variant has one and plakoto never meets bgsage); a
-match of rotating games (tavli) has none of its own, each game's rule set being played by its engine."""
+match of rotating games (tavli) has none of its own, each game's rule set being played by its engine.
+Hypergammon's checkers are played by its own network; its cube decisions stay bgsage's, which reads three
+checkers as fifteen with twelve borne off (docs/strength.md, "Hypergammon's network")."""
 
 
 def engine_for(variant: str) -> EngineChoice:

@@ -6,8 +6,8 @@ show, rated by the variant's engine (:mod:`nardy.bots.engines`): bgsage
 score) or our network and search (:func:`nardy.bots.search.choose`); a
 variant played by a heuristic has no equities, so no hints (:func:`gives_hints`). The levels are the
 analysis's: ``advanced``, ``expert`` and ``world-class`` look 1, 2 and 3 plies ahead with bgsage, 0, 1
-and 2 with our networks (long nardy, fevga, plakoto). Equities are the mover's, for a
-cube of 1.
+and 2 with our networks (long nardy, fevga, plakoto, hypergammon). Equities are the mover's, for a
+cube of 1; our networks' are cubeless, and the cube decision is bgsage's wherever there is a cube.
 """
 
 from __future__ import annotations

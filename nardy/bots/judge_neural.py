@@ -1,14 +1,17 @@
-"""The judge of the variants our networks play (long nardy, fevga, plakoto): our network and expectimax
-(:mod:`nardy.bots.neural`, :mod:`nardy.bots.search`).
+"""The judge of the variants our networks play (long nardy, fevga, plakoto, hypergammon): our network and
+expectimax (:mod:`nardy.bots.neural`, :mod:`nardy.bots.search`).
 
-Equity is the network's cubeless equity for the mover, single 1 and double 2
-(:func:`nardy.bots.evaluator.equity`; none of these has a triple or a
-cube), exact in long nardy's bear-off races (the database, as the bots rate them:
+Equity is the network's cubeless equity for the mover, single 1, double 2 and
+triple 3 (:func:`nardy.bots.evaluator.equity`; only hypergammon has a triple),
+exact in long nardy's bear-off races (the database, as the bots rate them:
 :func:`nardy.bots.race.network_evaluator`). A play is rated at ``plies`` rolls ahead (0: the network on the
 position it leaves) and pruned on the way down as our bots prune
 (:data:`nardy.bots.search.DEFAULT_FILTERS`), except that the play made is
 always kept, so that the best play and the one made are compared at the
-same depth. Luck uses the network at 0-ply.
+same depth. Luck uses the network at 0-ply. The networks are cubeless: in a
+variant with the cube (hypergammon) the cube decisions are judged by another
+judge, bgsage's (:mod:`nardy.bots.judge_sage`), as its bots' cube decisions
+are bgsage's.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from nardy.bots.evaluator import FloatArray, after_play_probabilities, after_play_row_probabilities, equity
-from nardy.bots.judge import CubeEquities, PlayVerdict
+from nardy.bots.judge import CubeEquities, Judge, PlayVerdict
 from nardy.bots.race import network_evaluator
 from nardy.bots.search import DEFAULT_FILTERS, after_values
 from nardy.rules import DICE_ROLLS, Game, Play, Position
@@ -27,13 +30,15 @@ from nardy.rules.position import Row
 
 class NeuralJudge:
     """The :class:`~nardy.bots.judge.Judge` of a network variant: its shipped network at ``plies`` (0 to 3), long
-    nardy's bear-off races rated exactly by the database (as the bots rate them)."""
+    nardy's bear-off races rated exactly by the database (as the bots rate them); ``cube``: the judge of the cube
+    decisions, in a variant with the cube."""
 
-    def __init__(self, variant: str, plies: int) -> None:
+    def __init__(self, variant: str, plies: int, *, cube: Judge | None = None) -> None:
         if not 0 <= plies <= len(DEFAULT_FILTERS):
             raise ValueError(f"our search looks 0 to {len(DEFAULT_FILTERS)} plies ahead, not {plies}")
         self.plies = plies
         self.evaluator = network_evaluator(variant)
+        self.cube_judge = cube
 
     def checker_play(self, game: Game, played: Play) -> PlayVerdict:
         """Best and played equities at this judge's depth."""
@@ -60,8 +65,10 @@ class NeuralJudge:
         return values
 
     def cube(self, game: Game) -> CubeEquities:
-        """Never asked: the variants our networks play have no cube."""
-        raise ValueError(f"{game.variant.name} is played without the doubling cube")
+        """The cube judge's equities; a variant without one is played without the cube (never asked)."""
+        if self.cube_judge is None:
+            raise ValueError(f"{game.variant.name} is played without the doubling cube")
+        return self.cube_judge.cube(game)
 
     def roll_equities(self, game: Game, player: int) -> dict[tuple[int, int], float]:
         """Per roll, ``player``'s best play's equity at 0-ply."""

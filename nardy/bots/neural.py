@@ -1,4 +1,4 @@
-"""Our trained bots, for long nardy, fevga and plakoto: a network as an :class:`~nardy.bots.evaluator.Evaluator`,
+"""Our trained bots, for long nardy, fevga, plakoto and hypergammon: a network as an :class:`~nardy.bots.evaluator.Evaluator`,
 and a bot that searches with it.
 
 The weights ship in ``nardy/bots/weights/`` (see :data:`WEIGHTS`) and are
@@ -47,10 +47,12 @@ WEIGHTS: Final[dict[str, str]] = {
     "long-bolshie": "long",
     "fevga": "fevga",
     "plakoto": "plakoto",
+    "hypergammon": "hypergammon",
 }
 """The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga's network is
 long nardy's trained on in fevga's own games (the same board, inputs and width); plakoto's has its own family
-(pins and mothers, :data:`nardy.bots.encoding.PLAKOTO`). Both are trained by :mod:`nardy.bots.training`."""
+(pins and mothers, :data:`nardy.bots.encoding.PLAKOTO`), and so has hypergammon's (three checkers a side, the
+bar, :data:`nardy.bots.encoding.HYPERGAMMON`). All are trained by :mod:`nardy.bots.training`."""
 
 
 class NeuralEvaluator:
@@ -224,9 +226,10 @@ class NeuralBot:
         return plays[choice.index]
 
     def wants_to_double(self, game: Game, player: int) -> bool:
-        """Never: our networks play variants without the cube (the server asks only where a double is legal)."""
+        """Never: our networks are cubeless (a variant of theirs with the cube has another engine answer its cube
+        questions, :class:`nardy.bots.base.CubeByBot`)."""
         return False
 
     def accepts_double(self, game: Game, player: int) -> bool:
-        """Always (never asked: our networks' variants have no cube)."""
+        """Always (never asked where another engine answers the cube questions)."""
         return True

@@ -67,8 +67,8 @@ def long_evaluator(variant: str) -> RaceEvaluator:
 
 def network_evaluator(variant: str) -> Evaluator:
     """What a variant our networks play is rated with everywhere (its bots, hints and analysis): on long nardy's
-    board :func:`long_evaluator`, elsewhere (plakoto) the shipped network alone, as the database's races are
-    long nardy's."""
+    board :func:`long_evaluator`, elsewhere (plakoto, hypergammon) the shipped network alone, as the database's
+    races are long nardy's."""
     if find_variant(variant).board == "long":
         return long_evaluator(variant)
     return default_evaluator(variant)

@@ -15,9 +15,11 @@ stopped.
 
     nardy train --variant long-traditional --games 20000   # resumes from ~/.cache/nardy/train/long
     nardy train --variant fevga --init nardy/bots/weights/long.npz --alpha 0.03   # fevga from long nardy's
+    nardy train --variant hypergammon --games 100000   # its own family: three checkers a side, the bar
 
-Long nardy, fevga and plakoto are trained here (their families, nardy.bots.encoding); the rest of the short
-board is bgsage's (nardy.bots.sage). A game ends as the rules end it: all borne off, or plakoto's mother rule.
+Long nardy, fevga, plakoto and hypergammon are trained here (their families, nardy.bots.encoding); the rest of
+the short board is bgsage's (nardy.bots.sage). A game ends as the rules end it: all borne off, or plakoto's
+mother rule, and is scored by the variant's win kinds (hypergammon's gammon 2 and backgammon 3).
 """
 
 from __future__ import annotations

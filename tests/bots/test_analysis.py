@@ -218,6 +218,18 @@ def test_a_money_session_with_cube_has_cube_decisions_with_their_options() -> No
     assert all(d.best in {"no double", "double", "take", "drop", "beaver"} for d in cube)
 
 
+def test_hypergammon_with_the_cube_judges_its_plays_by_its_network_and_its_cube_by_bgsage() -> None:
+    """Hypergammon keeps backgammon's cube (docs/rules.md §8.3); its network is cubeless, so bgsage judges the cube
+    decisions, as its bots' cube decisions are bgsage's (nardy.bots.engines)."""
+    record, _ = random_record("hypergammon", 5, length=0, money_games=3, options=GameOptions(cube=True))
+    transcript = transcript_from_record(record)
+    analysis = analyse(transcript, level="advanced")
+    _checks(analysis, transcript)
+    kinds = {d.kind for d in analysis.decisions()}
+    assert {"move", "cube"} <= kinds
+    assert engine_for("hypergammon").cube == "bgsage"
+
+
 # ---------------------------------------------------------------- the bookkeeping, with made-up numbers
 
 

@@ -1,5 +1,5 @@
-"""The network inputs of long nardy and plakoto (nardy.bots.encoding): shapes, ranges, and the two sides encoded
-alike."""
+"""The network inputs of long nardy, plakoto and hypergammon (nardy.bots.encoding): shapes, ranges, and the two
+sides encoded alike."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from nardy.bots.encoding import (
     FAMILIES,
+    HYPERGAMMON,
     LONG,
     PLAKOTO,
     encode,
@@ -24,10 +25,11 @@ from nardy.rules import VARIANTS, Position, find_variant
 from tests.bots.bot_positions import game_positions
 
 LONG_VARIANTS = [name for name in VARIANTS if name.startswith("long-")]
-NETWORK_VARIANTS = [*LONG_VARIANTS, "plakoto"]
+FIFTEEN_CHECKER_VARIANTS = [*LONG_VARIANTS, "plakoto"]
+NETWORK_VARIANTS = [*FIFTEEN_CHECKER_VARIANTS, "hypergammon"]
 
 
-@pytest.mark.parametrize("variant", NETWORK_VARIANTS)
+@pytest.mark.parametrize("variant", FIFTEEN_CHECKER_VARIANTS)
 def test_shape_and_range(variant: str) -> None:
     positions = game_positions(variant, seed=1, count=60)
     family = network_family(find_variant(variant))
@@ -46,12 +48,13 @@ def test_shape_and_range(variant: str) -> None:
 
 
 def test_family_sizes() -> None:
-    assert LONG.inputs == 202 and PLAKOTO.inputs == 256
+    assert LONG.inputs == 202 and PLAKOTO.inputs == 256 and HYPERGAMMON.inputs == 164
     assert {network_family(find_variant(v)).name for v in LONG_VARIANTS} == {"long"}
     assert network_family(find_variant("fevga")) is LONG and network_family(find_variant("plakoto")) is PLAKOTO
-    assert set(FAMILIES) == {"long", "plakoto"}
-    assert set(trainable_variants()) == {*LONG_VARIANTS, "fevga", "plakoto"}
-    for played_by_bgsage in ("georgian", "backgammon", "portes", "tavli"):
+    assert network_family(find_variant("hypergammon")) is HYPERGAMMON
+    assert set(FAMILIES) == {"long", "plakoto", "hypergammon"}
+    assert set(trainable_variants()) == {*LONG_VARIANTS, "fevga", "plakoto", "hypergammon"}
+    for played_by_bgsage in ("georgian", "backgammon", "portes", "tavli", "nackgammon"):
         with pytest.raises(ValueError, match="bgsage"):
             network_family(find_variant(played_by_bgsage))
 
@@ -145,3 +148,56 @@ def test_plakoto_unfinished_leaves_pinned_mothers_to_the_rules() -> None:
     positions = [Position.start("plakoto"), pinned_position(), pinned_position().turned()]
     assert PLAKOTO.unfinished(raw_boards(positions), 15).tolist() == [True, False, False]
     assert LONG.unfinished(raw_boards([Position.start("long-bolshie")]), 15).tolist() == [True]
+
+
+def hyper_position(points: dict[int, int], *, bar: tuple[int, int] = (0, 0), off: tuple[int, int] = (0, 0)) -> Position:
+    """A hypergammon position from the mover's point counts (negative: the opponent's, in the mover's numbering)."""
+    board = [0] * 24
+    for point, count in points.items():
+        board[point - 1] = count
+    return Position(find_variant("hypergammon"), tuple(board), bar=bar, off=off)
+
+
+def test_hypergammon_shape_and_range() -> None:
+    positions = game_positions("hypergammon", seed=3, count=80)
+    x = encode(positions)
+    assert x.shape == (80, 164)
+    assert np.all(x >= 0.0) and np.all(x <= 1.0)
+    for side in (0, 1):
+        units = x[:, side * 82 : side * 82 + 72].reshape(80, 24, 3)
+        assert set(np.unique(units)) <= {0.0, 1.0}
+        assert np.all(units[..., 0] >= units[..., 1]) and np.all(units[..., 1] >= units[..., 2])
+        # three checkers a side: on the points, on the bar and off
+        counted = units.sum(axis=(1, 2)) + x[:, side * 82 + 72 : side * 82 + 78].sum(axis=1)
+        assert np.all(counted == 3)
+
+
+def test_hypergammon_encodes_points_bar_off_and_pips() -> None:
+    """docs/rules.md: backgammon's rules with three checkers a side: a hit checker goes to the bar and enters
+    before any other moves; a side bears off once all its checkers are home; a loser with none off loses a
+    gammon, a backgammon with a checker still on the bar or in the winner's home."""
+    # ours: two on our 5 (a point made), one on the bar; theirs: a blot on our 20 (their 5), one off, one on our 1
+    # (their 24, in our home)
+    position = hyper_position({5: 2, 20: -1, 1: -1}, bar=(1, 0), off=(0, 1))
+    ours, theirs = encode([position])[0].reshape(2, 82)
+    assert ours[3 * 4 : 3 * 5].tolist() == [1, 1, 0] and ours[:72].sum() == 2
+    assert theirs[3 * 4 : 3 * 5].tolist() == [1, 0, 0] and theirs[3 * 23 : 3 * 24].tolist() == [1, 0, 0]
+    assert theirs[:72].sum() == 2
+    # bar, off, pips, home, farthest in the opponent's home or on the bar, contact
+    assert ours[72:] == pytest.approx([1, 0, 0, 0, 0, 0, (2 * 5 + 25) / 75, 2 / 3, 1, 1])
+    assert theirs[72:] == pytest.approx([0, 0, 0, 1, 0, 0, (5 + 24) / 75, 1 / 3, 1, 1])
+
+
+def test_hypergammon_contact_ends_when_the_sides_have_passed() -> None:
+    """Contact lasts while one side's farthest checker is beyond the other's: after that the game is a race."""
+    passed = hyper_position({6: 2, 3: 1, 7: -3})  # their farthest on their 18 = our 7, beyond nothing of ours
+    meeting = hyper_position({8: 1, 3: 2, 7: -3})  # our 8 is behind their checkers on our 7
+    x = encode([passed, meeting])
+    assert x[:, 81].tolist() == [0.0, 1.0] and x[:, 163].tolist() == [0.0, 1.0]
+    assert x[0, 80] == 0.0 and x[0, 82 + 80] == 0.0
+
+
+def test_hypergammon_unfinished_knows_three_checkers() -> None:
+    running = hyper_position({1: 1, 24: -3}, off=(2, 0))
+    finished = hyper_position({24: -3}, off=(3, 0))
+    assert HYPERGAMMON.unfinished(raw_boards([running, finished]), 3).tolist() == [True, False]

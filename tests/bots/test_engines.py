@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 from nardy.bots import levels_for, make_bot
-from nardy.bots.base import BOT_LEVELS
+from nardy.bots.base import BOT_LEVELS, CubeByBot
 from nardy.bots.encoding import network_family
 from nardy.bots.engines import ENGINES, EngineChoice, engine_for
 from nardy.bots.hints import AnalysisOffer, analysis_offer, gives_hints
 from nardy.bots.neural import LEVELS, WEIGHTS, NeuralBot
 from nardy.bots.pin_heuristic import PinHeuristicBot, pin_score
-from nardy.bots.sage import board_of
-from nardy.rules import VARIANTS, Position, find_variant
+from nardy.bots.sage import SAGE_LEVELS, SageBot, board_of
+from nardy.rules import VARIANTS, Game, GameOptions, Phase, Position, find_variant
 
 
 def test_every_variant_has_an_engine_that_can_read_its_positions() -> None:
@@ -41,6 +42,7 @@ def test_levels_are_distinct_settings_of_the_variants_engine() -> None:
     assert levels_for("tavla") == BOT_LEVELS
     assert levels_for("fevga") == ("random", *LEVELS)
     assert levels_for("plakoto") == ("random", *LEVELS)
+    assert levels_for("hypergammon") == ("random", *LEVELS)
 
 
 def test_plakoto_and_fevga_are_played_by_their_own_networks() -> None:
@@ -55,12 +57,52 @@ def test_plakoto_and_fevga_are_played_by_their_own_networks() -> None:
     assert engine_for("fevga").stand_in is None and WEIGHTS["fevga"] == "fevga"  # trained on fevga's games
 
 
+def test_hypergammon_plays_its_network_and_leaves_the_cube_to_bgsage() -> None:
+    """Our networks are cubeless; hypergammon keeps backgammon's cube (docs/rules.md §8.3), so its bots' cube
+    decisions, and the analysis of them, are bgsage's at the same level."""
+    from nardy.bots.analysis import judge_for
+    from nardy.bots.judge_sage import SageJudge
+
+    choice = engine_for("hypergammon")
+    assert (choice.kind, choice.cube, choice.stand_in) == ("network", "bgsage", None)
+    assert WEIGHTS["hypergammon"] == "hypergammon"
+    bot = make_bot("expert", variant="hypergammon", seed=1)
+    assert isinstance(bot, CubeByBot) and bot.name == "expert"
+    assert isinstance(bot.checkers, NeuralBot)
+    assert bot.checkers.evaluator.family.name == "hypergammon"  # type: ignore[attr-defined]
+    assert isinstance(bot.cube, SageBot) and bot.cube.level == SAGE_LEVELS["expert"]
+    assert isinstance(make_bot("beginner", variant="plakoto"), NeuralBot)  # no cube, no bgsage
+    # a race of 12 pips each, ours on roll: a double and a take for bgsage; our network never doubles
+    game = _hyper_race((3, 4, 5), (20, 21, 22))
+    assert game.can_double(0)
+    assert bot.wants_to_double(game, 0) and not bot.checkers.wants_to_double(game, 0)
+    assert bot.accepts_double(game.double(0), 1)
+    assert not bot.wants_to_double(_hyper_race((6, 6, 6), (21, 22, 23)), 0)  # 18 pips against 9: no double
+    judge = judge_for("hypergammon", "advanced")
+    assert judge.plies == 0 and isinstance(judge.cube_judge, SageJudge)  # type: ignore[attr-defined]
+    cube = judge.cube(game)
+    assert cube.double_pass == pytest.approx(1.0) and cube.no_double < cube.double_take < cube.double_pass
+
+
+def _hyper_race(ours: tuple[int, ...], theirs: tuple[int, ...]) -> Game:
+    """A money game of hypergammon with the cube in the centre, player 0 to roll, its checkers on ``ours`` and the
+    opponent's on ``theirs`` (player 0's numbering)."""
+    points = [0] * 24
+    for point in ours:
+        points[point - 1] += 1
+    for point in theirs:
+        points[point - 1] -= 1
+    opening = Game.new("hypergammon", options=GameOptions(cube=True), first_player=0)
+    position = Position(find_variant("hypergammon"), tuple(points))
+    return dataclasses.replace(opening, position=position, phase=Phase.ROLLING, turns_played=6)
+
+
 def test_hints_and_the_analysis_board_follow_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every analysis level where the engine rates equities (world-class is 2-ply with our networks); none where
     it rates no equities (a hand-written score), in that variant and in a match whose games include it (tavli):
     an engine change changes the offer with nothing else to edit."""
     every_level = AnalysisOffer(("advanced", "expert", "world-class"))
-    for variant in ("backgammon", "fevga", "long-traditional", "plakoto", "tavli"):
+    for variant in ("backgammon", "fevga", "long-traditional", "plakoto", "tavli", "hypergammon"):
         assert analysis_offer(variant) == every_level and gives_hints(variant), variant
     assert analysis_offer("plakoto").default_level == "expert"
     monkeypatch.setitem(ENGINES, "plakoto", EngineChoice("heuristic"))

@@ -1,5 +1,5 @@
-"""TD(λ) training (nardy.bots.training) beside long nardy: fevga warm-started from a long network, and plakoto in
-its own family, each game ended as the rules end it."""
+"""TD(λ) training (nardy.bots.training) beside long nardy: fevga warm-started from a long network, plakoto and
+hypergammon in their own families, each game ended and scored as the rules end it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy.bots.encoding import LONG, PLAKOTO
+from nardy.bots.encoding import HYPERGAMMON, LONG, PLAKOTO
 from nardy.bots.network import Network
 from nardy.bots.training import TDLearner, Trainer, TrainConfig, duel, weights_name
 from nardy.rules import Play, Position, WinKind, find_variant
@@ -46,9 +46,9 @@ def test_a_fevga_game_ends_as_the_rules_score_it() -> None:
     assert winner in (0, 1) and level in (0, 1)
 
 
-def _tiny(directory: Path, games: int) -> TrainConfig:
+def _tiny(directory: Path, games: int, variant: str = "plakoto") -> TrainConfig:
     return TrainConfig(
-        variant="plakoto", checkpoint_dir=directory, hidden=4, games=games, seed=3, checkpoint_every=1,
+        variant=variant, checkpoint_dir=directory, hidden=4, games=games, seed=3, checkpoint_every=1,
         benchmark_every=0,
     )
 
@@ -73,6 +73,33 @@ def test_a_self_play_game_ends_with_a_win_the_rules_know() -> None:
     dice = random.Random(2)
     results = [learner.play("plakoto", dice) for _ in range(2)]
     assert all(result is None or (result[0] in (0, 1) and result[1] in (0, 1)) for result in results)
+
+
+def test_hypergammon_trains_its_own_family_and_resumes_exactly(tmp_path: Path) -> None:
+    straight = Trainer(_tiny(tmp_path / "a", 4, "hypergammon"))
+    straight.train()
+    first = Trainer(_tiny(tmp_path / "b", 3, "hypergammon"))
+    first.train()
+    resumed = Trainer(_tiny(tmp_path / "b", 4, "hypergammon"))
+    resumed.train()
+    for a, b in zip(straight.network.parameters(), resumed.network.parameters()):
+        assert np.array_equal(a, b)
+    assert straight.network.family == "hypergammon" and straight.network.inputs == HYPERGAMMON.inputs
+    exported = Network.load(straight.export(tmp_path / "hypergammon.npz"))
+    assert exported.meta["name"] == weights_name("hypergammon") == "hypergammon"
+    assert exported.meta["variants"] == ["hypergammon"] and exported.meta["games"] == 4
+
+
+def test_hypergammon_self_play_scores_gammons_and_backgammons() -> None:
+    """docs/rules.md: backgammon's scoring, «single 1, gammon 2, backgammon 3»: with three checkers a side all three
+    come up in a few dozen games of an untrained network."""
+    assert find_variant("hypergammon").kinds.index(WinKind.BACKGAMMON) == 2
+    network = Network.initial(inputs=HYPERGAMMON.inputs, hidden=4, seed=1, family="hypergammon")
+    learner = TDLearner(network, alpha=0.1, lambda_=0.7)
+    dice = random.Random(7)
+    results = [learner.play("hypergammon", dice) for _ in range(60)]
+    assert all(result is not None and result[0] in (0, 1) for result in results)
+    assert {result[1] for result in results if result is not None} == {0, 1, 2}
 
 
 class _FirstPlay:

@@ -43,11 +43,15 @@ def test_every_variant_in_order_with_what_the_rules_say(game_server: Server) -> 
     # matchmaking pairs for the quick lengths a variant is played to: dave, played from 3 points, not for 1
     assert backgammon["pairing_lengths"] == [1, 3, 5, 7] and dave["pairing_lengths"] == [3, 5, 7]
     assert "world-class" in backgammon["levels"] and "world-class" not in traditional["levels"]
+    # hypergammon is played by its own network (docs/strength.md): its levels, no world-class
+    hypergammon = next(entry for entry in listed if entry["id"] == "hypergammon")
+    assert hypergammon["levels"] == ["random", "beginner", "intermediate", "advanced", "expert"]
     # a chouette where the cube and money play are (docs/chouette.md); hints where the engine rates equities
     assert [entry["id"] for entry in listed if entry["chouette"]] == ["backgammon", "hypergammon", "nackgammon"]
     analysis = {entry["id"]: entry["analysis"] for entry in listed}
     assert analysis["plakoto"] == analysis["tavli"] == {"levels": ["advanced", "expert", "world-class"], "unavailable": None}
     assert analysis["fevga"]["levels"] == analysis["tavla"]["levels"] == ["advanced", "expert", "world-class"]
+    assert analysis["hypergammon"] == analysis["plakoto"]
 
 
 def test_each_variant_names_its_lobby_group(game_server: Server) -> None:
