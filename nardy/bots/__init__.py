@@ -10,9 +10,9 @@ trained evaluator and bot, ``search`` the n-ply expectimax, and ``training``
 the TD(λ) self-play that made the shipped weights (``weights/*.npz``).
 """
 
-from nardy.bots.base import BOT_LEVELS, Bot, levels_for, make_bot
+from nardy.bots.base import BOT_LEVELS, Bot, level_offered, levels_for, make_bot
 from nardy.bots.evaluator import Evaluator
 from nardy.bots.neural import NeuralBot, NeuralEvaluator
 from nardy.bots.random_bot import RandomBot
 
-__all__ = ["BOT_LEVELS", "Bot", "Evaluator", "NeuralBot", "NeuralEvaluator", "RandomBot", "levels_for", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "Evaluator", "NeuralBot", "NeuralEvaluator", "RandomBot", "level_offered", "levels_for", "make_bot"]

@@ -68,6 +68,20 @@ def _engine_levels(variant: str) -> tuple[str, ...]:
     return tuple(level for level in BOT_LEVELS if level in own or level == "random")
 
 
+def level_offered(level: str, *, variant: str) -> str:
+    """The level a table that chose ``level`` in ``variant`` plays at now: ``level`` while the variant offers it,
+    else the strongest level it offers below it.
+
+    A table outlives a change of its variant's engine: hypergammon's tables chose among bgsage's levels, up to
+    ``world-class``, before its own network, which has no such level, took over; they play on at ``expert``.
+    ValueError for a level no variant has."""
+    if level not in BOT_LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; the levels are {', '.join(BOT_LEVELS)}")
+    offered = levels_for(variant)
+    return max((known for known in offered if BOT_LEVELS.index(known) <= BOT_LEVELS.index(level)),
+               key=BOT_LEVELS.index)
+
+
 def make_bot(level: str, *, variant: str, seed: int | None = None) -> Bot:
     """The bot of ``level`` for ``variant``, its engine loaded now; ValueError naming the known levels otherwise."""
     known = levels_for(variant)

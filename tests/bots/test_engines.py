@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nardy.bots import levels_for, make_bot
+from nardy.bots import level_offered, levels_for, make_bot
 from nardy.bots.base import BOT_LEVELS, CubeByBot
 from nardy.bots.encoding import network_family
 from nardy.bots.engines import ENGINES, EngineChoice, engine_for
@@ -82,6 +82,18 @@ def test_hypergammon_plays_its_network_and_leaves_the_cube_to_bgsage() -> None:
     assert judge.plies == 0 and isinstance(judge.cube_judge, SageJudge)  # type: ignore[attr-defined]
     cube = judge.cube(game)
     assert cube.double_pass == pytest.approx(1.0) and cube.no_double < cube.double_take < cube.double_pass
+
+
+def test_a_table_keeps_playing_at_the_strongest_level_its_variant_still_offers() -> None:
+    """A hypergammon table that chose bgsage's world-class before the network (which has no such level) took over
+    plays on at expert; an offered level stays as it is, and a level no variant has is refused."""
+    assert "world-class" not in levels_for("hypergammon")
+    assert level_offered("world-class", variant="hypergammon") == "expert"
+    assert level_offered("world-class", variant="backgammon") == "world-class"
+    assert all(level_offered(level, variant=variant) == level for variant in VARIANTS for level in levels_for(variant))
+    assert make_bot(level_offered("world-class", variant="hypergammon"), variant="hypergammon").name == "expert"
+    with pytest.raises(ValueError, match="unknown bot level"):
+        level_offered("grandmaster", variant="backgammon")
 
 
 def _hyper_race(ours: tuple[int, ...], theirs: tuple[int, ...]) -> Game:

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from nardy.bots import Bot, make_bot
+from nardy.bots import Bot, level_offered, make_bot
 from nardy.bots.fair_play import FAIR_PLAY_LEVEL
 from nardy.bots.hints import analysis_offer
 from nardy.notation.fair_dice import commitment
@@ -608,7 +608,8 @@ class TableService(LiveTableReads[TableState]):
             return
         game = state.game
         # the bot of the game in play: in tavli each game has its own rule set (portes, plakoto, fevga)
-        bot = self._bot_factory(seat_info.bot, variant=game.variant.name if game is not None else state.spec.variant)
+        variant = game.variant.name if game is not None else state.spec.variant
+        bot = self._bot_factory(level_offered(seat_info.bot, variant=variant), variant=variant)
         loop = asyncio.get_running_loop()
         began = loop.time()
         action = await loop.run_in_executor(None, _bot_action, bot, state, seat)
@@ -638,8 +639,9 @@ class TableService(LiveTableReads[TableState]):
         if second_id is not None and await self._db.run(lambda db: moderation.kept_apart(db, user.id, second_id)):
             log.info("no rematch of table %s: one player blocked the other since they asked", state.id)
             return
-        bot_level = players[1].bot if players[1] is not None else None
         spec = state.spec
+        bot = players[1].bot if players[1] is not None else None
+        bot_level = level_offered(bot, variant=spec.variant) if bot is not None else None
         if spec.rated and not spec.has_bank_clock:  # opened before rated tables needed a clock: the standard one
             delay, bank = DEFAULT_BANK_CLOCK
             spec = replace(spec, move_seconds=None, delay_seconds=delay, bank_seconds_per_point=bank)
