@@ -264,9 +264,11 @@ class PairResult:
 _PLAYERS: dict[tuple[str, str], Player] = {}
 
 
-def _worker_init() -> None:
+def lower_priority() -> None:
+    """Run at niceness :data:`NICENESS` at least: raised to it, not by it, so that a run started under
+    ``nice -n 10`` and its workers (which inherit the main process's) stay at 10 rather than sink to 19."""
     try:
-        os.nice(NICENESS)
+        os.nice(max(NICENESS - os.nice(0), 0))
     except OSError:
         pass
 
@@ -357,7 +359,7 @@ def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int, f
         for start in range(first_pair, end, PAIRS_PER_TASK)
     )
     began = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=lower_priority) as pool:
         running: set[Future[list[PairResult]]] = set()
         out_of_time = False
         while True:
@@ -593,10 +595,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="start at this pair's dice (fresh dice for a network chosen on the first ones) (0)")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
-    try:
-        os.nice(NICENESS)
-    except OSError:
-        pass
+    lower_priority()
     variants = args.variant or list(DEFAULT_VARIANTS)
     command = "python -m benchmarks.strength " + shlex.join(list(argv if argv is not None else sys.argv[1:]))
     print(f"command: {command.strip()}")

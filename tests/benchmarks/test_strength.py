@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks import strength
 from benchmarks.strength import ladder_matchups
 
 
@@ -27,3 +28,18 @@ def test_a_level_the_variant_lacks_is_refused() -> None:
         ladder_matchups("plakoto", "world-class")
     with pytest.raises(ValueError):
         ladder_matchups("tavla", "random")
+
+
+def test_the_priority_is_lowered_to_the_niceness_not_by_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    niceness = [10]  # started under nice -n 10, as the workers inherit it
+
+    def nice(increment: int) -> int:
+        niceness[0] += increment
+        return niceness[0]
+
+    monkeypatch.setattr(strength.os, "nice", nice)
+    strength.lower_priority()
+    assert niceness == [strength.NICENESS]
+    niceness[0] = 0
+    strength.lower_priority()
+    assert niceness == [strength.NICENESS]
