@@ -37,7 +37,7 @@ def test_the_priority_is_lowered_to_the_niceness_not_by_it(monkeypatch: pytest.M
         niceness[0] += increment
         return niceness[0]
 
-    monkeypatch.setattr(strength.os, "nice", nice)
+    monkeypatch.setattr("os.nice", nice)
     strength.lower_priority()
     assert niceness == [strength.NICENESS]
     niceness[0] = 0
