@@ -652,27 +652,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"{matchup.variant}: {matchup.a_name} vs {matchup.b_name}: {matchup.ppg:+.3f} ± "
                   f"{matchup.half_width:.3f} ppg over {matchup.games} games ({matchup.seconds:.0f} s)", flush=True)
+        if args.json:
+            write_json(args.json, command.strip(), speeds, matchups[: matchups.index(matchup) + 1])
     print()
     print(format_table(matchups))
-    if args.json:
-        payload = {
-            "command": command.strip(),
-            "machine": machine(),
-            "commit": commit(),
-            "weights": weights_info(),
-            "speed": [asdict(s) for s in speeds],
-            "matchups": [
-                {
-                    "variant": m.variant, "a": m.a_name or m.a, "b": m.b_name or m.b, "games": m.games,
-                    "ppg": m.ppg, "half_width_95": m.half_width, "a_win_rate": m.win_rate,
-                    "seconds": m.seconds, "skipped": m.skipped,
-                    "pairs": {str(p.pair): p.value for p in m.pairs},
-                }
-                for m in matchups
-            ],
-        }
-        args.json.write_text(json.dumps(payload, indent=1, default=float) + "\n")
     return 0
+
+
+def write_json(path: Path, command: str, speeds: Sequence[Speed], matchups: Sequence[Matchup]) -> None:
+    """The run so far, every pair's value by its index (rewritten after each matchup, so that a run stopped
+    early keeps the matchups it finished)."""
+    payload = {
+        "command": command,
+        "machine": machine(),
+        "commit": commit(),
+        "weights": weights_info(),
+        "speed": [asdict(s) for s in speeds],
+        "matchups": [
+            {
+                "variant": m.variant, "a": m.a_name or m.a, "b": m.b_name or m.b, "games": m.games,
+                "ppg": m.ppg, "half_width_95": m.half_width, "a_win_rate": m.win_rate,
+                "seconds": m.seconds, "skipped": m.skipped,
+                "pairs": {str(p.pair): p.value for p in m.pairs},
+            }
+            for m in matchups
+        ],
+    }
+    path.write_text(json.dumps(payload, indent=1, default=float) + "\n")
 
 
 if __name__ == "__main__":
