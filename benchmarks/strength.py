@@ -4,7 +4,7 @@ Run::
 
     python -m benchmarks.strength [--games N] [--variant V ...] [--level L] [--plies P]
                                   [--time-limit S] [--workers W] [--no-gnubg] [--no-speed]
-                                  [--matchup A,B ...] [--json FILE]
+                                  [--matchup A,B ...] [--ladder LEVEL ...] [--json FILE]
 
 Players: ``level:<name>`` is the computer player a table of that level gets
 (bgsage on the short board, :mod:`nardy.bots.sage`; our networks in long
@@ -28,6 +28,9 @@ Default matchups (A against B; ppg is A's points per game):
 * plakoto: its network at ``--plies`` against the pin heuristic and
   against random.
 
+``--ladder LEVEL`` plays that level of each variant against random, the
+heuristic bot and the level just below it instead.
+
 A player that cannot be built here (gnubg or bgsage missing) has its
 matchups skipped with a message.
 
@@ -41,9 +44,10 @@ player 0 then A as player 1, so each bot gets the rolls the other had
 for A; the table gives the mean over pairs with a 95% interval
 ``mean ± 1.96·sd/√pairs`` (sd over pairs). Pairs run in at most two worker
 processes under ``nice``; a matchup stops after ``--games`` games or once
-``--time-limit`` seconds have passed (the pairs finished are reported).
+``--time-limit`` seconds have passed (the pair under way finishes; the pairs finished are reported).
 
-Speed: the median (and 90th percentile, and mean) wall time of ``choose_play``
+Speed: the median (and 90th percentile, and mean) wall time of ``choose_play``, and the median and 90th
+percentile of its CPU time (the process's, which a loaded machine inflates less),
 of the players in :data:`SPEED_PLAYERS`: the short board's levels on
 backgammon (over (position, roll) pairs taken from pubeval self-play games
 with a fixed seed) and, when a long-nardy variant is played, our network at
@@ -80,7 +84,8 @@ GNUBG_PLAYER = ROOT / "benchmarks" / "gnubg_player.py"
 MISSING_GNUBG = 3
 DEFAULT_VARIANTS = ("backgammon", "georgian", "long-traditional", "long-tournament", "long-bolshie")
 MAX_WORKERS = 2
-PAIRS_PER_TASK = 4
+PAIRS_PER_TASK = 1
+"""Pairs a worker plays per task: one, so that a matchup out of time stops after the pair under way."""
 NICENESS = 10
 
 
@@ -270,9 +275,11 @@ class PairResult:
 _PLAYERS: dict[tuple[str, str], Player] = {}
 
 
-def _worker_init() -> None:
+def lower_priority() -> None:
+    """Run at niceness :data:`NICENESS` at least: raised to it, not by it, so that a run started under
+    ``nice -n 10`` and its workers (which inherit the main process's) stay at 10 rather than sink to 19."""
     try:
-        os.nice(NICENESS)
+        os.nice(max(NICENESS - os.nice(0), 0))
     except OSError:
         pass
 
@@ -363,11 +370,11 @@ def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int, f
         for start in range(first_pair, end, PAIRS_PER_TASK)
     )
     began = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=workers, initializer=_worker_init) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=lower_priority) as pool:
         running: set[Future[list[PairResult]]] = set()
         out_of_time = False
         while True:
-            while not out_of_time and len(running) < 2 * workers:
+            while not out_of_time and len(running) < workers:
                 chunk = next(chunks, None)
                 if chunk is None:
                     break
@@ -402,6 +409,19 @@ def matchups_for(variants: Sequence[str], level: str, plies: int, gnubg: bool) -
                 chosen.append(Matchup(variant, f"level:{level}", "gnubg:0"))
                 chosen.append(Matchup(variant, "pubeval", "gnubg:0"))
     return chosen
+
+
+def ladder_matchups(variant: str, level: str) -> list[Matchup]:
+    """``level`` of ``variant`` against random, the heuristic bot and the level just below it (``levels_for``);
+    the level below beginner is random, so beginner gets two. ValueError for a level the variant lacks."""
+    from nardy.bots import levels_for
+
+    levels = levels_for(variant)
+    if level not in levels or level == "random":
+        raise ValueError(f"{variant} has no level {level!r}; its levels: {', '.join(levels[1:])}")
+    below = levels[levels.index(level) - 1]
+    opponents = ["random", "heuristic"] + ([f"level:{below}"] if below != "random" else [])
+    return [Matchup(variant, f"level:{level}", opponent) for opponent in opponents]
 
 
 # ---------------------------------------------------------------- speed
@@ -444,6 +464,8 @@ class Speed:
     median_ms: float
     p90_ms: float
     mean_ms: float
+    cpu_median_ms: float
+    cpu_p90_ms: float
 
 
 SPEED_PLAYERS: Final = {
@@ -480,15 +502,18 @@ def measure_speed(variant: str, spec: str, count: int, weights: Path | None = No
     bot = make_player(spec, variant)
     corpus = speed_corpus(variant, count)
     bot.choose_play(*corpus[0])  # load the weights, warm caches
-    times = []
+    times, cpu_times = [], []
     for position, dice in corpus:
-        began = time.perf_counter()
+        began, cpu_began = time.perf_counter(), time.process_time()
         bot.choose_play(position, dice)
         times.append(time.perf_counter() - began)
+        cpu_times.append(time.process_time() - cpu_began)
     times.sort()
+    cpu_times.sort()
+    p90 = int(0.9 * (len(times) - 1))
     return Speed(
-        variant, bot.name, len(times), 1000 * statistics.median(times), 1000 * times[int(0.9 * (len(times) - 1))],
-        1000 * statistics.fmean(times),
+        variant, bot.name, len(times), 1000 * statistics.median(times), 1000 * times[p90],
+        1000 * statistics.fmean(times), 1000 * statistics.median(cpu_times), 1000 * cpu_times[p90],
     )
 
 
@@ -573,16 +598,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="play only these pairings in each variant, e.g. 'pubeval,gnubg:0' (repeatable; "
                              "players: level:<name>, sage:<name>, ours:<plies>[+race], pubeval, heuristic, random, "
                              "gnubg:<plies>)")
+    parser.add_argument("--ladder", action="append", metavar="LEVEL",
+                        help="play this level of each variant against random, the heuristic and the level below "
+                             "(repeatable; with --matchup, both are played)")
     parser.add_argument("--weights", type=Path,
                         help="a network file for our bot instead of the shipped weights (e.g. a training checkpoint)")
     parser.add_argument("--first-pair", type=int, default=0,
                         help="start at this pair's dice (fresh dice for a network chosen on the first ones) (0)")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
-    try:
-        os.nice(NICENESS)
-    except OSError:
-        pass
+    lower_priority()
     variants = args.variant or list(DEFAULT_VARIANTS)
     command = "python -m benchmarks.strength " + shlex.join(list(argv if argv is not None else sys.argv[1:]))
     print(f"command: {command.strip()}")
@@ -608,15 +633,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                     continue
                 speeds.append(speed)
                 print(f"speed, {speed.player}, {variant}: median {speed.median_ms:.2f} ms, "
-                      f"90th percentile {speed.p90_ms:.2f} ms, mean {speed.mean_ms:.2f} ms "
+                      f"90th percentile {speed.p90_ms:.2f} ms, mean {speed.mean_ms:.2f} ms; CPU time median "
+                      f"{speed.cpu_median_ms:.2f} ms, 90th percentile {speed.cpu_p90_ms:.2f} ms "
                       f"over {speed.decisions} decisions", flush=True)
         print()
 
-    if args.matchup:
-        pairings = [tuple(spec.split(",", 1)) for spec in args.matchup]
+    if args.matchup or args.ladder:
+        pairings = [tuple(spec.split(",", 1)) for spec in args.matchup or ()]
         if any(len(pairing) != 2 for pairing in pairings):
             parser.error("--matchup takes two players separated by a comma")
-        matchups = [Matchup(variant, a, b) for variant in variants for a, b in pairings]
+        try:
+            matchups = [
+                m for variant in variants for level in args.ladder or () for m in ladder_matchups(variant, level)
+            ]
+        except ValueError as error:
+            parser.error(str(error))
+        matchups += [Matchup(variant, a, b) for variant in variants for a, b in pairings]
     else:
         matchups = matchups_for(variants, args.level, args.plies, not args.no_gnubg)
     if args.weights is not None:
@@ -632,27 +664,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"{matchup.variant}: {matchup.a_name} vs {matchup.b_name}: {matchup.ppg:+.3f} ± "
                   f"{matchup.half_width:.3f} ppg over {matchup.games} games ({matchup.seconds:.0f} s)", flush=True)
+        if args.json:
+            write_json(args.json, command.strip(), speeds, matchups[: matchups.index(matchup) + 1])
     print()
     print(format_table(matchups))
-    if args.json:
-        payload = {
-            "command": command.strip(),
-            "machine": machine(),
-            "commit": commit(),
-            "weights": weights_info(),
-            "speed": [asdict(s) for s in speeds],
-            "matchups": [
-                {
-                    "variant": m.variant, "a": m.a_name or m.a, "b": m.b_name or m.b, "games": m.games,
-                    "ppg": m.ppg, "half_width_95": m.half_width, "a_win_rate": m.win_rate,
-                    "seconds": m.seconds, "skipped": m.skipped,
-                    "pairs": {str(p.pair): p.value for p in m.pairs},
-                }
-                for m in matchups
-            ],
-        }
-        args.json.write_text(json.dumps(payload, indent=1, default=float) + "\n")
     return 0
+
+
+def write_json(path: Path, command: str, speeds: Sequence[Speed], matchups: Sequence[Matchup]) -> None:
+    """The run so far, every pair's value by its index (rewritten after each matchup, so that a run stopped
+    early keeps the matchups it finished)."""
+    payload = {
+        "command": command,
+        "machine": machine(),
+        "commit": commit(),
+        "weights": weights_info(),
+        "speed": [asdict(s) for s in speeds],
+        "matchups": [
+            {
+                "variant": m.variant, "a": m.a_name or m.a, "b": m.b_name or m.b, "games": m.games,
+                "ppg": m.ppg, "half_width_95": m.half_width, "a_win_rate": m.win_rate,
+                "seconds": m.seconds, "skipped": m.skipped,
+                "pairs": {str(p.pair): p.value for p in m.pairs},
+            }
+            for m in matchups
+        ],
+    }
+    path.write_text(json.dumps(payload, indent=1, default=float) + "\n")
 
 
 if __name__ == "__main__":
