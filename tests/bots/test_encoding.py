@@ -49,7 +49,8 @@ def test_family_sizes() -> None:
     assert LONG.inputs == 202 and PLAKOTO.inputs == 256
     assert {network_family(find_variant(v)).name for v in LONG_VARIANTS} == {"long"}
     assert network_family(find_variant("fevga")) is LONG and network_family(find_variant("plakoto")) is PLAKOTO
-    assert set(FAMILIES) == {"long", "plakoto"}
+    assert set(FAMILIES) == {"long", "long-features", "plakoto"}
+    assert FAMILIES["long-features"].inputs == 230 and FAMILIES["long-features"].base == "long"
     assert set(trainable_variants()) == {*LONG_VARIANTS, "fevga", "plakoto"}
     for played_by_bgsage in ("georgian", "backgammon", "portes", "tavli"):
         with pytest.raises(ValueError, match="bgsage"):
