@@ -68,7 +68,6 @@ ROTATION: Final = NUM_POINTS // 2
 """One side's point index ``i`` is the other side's ``(i + 12) % 24`` (:class:`~nardy.rules.variant.LongTopology`)."""
 _FULL: Final = (1 << NUM_POINTS) - 1
 _BITS: Final = (np.int64(1) << np.arange(NUM_POINTS, dtype=np.int64)).astype(np.float64)
-_REVERSED_BYTE: Final = np.array([int(f"{byte:08b}"[::-1], 2) for byte in range(256)], dtype=np.int64)
 _INDEX: Final = np.arange(NUM_POINTS, dtype=np.int64)
 _LINEAR: Final = np.stack(
     [_INDEX + 1, _INDEX, _INDEX // HOME, _INDEX < 3, _INDEX >= WINDOW], axis=1
@@ -134,8 +133,11 @@ class Side:
 
     def __init__(self, own: IntArray) -> None:
         self.own = own
-        self.held: IntArray = ((own > 0).astype(np.float64) @ _BITS).astype(np.int64)
+        held = (own > 0).astype(np.float64)
+        self.held: IntArray = (held @ _BITS).astype(np.int64)
         """Bit ``i``: the side has a checker on index ``i``."""
+        self.held_reversed: IntArray = (held @ _BITS[::-1]).astype(np.int64)
+        """Bit ``k``: the side has a checker on index ``23 - k``."""
         self.sums: FloatArray = own.astype(np.float64) @ _LINEAR
         """Per row the :data:`_LINEAR` sums (:data:`PIPS`, :data:`MOVES`, ...)."""
         self.prefix: IntArray = np.cumsum(own, axis=1)
@@ -181,10 +183,9 @@ def escape_rolls(side: Side, other: Side) -> IntArray:
     it (:data:`ESCAPES`): 36 when none is closed there or no checker is left on the board, 0 behind a prime of
     six. The checkers the other side's blocks trap, and the rolls that free them."""
     rear = rear_index(side)
-    closed = other.held_by_other_numbering()
-    # bit k of reversed_closed: index 23 - k is closed
-    reversed_closed = (_REVERSED_BYTE[closed & 255] << 16) | (_REVERSED_BYTE[(closed >> 8) & 255] << 8) \
-        | _REVERSED_BYTE[closed >> 16]
+    # bit k: the side's index 23 - k is closed, the other side's (11 - k) % 24
+    turned = other.held_reversed
+    reversed_closed = ((turned >> ROTATION) | (turned << ROTATION)) & _FULL
     window = (reversed_closed >> np.clip(NUM_POINTS - rear, 0, 62)) & ((1 << WINDOW) - 1)
     result: IntArray = np.where(rear >= 0, ESCAPES[window], 36)
     return result
@@ -221,9 +222,11 @@ def checkers_in_contact(side: Side, other: Side) -> IntArray:
     return result
 
 
-def side_features(side: Side, other: Side, contact: BoolArray, out: FloatArray | None = None) -> FloatArray:
+def side_features(
+    side: Side, other: Side, contact: BoolArray, engaged: IntArray, out: FloatArray | None = None
+) -> FloatArray:
     """The :data:`SIDE_FEATURES` of one side, each scaled into [0, 1] (``race_lead`` into [-1, 1]), written
-    into ``out`` ``(n, 14)`` when given.
+    into ``out`` ``(n, 14)`` when given; ``engaged`` is the side's :func:`checkers_in_contact`.
 
     * ``block_front``: the side's longest block, counted along the opponent's route, where it begins
       ((lowest index + 1) / 24 in the opponent's numbering; 0 with no checker on the board);
@@ -262,15 +265,11 @@ def side_features(side: Side, other: Side, contact: BoolArray, out: FloatArray |
     out[:, 9] = side.sums[:, CROSSOVERS] / 45.0
     out[:, 10] = side.sums[:, DEEP] / MAX_CHECKERS
     out[:, 11] = np.maximum(side.own[:, :HOME] - 3, 0).sum(axis=1) / 12.0
-    out[:, 12] = checkers_in_contact(side, other) / MAX_CHECKERS
+    out[:, 12] = engaged / MAX_CHECKERS
     out[:, 13] = contact
     return out
 
 
-def in_contact(mover: Side, opponent: Side) -> BoolArray:
-    """Whether either side still has a checker with an opposing checker ahead of it; a race once neither has."""
-    result: BoolArray = (checkers_in_contact(mover, opponent) > 0) | (checkers_in_contact(opponent, mover) > 0)
-    return result
 
 
 def long_features(mine: IntArray, theirs: IntArray, out: FloatArray | None = None) -> FloatArray:
@@ -282,8 +281,9 @@ def long_features(mine: IntArray, theirs: IntArray, out: FloatArray | None = Non
     if out is None:
         out = np.empty((mine.shape[0], 2 * len(SIDE_FEATURES)))
     mover, opponent = Side(mine), Side(theirs)
-    contact = in_contact(mover, opponent)
+    engaged = checkers_in_contact(mover, opponent), checkers_in_contact(opponent, mover)
+    contact = (engaged[0] > 0) | (engaged[1] > 0)  # either side has a checker with an opposing one ahead
     width = len(SIDE_FEATURES)
-    side_features(mover, opponent, contact, out[:, :width])
-    side_features(opponent, mover, contact, out[:, width:])
+    side_features(mover, opponent, contact, engaged[0], out[:, :width])
+    side_features(opponent, mover, contact, engaged[1], out[:, width:])
     return out
