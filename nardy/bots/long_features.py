@@ -5,8 +5,9 @@ say where every checker is; a network has to learn from them alone what a
 player sees at a glance: a prime and who is stuck behind it, how many rolls
 get the last checker out, whether the head is still loaded, how much time is
 left before a block must break, and whether the game is a race. This module
-computes those quantities for a batch of boards, each feature a function of
-plain count arrays, so that they can be tested one by one on built positions.
+computes those quantities for a batch of boards with numpy, the ones that
+take more than a sum each in a function of its own, so that they can be
+tested one by one on built positions.
 
 Each side is a :class:`Side`: its checker counts ``(n, 24)`` in its own
 numbering (index 0 = its point 1, index 23 = its head), with the bit masks
@@ -43,7 +44,7 @@ HOME: Final = 6
 WINDOW: Final = 12
 """Points ahead of a checker that :func:`escape_rolls` looks at: the farthest one roll (not a double) reaches."""
 PRIME: Final = 3
-"""A block this long or longer is one that timing (:func:`spare_pips`) is counted against."""
+"""A block this long or longer is one that timing (``spare_pips``, :func:`side_features`) is counted against."""
 
 SIDE_FEATURES: Final = (
     "block_front",
@@ -61,7 +62,7 @@ SIDE_FEATURES: Final = (
     "in_contact",
     "contact",
 )
-"""The columns of :func:`side_features`, in order (each is described by the function computing it)."""
+"""The columns of :func:`side_features`, in order (its docstring says what each measures)."""
 CONTACT_COLUMN: Final = SIDE_FEATURES.index("contact")
 
 ROTATION: Final = NUM_POINTS // 2
@@ -268,8 +269,6 @@ def side_features(
     out[:, 12] = engaged / MAX_CHECKERS
     out[:, 13] = contact
     return out
-
-
 
 
 def long_features(mine: IntArray, theirs: IntArray, out: FloatArray | None = None) -> FloatArray:
