@@ -168,18 +168,22 @@ class _Traces:
         self.scale = 1.0
         self.live = False
         """Whether the traces hold anything this game (a network not yet used in it is left alone)."""
+        self.faded = 1.0
+        """λ to the number of steps since this network last rated a state (the traces' decay since)."""
 
     def reset(self) -> None:
         for trace in self.arrays:
             trace.fill(0.0)
         self.scale = 1.0
         self.live = False
+        self.faded = 1.0
 
     def decay(self, lambda_: float) -> None:
         if lambda_ == 0.0:
             self.reset()
             return
         self.scale *= lambda_
+        self.faded *= lambda_
         if self.scale < 1e-6:
             for trace in self.arrays:
                 trace *= self.scale
@@ -195,6 +199,7 @@ class _Traces:
         t2 += (hidden * grow)[None, :, None] * f2[:, None, :]
         tb2 += f2 * grow
         self.live = True
+        self.faded = 1.0
 
     def apply(self, step: FloatArray) -> None:
         """Move the network's weights by ``step`` (per output) times the traces."""
@@ -258,7 +263,7 @@ class TDLearner:
         for traces in self._traces:
             if traces.live:
                 traces.apply(step)
-                if traces is not current and traces.scale < RETIRED_TRACE:
+                if traces.faded < RETIRED_TRACE:
                     traces.reset()
 
     def reset(self) -> None:

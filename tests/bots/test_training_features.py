@@ -13,7 +13,7 @@ from nardy.bots.bearoff import default_bearoff
 from nardy.bots.encoding import LONG, LONG_FEATURES, LONG_INPUTS
 from nardy.bots.network import Network
 from nardy.bots.phased import PhasedNetwork, load_network
-from nardy.bots.training import TDLearner, Trainer, TrainConfig, features_family
+from nardy.bots.training import RETIRED_TRACE, TDLearner, Trainer, TrainConfig, features_family
 
 
 def _config(directory: Path, init: Path, games: int) -> TrainConfig:
@@ -63,3 +63,30 @@ def test_warm_started_training_moves_both_networks_and_the_new_inputs(tmp_path: 
     assert features_family("long-tournament") == "long-features"
     with pytest.raises(ValueError, match="plakoto"):
         features_family("plakoto")
+
+
+def test_the_contact_network_learns_from_the_race_until_its_traces_fade() -> None:
+    """TD(λ) over both networks: the race's first TD errors still move the contact network through its traces,
+    until λ^k falls below RETIRED_TRACE (26 steps at λ = 0.7); the race network never moves before the race."""
+    old = Network.initial(inputs=4, hidden=3, seed=1, family="long")
+    network = PhasedNetwork.warm_start(old, inputs=6, selector=5, family="long-features")
+    learner = TDLearner(network, alpha=0.1, lambda_=0.7)
+    rng = np.random.default_rng(0)
+    contact = [np.append(rng.random(5), 1.0) for _ in range(3)]
+    race = [np.append(rng.random(5), 0.0) for _ in range(40)]
+    race_before = network.race.w1.copy()
+
+    def step(x: np.ndarray) -> None:
+        hidden, y = (a[0] for a in network.activations(x[None, :]))
+        learner.update(x, hidden, y, rng.random(5), turned=False)
+
+    for x in contact:
+        step(x)
+    assert np.array_equal(network.race.w1, race_before)
+    moved = []
+    for x in race:
+        before = network.contact.w2.copy()
+        step(x)
+        moved.append(not np.array_equal(before, network.contact.w2))
+    retired = next(k for k in range(1, 60) if 0.7**k < RETIRED_TRACE)
+    assert moved[: retired - 1] == [True] * (retired - 1) and not any(moved[retired:])
