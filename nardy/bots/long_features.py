@@ -65,6 +65,11 @@ SIDE_FEATURES: Final = (
 """The columns of :func:`side_features`, in order (its docstring says what each measures)."""
 CONTACT_COLUMN: Final = SIDE_FEATURES.index("contact")
 
+STACKED_ROWS: Final = 256
+"""Batches up to this many rows compute both sides as one stacked batch (a 0-ply decision, a training step:
+numpy's per-call cost dominates there, and this halves the calls); larger ones (a search's thousands of
+replies) side by side, where copying the stack would cost more (measured: 200 against 300 µs for 20 rows, 2.8
+against 1.3 µs a row for 4,096)."""
 ROTATION: Final = NUM_POINTS // 2
 """One side's point index ``i`` is the other side's ``(i + 12) % 24`` (:class:`~nardy.rules.variant.LongTopology`)."""
 _FULL: Final = (1 << NUM_POINTS) - 1
@@ -143,6 +148,16 @@ class Side:
         """Per row the :data:`_LINEAR` sums (:data:`PIPS`, :data:`MOVES`, ...)."""
         self.prefix: IntArray = np.cumsum(own, axis=1)
         """``prefix[:, i]``: checkers on indices 0 .. i."""
+
+    def halves_swapped(self) -> Side:
+        """The same rows with the first and second halves exchanged: for a :class:`Side` of both sides'
+        boards stacked (the movers', then the opponents'), the side each row faces."""
+        half = len(self.own) // 2
+        swapped = Side.__new__(Side)
+        for name in ("own", "held", "held_reversed", "sums", "prefix"):
+            value = getattr(self, name)
+            setattr(swapped, name, np.concatenate([value[half:], value[:half]]))
+        return swapped
 
     @property
     def total(self) -> IntArray:
@@ -277,12 +292,22 @@ def long_features(mine: IntArray, theirs: IntArray, out: FloatArray | None = Non
 
     ``mine`` and ``theirs`` are the mover's and the opponent's checker counts, each in its own numbering.
     """
+    rows, width = mine.shape[0], len(SIDE_FEATURES)
     if out is None:
-        out = np.empty((mine.shape[0], 2 * len(SIDE_FEATURES)))
+        out = np.empty((rows, 2 * width))
+    if rows <= STACKED_ROWS:
+        # both sides in one batch (the movers' rows, then the opponents'): half the numpy calls of two
+        sides = Side(np.concatenate([mine, theirs]))
+        facing = sides.halves_swapped()
+        engaged = checkers_in_contact(sides, facing)
+        contact = (engaged[:rows] > 0) | (engaged[rows:] > 0)  # either side has a checker with one ahead
+        both = side_features(sides, facing, np.concatenate([contact, contact]), engaged)
+        out[:, :width] = both[:rows]
+        out[:, width:] = both[rows:]
+        return out
     mover, opponent = Side(mine), Side(theirs)
-    engaged = checkers_in_contact(mover, opponent), checkers_in_contact(opponent, mover)
-    contact = (engaged[0] > 0) | (engaged[1] > 0)  # either side has a checker with an opposing one ahead
-    width = len(SIDE_FEATURES)
-    side_features(mover, opponent, contact, engaged[0], out[:, :width])
-    side_features(opponent, mover, contact, engaged[1], out[:, width:])
+    ours, theirs_engaged = checkers_in_contact(mover, opponent), checkers_in_contact(opponent, mover)
+    contact = (ours > 0) | (theirs_engaged > 0)
+    side_features(mover, opponent, contact, ours, out[:, :width])
+    side_features(opponent, mover, contact, theirs_engaged, out[:, width:])
     return out

@@ -16,6 +16,7 @@ from nardy.bots.long_features import (
     ESCAPES,
     ROTATION,
     SIDE_FEATURES,
+    STACKED_ROWS,
     WINDOW,
     Side,
     escape_rolls,
@@ -191,6 +192,14 @@ def test_contact_against_a_pairwise_reference() -> None:
     ]
     assert flags.tolist() == [float(e) for e in expected]
     assert 0 < sum(expected) < len(expected)  # the games reach races
+
+
+def test_small_and_large_batches_agree() -> None:
+    """Small batches stack both sides into one (STACKED_ROWS), large ones do each side apart: the same numbers."""
+    raw = raw_boards(game_positions("long-tournament", seed=5, count=2 * STACKED_ROWS))
+    whole = LONG_FEATURES.encode(raw)
+    pieces = np.concatenate([LONG_FEATURES.encode(raw[start : start + 37]) for start in range(0, len(raw), 37)])
+    assert np.array_equal(whole, pieces)
 
 
 def test_encoding_speed_is_bounded() -> None:
