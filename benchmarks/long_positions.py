@@ -48,9 +48,8 @@ from typing import Any, Final
 import numpy as np
 
 from nardy.bots.evaluator import after_play_probabilities, equity, invert
-from nardy.bots.encoding import network_family
-from nardy.bots.network import Network
-from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator
+from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_evaluator, evaluator_for
+from nardy.bots.phased import load_network
 from nardy.bots.race import RaceEvaluator
 from nardy.bots.rollout import rollout_outcomes
 from nardy.bots.search import after_values
@@ -76,7 +75,7 @@ def network_evaluator(variant: str, weights: str | None) -> NeuralEvaluator:
     """The evaluator of the network in ``weights`` (a .npz file), or the shipped one when ``None``."""
     if weights is None:
         return default_evaluator(variant)
-    return NeuralEvaluator(Network.load(weights), network_family(find_variant(variant)))
+    return evaluator_for(load_network(weights), find_variant(variant))
 
 
 def self_play_samples(variant: str, count: int, *, seed: int, rate: float = 0.12, noise: float = 0.05,

@@ -151,7 +151,8 @@ class GnubgPlayer:
 
 def make_player(spec: str, variant: str) -> Player:
     """``level:<name>``, ``sage:<name>``, ``ours:<plies>[~<noise>][+race][@<weights file>]``, ``pubeval``,
-    ``heuristic``, ``random``, ``gnubg:<plies>``.
+    ``heuristic``, ``random``, ``gnubg:<plies>``; the weights file may hold one network or a contact-and-race pair
+    (``nardy train --features``).
 
     ``level:<name>`` is the computer player a table of that level gets
     (``nardy.bots.make_bot``: bgsage on the short board, our networks in long
@@ -180,15 +181,14 @@ def make_player(spec: str, variant: str) -> Player:
     if kind == "ours":
         arg, _, weights = arg.partition("@")
         try:
-            from nardy.bots.neural import NeuralBot, NeuralEvaluator, default_evaluator
+            from nardy.bots.neural import NeuralBot, default_evaluator, evaluator_for
         except ImportError as error:
             raise Unavailable(f"nardy.bots.neural is not available: {error}") from None
         try:
-            if weights:
-                from nardy.bots.encoding import network_family
-                from nardy.bots.network import Network
+            if weights:  # one network or a contact-and-race pair, encoded as it was trained
+                from nardy.bots.phased import load_network
 
-                evaluator = NeuralEvaluator(Network.load(weights), network_family(find_variant(variant)))
+                evaluator = evaluator_for(load_network(weights), find_variant(variant))
             else:
                 evaluator = default_evaluator(variant)
         except (OSError, KeyError, ValueError) as error:
@@ -198,6 +198,7 @@ def make_player(spec: str, variant: str) -> Player:
         plies = int(depth or 0)
         name = f"ours {plies}-ply" + (f" noise {noise}" if noise else "")
         name += " with the bear-off database" if race else ""
+        name += f" [{Path(weights).name}]" if weights else ""
         if race:
             from nardy.bots.race import RaceEvaluator
 
@@ -592,6 +593,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="worker processes (at most 2)")
     parser.add_argument("--no-gnubg", action="store_true", help="skip the matchups against GNU Backgammon")
     parser.add_argument("--no-speed", action="store_true", help="skip the decision-time measurement")
+    parser.add_argument("--speed-player", action="append", metavar="SPEC",
+                        help="time these players in each variant given instead of the default plan (repeatable; "
+                             "e.g. 'ours:1+race@FILE')")
     parser.add_argument("--speed-decisions", type=int, default=200,
                         help="decisions timed per shallow level (200; expert a quarter, world-class an eighth)")
     parser.add_argument("--matchup", action="append", metavar="A,B",
@@ -621,9 +625,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     speeds: list[Speed] = []
     if not args.no_speed:
-        for variant, players in speed_plan(variants):
+        plan = [(variant, tuple(args.speed_player)) for variant in variants] if args.speed_player \
+            else speed_plan(variants)
+        for variant, players in plan:
             for spec in players:
-                deep = spec.endswith(("expert", "world-class"))
+                deep = spec.endswith(("expert", "world-class")) or spec.startswith("ours:2")
                 count = max(args.speed_decisions // (8 if spec.endswith("world-class") else 4), 10) if deep \
                     else args.speed_decisions
                 try:

@@ -282,10 +282,13 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
     from nardy.bots import training  # rich and the trainer only for this command
 
     variant, mix = training.parse_variants(args.variant)
+    family = training.features_family(variant) if args.features else None
+    name = family or training.weights_name(variant)
     config = training.TrainConfig(
         variant=variant,
         mix=mix,
-        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(training.weights_name(variant)),
+        family=family,
+        checkpoint_dir=Path(args.out) if args.out else training.default_checkpoint_dir(name),
         hidden=args.hidden,
         alpha=args.alpha,
         lambda_=args.lambda_,
@@ -737,6 +740,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--out", default=None, help="checkpoint directory (default ~/.cache/nardy/train/NAME)")
     train.add_argument("--init", default=None, help="start a new run from these weights (.npz)")
+    train.add_argument("--features", action="store_true",
+                       help="long nardy's hand-made inputs with a contact and a race network, both warm-started "
+                            "from --init (weights file NAME = long-features)")
     train.add_argument("--checkpoint-every", type=int, default=1_000)
     train.add_argument("--benchmark-every", type=int, default=5_000, help="0 for none")
     train.add_argument("--benchmark-games", type=int, default=200)

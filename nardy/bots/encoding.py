@@ -36,6 +36,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from nardy.bots.long_features import CONTACT_COLUMN, SIDE_FEATURES, long_features
 from nardy.rules import MAX_CHECKERS, NUM_POINTS, VARIANTS, Position, Variant
 from nardy.rules.position import ROW_LENGTH, Row
 from nardy.rules.variant import LongTopology, ShortTopology, Topology
@@ -64,6 +65,18 @@ class Family:
     """``source[j]``: the mover's point index that the opponent calls index ``j``."""
     mothers: bool = False
     """Whether the family's game has the mother rule (plakoto): a game may end on a pin, not only a bear-off."""
+    extends: str | None = None
+    """The family whose inputs this one's begin with and whose games it encodes (``long-features`` extends
+    ``long``), so that a network of it can be warm-started from one of that family; ``None`` for a base family."""
+
+    selector: int | None = None
+    """The input that is 1 in contact and 0 in a race, where the family's networks are a contact and a race
+    one (:class:`~nardy.bots.phased.PhasedNetwork`)."""
+
+    @property
+    def base(self) -> str:
+        """The family whose variants this one encodes: :attr:`extends`, else its own name."""
+        return self.extends or self.name
 
     def encode(self, raw: IntArray) -> FloatArray:
         """The network inputs of raw boards, shape ``(n, inputs)``."""
@@ -160,6 +173,8 @@ def _sides(family: Family, raw: IntArray) -> tuple[IntArray, IntArray]:
 
 _PIP_WEIGHTS: Final = np.arange(1, NUM_POINTS + 1, dtype=np.int64)
 _UNITS: Final = 4 * NUM_POINTS
+LONG_INPUTS: Final = 2 * (_UNITS + 5)
+"""The long family's inputs: per side the 96 point units and five features."""
 
 
 def _encode_long(family: Family, raw: IntArray) -> FloatArray:
@@ -168,10 +183,15 @@ def _encode_long(family: Family, raw: IntArray) -> FloatArray:
     A side's block is counted along the route of the side it blocks: the
     mover's held points in the opponent's numbering, the opponent's in ours.
     """
-    mine, theirs = _sides(family, raw)
-    runs = (longest_run(mine[:, family.source] > 0), longest_run(theirs[:, family.source] > 0))
     out = np.empty((raw.shape[0], family.inputs))
-    half = family.inputs // 2
+    _long_inputs(family, raw, *_sides(family, raw), out)
+    return out
+
+
+def _long_inputs(family: Family, raw: IntArray, mine: IntArray, theirs: IntArray, out: FloatArray) -> None:
+    """:func:`_encode_long` into ``out`` ``(n, 202)``, from the two sides' counts (:func:`_sides`)."""
+    runs = (longest_run(mine[:, family.source] > 0), longest_run(theirs[:, family.source] > 0))
+    half = LONG_INPUTS // 2
     for counts, index in ((mine, 0), (theirs, 1)):
         side = out[:, index * half : (index + 1) * half]
         _units(side[:, :_UNITS], counts)
@@ -180,6 +200,15 @@ def _encode_long(family: Family, raw: IntArray) -> FloatArray:
         side[:, _UNITS + 2] = raw[:, _OFF + index] / MAX_CHECKERS
         side[:, _UNITS + 3] = runs[index] / 6.0
         side[:, _UNITS + 4] = (counts @ _PIP_WEIGHTS) / 360.0
+
+
+def _encode_long_features(family: Family, raw: IntArray) -> FloatArray:
+    """The long family's 202 inputs, then both sides' hand-made features (:mod:`nardy.bots.long_features`),
+    the mover's first."""
+    out = np.empty((raw.shape[0], family.inputs))
+    mine, theirs = _sides(family, raw)
+    _long_inputs(family, raw, mine, theirs, out[:, :LONG_INPUTS])
+    long_features(mine, theirs, out[:, LONG_INPUTS:])
     return out
 
 
@@ -290,7 +319,17 @@ def _source(topology: Topology) -> IntArray:
     return source
 
 
-LONG: Final = Family("long", 2 * (4 * NUM_POINTS + 5), LongTopology(), _encode_long, _source(LongTopology()))
+LONG: Final = Family("long", LONG_INPUTS, LongTopology(), _encode_long, _source(LongTopology()))
+LONG_FEATURES: Final = Family(
+    "long-features",
+    LONG_INPUTS + 2 * len(SIDE_FEATURES),
+    LongTopology(),
+    _encode_long_features,
+    _source(LongTopology()),
+    extends="long",
+    selector=LONG_INPUTS + CONTACT_COLUMN,
+)
+"""Long nardy with the hand-made inputs: the long family's 202, then :data:`SIDE_FEATURES` per side (230)."""
 PLAKOTO: Final = Family(
     "plakoto", 2 * (5 * NUM_POINTS + 8), ShortTopology(), _encode_plakoto, _source(ShortTopology()), mothers=True
 )
@@ -299,9 +338,11 @@ HYPERGAMMON: Final = Family(
     _source(ShortTopology()),
 )
 
-FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (LONG, PLAKOTO, HYPERGAMMON)}
+FAMILIES: Final[dict[str, Family]] = {
+    family.name: family for family in (LONG, LONG_FEATURES, PLAKOTO, HYPERGAMMON)
+}
 """The families by name: the name of their board (``Variant.board``), or of the one game they are for
-(``Variant.family``)."""
+(``Variant.family``), and the encodings that extend one of them (``long-features``)."""
 
 
 def trainable_variants() -> tuple[str, ...]:

@@ -124,6 +124,14 @@ class Network:
         w2 = np.concatenate([self.w2, np.zeros((hidden - self.hidden, OUTPUTS))])
         return Network(w1, b1, w2, self.b2.copy(), {**self.meta, "hidden": hidden})
 
+    def parts(self) -> tuple[Network]:
+        """The networks a row may be rated by: this one (a :class:`~nardy.bots.phased.PhasedNetwork` has two)."""
+        return (self,)
+
+    def part_of(self, x: FloatArray) -> npt.NDArray[np.int64]:
+        """Per input row, the index into :meth:`parts` of the network that rates it: always 0."""
+        return np.zeros(len(x), dtype=np.int64)
+
     def parameters(self) -> tuple[FloatArray, ...]:
         """The weight arrays, in the order of :data:`PARAMETERS` (updated in place by training)."""
         return self.w1, self.b1, self.w2, self.b2

@@ -34,7 +34,7 @@ from nardy.bots.evaluator import (
     invert,
     terminal_probabilities,
 )
-from nardy.bots.network import Network
+from nardy.bots.phased import AnyNetwork, load_network
 from nardy.bots.search import DEFAULT_FILTERS, Deadline, MoveFilter, choose
 from nardy.rules import Game, Play, Position, Variant, find_variant
 from nardy.rules.position import Row
@@ -56,9 +56,13 @@ bar, :data:`nardy.bots.encoding.HYPERGAMMON`). All are trained by :mod:`nardy.bo
 
 
 class NeuralEvaluator:
-    """A :class:`Network` rating positions of one family, with exact answers for finished games."""
+    """A network rating positions of one family, with exact answers for finished games.
 
-    def __init__(self, network: Network, family: Family | str) -> None:
+    ``network`` is a :class:`~nardy.bots.network.Network` or a :class:`~nardy.bots.phased.PhasedNetwork`
+    (contact and race); ``family`` its encoding, which may extend the variant's own (``long-features``).
+    """
+
+    def __init__(self, network: AnyNetwork, family: Family | str) -> None:
         self.network = network
         self.family = FAMILIES[family] if isinstance(family, str) else family
         if network.inputs != self.family.inputs:
@@ -113,7 +117,7 @@ class NeuralEvaluator:
 
     def _rate(self, raw: IntArray, variant: Variant) -> FloatArray:
         """Network outputs made consistent: triple <= double <= win; no triple where the variant has none."""
-        if network_family(variant) is not self.family:
+        if network_family(variant).name != self.family.base:
             raise ValueError(f"a {self.family.name}-family evaluator cannot rate {variant.name} positions")
         y = self.network.forward(self.family.encode(raw))
         y[:, WIN_DOUBLE] = np.minimum(y[:, WIN_DOUBLE], y[:, WIN])
@@ -129,18 +133,27 @@ class NeuralEvaluator:
 
 
 @functools.cache
-def default_network(name: str) -> Network:
+def default_network(name: str) -> AnyNetwork:
     """The shipped network ``nardy/bots/weights/<name>.npz`` (cached; do not modify it)."""
     resource = resources.files("nardy.bots").joinpath("weights", f"{name}.npz")
     with resource.open("rb") as source:
-        return Network.load(source)
+        return load_network(source)
+
+
+def evaluator_for(network: AnyNetwork, variant: Variant) -> NeuralEvaluator:
+    """``network`` rating ``variant``'s positions, encoded as the network was trained: its own family where
+    that one extends the variant's (``long-features``), else the variant's."""
+    family = FAMILIES.get(network.family)
+    if family is None or family.base != network_family(variant).name:
+        family = network_family(variant)
+    return NeuralEvaluator(network, family)
 
 
 @functools.cache
 def default_evaluator(variant: str) -> NeuralEvaluator:
     """The evaluator a variant's bots use by default, from the shipped weights (cached)."""
     rules = find_variant(variant)
-    return NeuralEvaluator(default_network(WEIGHTS[rules.name]), network_family(rules))
+    return evaluator_for(default_network(WEIGHTS[rules.name]), rules)
 
 
 @dataclass(frozen=True)

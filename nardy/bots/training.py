@@ -16,6 +16,12 @@ stopped.
     nardy train --variant long-traditional --games 20000   # resumes from ~/.cache/nardy/train/long
     nardy train --variant fevga --init nardy/bots/weights/long.npz --alpha 0.03   # fevga from long nardy's
     nardy train --variant hypergammon --games 100000   # its own family: three checkers a side, the bar
+    nardy train --variant long-traditional long-tournament long-bolshie --features \
+        --init nardy/bots/weights/long.npz --alpha 0.01   # hand-made inputs, contact and race networks
+
+With ``--features`` the positions are encoded with the hand-made inputs (``long-features``,
+nardy.bots.long_features) and the run trains a contact and a race network (nardy.bots.phased), both starting
+as the ``--init`` network with zero weights on the new inputs (a warm start: the same play until TD moves them).
 
 Long nardy, fevga, plakoto and hypergammon are trained here (their families, nardy.bots.encoding); the rest of
 the short board is bgsage's (nardy.bots.sage). A game ends as the rules end it: all borne off, or plakoto's
@@ -36,11 +42,14 @@ from typing import Any, Final, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from nardy.bots.encoding import network_family, raw_boards, raw_rows, turn_raw
+from nardy.bots.bearoff import HOME_POINTS, Bearoff, default_bearoff
+from nardy.bots.encoding import FAMILIES, Family, IntArray, network_family, raw_boards, raw_rows, turn_raw
 from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import WIN, WIN_DOUBLE, WIN_TRIPLE, equity, invert, play_ending, terminal_probabilities
 from nardy.bots.network import Network
+from nardy.bots.phased import AnyNetwork, PhasedNetwork, load_network
 from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
+from nardy.bots.race import race_rows
 from nardy.bots.random_bot import RandomBot
 from nardy.rules import Play, Position, find_variant
 
@@ -51,6 +60,8 @@ PREVIOUS_FILE: Final = "previous.npz"
 MAX_TURNS: Final = 2000
 """A self-play game still running after this many turns is abandoned (never seen; a safety net)."""
 
+_THEIR_HOME: Final = slice(12, 18)
+"""The mover's points 13..18: the opponent's home in long nardy."""
 _TURN_OVER: Final = np.array([0, 3, 4, 1, 2])
 _TURN_SIGN: Final = np.array([-1.0, 1.0, 1.0, 1.0, 1.0])
 
@@ -69,6 +80,16 @@ def weights_name(variant: str) -> str:
     if engine_for(rules.name).stand_in is not None:
         return rules.name
     return WEIGHTS.get(rules.name, network_family(rules).name)
+
+
+def features_family(variant: str) -> str:
+    """The encoding with hand-made inputs and contact and race networks that extends ``variant``'s family
+    (``long-features`` for long nardy and fevga); ValueError where there is none."""
+    base = network_family(find_variant(variant)).name
+    extending = [family.name for family in FAMILIES.values() if family.extends == base and family.selector is not None]
+    if not extending:
+        raise ValueError(f"no contact-and-race encoding extends the {base} family")
+    return extending[0]
 
 
 def weights_path(name: str) -> Path:
@@ -94,6 +115,10 @@ class TrainConfig:
     """Other variants of the same family whose games are interleaved at random (one net for all)."""
     init: Path | None = None
     """Weights to start from instead of random ones (fine-tuning), when no checkpoint exists yet."""
+    family: str | None = None
+    """An encoding that extends the variants' family (``long-features``): the run trains a contact and a race
+    network on it (:class:`~nardy.bots.phased.PhasedNetwork`), both warm-started from ``init`` (or from fresh
+    weights of the base family), the new inputs' weights starting at zero."""
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -101,7 +126,7 @@ class TrainConfig:
 
     @property
     def weights_name(self) -> str:
-        return weights_name(self.variant)
+        return self.family or weights_name(self.variant)
 
 
 @dataclass
@@ -134,26 +159,90 @@ class Progress:
     config: dict[str, Any] = field(default_factory=dict)
 
 
+class _Traces:
+    """The eligibility traces of one network, kept as ``scale * E``: decaying them is one multiplication of
+    ``scale``, and the sparse inputs touch only their own rows of ``E``."""
+
+    def __init__(self, network: Network) -> None:
+        self.network = network
+        inputs, hidden = network.inputs, network.hidden
+        self.arrays = (np.zeros((5, inputs, hidden)), np.zeros((5, hidden)), np.zeros((5, hidden, 5)), np.zeros((5, 5)))
+        self.scale = 1.0
+        self.live = False
+        """Whether the traces hold anything this game (a network not yet used in it is left alone)."""
+        self.faded = 1.0
+        """λ to the number of steps since this network last rated a state (the traces' decay since)."""
+
+    def reset(self) -> None:
+        for trace in self.arrays:
+            trace.fill(0.0)
+        self.scale = 1.0
+        self.live = False
+        self.faded = 1.0
+
+    def decay(self, lambda_: float) -> None:
+        if lambda_ == 0.0:
+            self.reset()
+            return
+        self.scale *= lambda_
+        self.faded *= lambda_
+        if self.scale < 1e-6:
+            for trace in self.arrays:
+                trace *= self.scale
+            self.scale = 1.0
+
+    def add(self, x: FloatArray, hidden: FloatArray, f1: FloatArray, f2: FloatArray) -> None:
+        """Add one row's output gradients (their factors, :meth:`Network.gradient_factors`)."""
+        t1, tb1, t2, tb2 = self.arrays
+        grow = 1.0 / self.scale
+        active = np.flatnonzero(x)
+        t1[:, active, :] += (x[active] * grow)[None, :, None] * f1[:, None, :]
+        tb1 += f1 * grow
+        t2 += (hidden * grow)[None, :, None] * f2[:, None, :]
+        tb2 += f2 * grow
+        self.live = True
+        self.faded = 1.0
+
+    def apply(self, step: FloatArray) -> None:
+        """Move the network's weights by ``step`` (per output) times the traces."""
+        t1, tb1, t2, tb2 = self.arrays
+        step = step * self.scale
+        w1, b1, w2, b2 = self.network.parameters()
+        w1 += np.tensordot(step, t1, axes=1)
+        b1 += step @ tb1
+        w2 += np.tensordot(step, t2, axes=1)
+        b2 += step @ tb2
+
+
+RETIRED_TRACE: Final = 1e-4
+"""A network's traces that have decayed below this since it last rated a state are dropped: a contact network
+after the game has become a race (λ^26 at λ = 0.7), whose further updates would change nothing measurable."""
+
+
 class TDLearner:
     """Plays self-play games with ``network``, updating it in place after every move.
 
-    The eligibility traces (one per output and parameter) are kept as
-    ``scale * E``: decaying them is one multiplication of ``scale``, and the
-    sparse inputs touch only their own rows of ``E``, so a step costs little
-    more than one matrix-vector product.
+    ``network`` is a :class:`Network` or a :class:`~nardy.bots.phased.PhasedNetwork` (contact and race):
+    each state is rated by one of its :meth:`~Network.parts`, every part keeps its own traces, and every TD
+    error moves each part by its traces (TD(λ) over the parts' weights together), so the contact network
+    learns from the race its last positions led to. ``family`` encodes the positions (default: the
+    variant's own family); ``races``, the bear-off database, rates the races it answers (long nardy).
     """
 
-    def __init__(self, network: Network, *, alpha: float, lambda_: float) -> None:
+    def __init__(
+        self, network: AnyNetwork, *, alpha: float, lambda_: float, family: Family | None = None,
+        races: Bearoff | None = None,
+    ) -> None:
         if not 0.0 <= lambda_ <= 1.0:
             raise ValueError(f"lambda is between 0 and 1, got {lambda_}")
         self.network = network
         self.alpha = alpha
         self.lambda_ = lambda_
-        inputs, hidden = network.inputs, network.hidden
-        self._traces = (
-            np.zeros((5, inputs, hidden)), np.zeros((5, hidden)), np.zeros((5, hidden, 5)), np.zeros((5, 5))
-        )
-        self._scale = 1.0
+        self.family = family
+        self.races = races
+        """Long nardy's bear-off database, or None: where given, a play into a race with every checker home is
+        rated by it (as the levels rate it) and the TD target there is exact."""
+        self._traces = tuple(_Traces(part) for part in network.parts())
 
     def update(self, x: FloatArray, hidden: FloatArray, y: FloatArray, target: FloatArray, *, turned: bool) -> None:
         """One TD(λ) step: move the rating of ``x`` (outputs ``y``) towards ``target`` (first player's frame).
@@ -161,39 +250,39 @@ class TDLearner:
         ``turned``: ``x`` is seen from the second player, so its gradients go
         through the same output swap as the outputs themselves.
         """
-        f1, f2 = self.network.gradient_factors(hidden, y)
+        current = self._traces[int(self.network.part_of(x[None, :])[0])]
+        f1, f2 = current.network.gradient_factors(hidden, y)
         values = y
         if turned:
             f1 = f1[_TURN_OVER] * _TURN_SIGN[:, None]
             f2 = f2[_TURN_OVER] * _TURN_SIGN[:, None]
             values = invert(y)
-        t1, tb1, t2, tb2 = self._traces
-        if self.lambda_ == 0.0:
-            self.reset()
-        else:
-            self._scale *= self.lambda_
-            if self._scale < 1e-6:
-                for trace in self._traces:
-                    trace *= self._scale
-                self._scale = 1.0
-        grow = 1.0 / self._scale
-        active = np.flatnonzero(x)
-        t1[:, active, :] += (x[active] * grow)[None, :, None] * f1[:, None, :]
-        tb1 += f1 * grow
-        t2 += (hidden * grow)[None, :, None] * f2[:, None, :]
-        tb2 += f2 * grow
-        step = (self.alpha * self._scale) * (target - values)
-        w1, b1, w2, b2 = self.network.parameters()
-        w1 += np.tensordot(step, t1, axes=1)
-        b1 += step @ tb1
-        w2 += np.tensordot(step, t2, axes=1)
-        b2 += step @ tb2
+        step = self.alpha * (target - values)
+        for traces in self._traces:
+            if traces is current or traces.live:
+                traces.decay(self.lambda_)
+        current.add(x, hidden, f1, f2)
+        for traces in self._traces:
+            if traces.live:
+                traces.apply(step)
+                if traces.faded < RETIRED_TRACE:
+                    traces.reset()
 
     def reset(self) -> None:
         """Clear the traces (a new game)."""
-        for trace in self._traces:
-            trace.fill(0.0)
-        self._scale = 1.0
+        for traces in self._traces:
+            traces.reset()
+
+    def _exact_races(self, raw: IntArray) -> dict[int, FloatArray]:
+        """With :attr:`races`: the raw boards (after the mover's play) that are bear-off races, each with the
+        database's probabilities for the opponent, who rolls next."""
+        if self.races is None:
+            return {}
+        rows = np.flatnonzero(race_rows(raw))
+        if not len(rows):
+            return {}
+        exact = self.races.races(-raw[rows][:, _THEIR_HOME], raw[rows, :HOME_POINTS])
+        return {int(row): exact[index] for index, row in enumerate(rows)}
 
     def play(self, variant: str, dice: random.Random) -> tuple[int, int] | None:
         """One self-play game with learning: ``(winner, level)``, winner 0 = the first to move; None if it was
@@ -206,7 +295,8 @@ class TDLearner:
         network = self.network
         position = Position.start(variant)
         rules = position.variant
-        family = network_family(rules)
+        exact_races: dict[int, FloatArray] = {}
+        family = self.family or network_family(rules)
         x = family.encode(raw_boards([position]))[0]
         hidden, y = (a[0] for a in network.activations(x[None, :]))
         self.reset()
@@ -223,6 +313,9 @@ class TDLearner:
                 inputs = family.encode(turn_raw(raw, family))
                 hiddens, outputs = network.activations(inputs)
                 values = invert(outputs)
+                exact_races = self._exact_races(raw)
+                for index, rated in exact_races.items():
+                    values[index] = invert(rated)
                 ended = {
                     int(i): exact
                     for i in np.flatnonzero(~family.unfinished(raw, rules.checkers))
@@ -242,9 +335,10 @@ class TDLearner:
                     return None
                 position = Position.from_row(rules, reached[best]).turned()
                 nx, nh, ny = inputs[best], hiddens[best], outputs[best]
-            # the next state is seen by the other player: in the first player's frame it is
-            # ny when the first player moves next, else inverted
-            target = ny if mover == 1 else invert(ny)
+            # the next state is seen by the other player: in the first player's frame its value is
+            # the rating when the first player moves next, else inverted (the database's in a bear-off race)
+            next_value = exact_races.get(best, ny) if reached else ny
+            target = next_value if mover == 1 else invert(next_value)
             self.update(x, hidden, y, target, turned=mover == 1)
             x, hidden, y = nx, nh, ny
         return None
@@ -301,10 +395,13 @@ def duel(first: _Chooser, second: _Chooser, variant: str, games: int, *, seed: i
     return DuelResult(games, wins, points)
 
 
-def benchmark(network: Network, previous: Network | None, variant: str, *, games: int, seed: int) -> Benchmark:
-    """0-ply greedy ``network`` against the random bot and against ``previous``."""
-    rules = find_variant(variant)
-    family = network_family(rules)
+def benchmark(
+    network: AnyNetwork, previous: AnyNetwork | None, variant: str, *, games: int, seed: int,
+    family: Family | None = None,
+) -> Benchmark:
+    """0-ply greedy ``network`` against the random bot and against ``previous`` (both encoded by ``family``,
+    by default the variant's)."""
+    family = family or network_family(find_variant(variant))
     bot = NeuralBot(NeuralEvaluator(network, family))
     random_result = duel(bot, RandomBot(seed=seed), variant, games, seed=seed)
     vs_previous = ppg_previous = None
@@ -331,21 +428,32 @@ class Trainer:
         if len(families) != 1:
             raise ValueError("one network trains on variants of one family only")
         self.family = network_family(variants[0])
+        if config.family is not None:
+            encoding = FAMILIES[config.family]
+            if encoding.base != self.family.name or encoding.selector is None:
+                raise ValueError(f"{config.family} is no contact-and-race encoding of the {self.family.name} family")
+            self.family = encoding
         self.directory = config.checkpoint_dir
         self.progress = Progress()
-        self.previous: Network | None = None
+        self.previous: AnyNetwork | None = None
+        self.network: AnyNetwork
         progress_file = self.directory / PROGRESS_FILE
         if progress_file.exists():
             self._resume(progress_file)
         else:
             self._start()
-        self.learner = TDLearner(self.network, alpha=config.alpha, lambda_=config.lambda_)
+        races = default_bearoff() if config.family is not None and self.family.base == "long" else None
+        self.learner = TDLearner(
+            self.network, alpha=config.alpha, lambda_=config.lambda_, family=self.family, races=races
+        )
 
     def _start(self) -> None:
         config = self.config
         self.rng = np.random.default_rng(config.seed)
         self.dice = random.Random(config.seed)
-        if config.init is not None:
+        if config.family is not None:
+            self.network = self._warm_started()
+        elif config.init is not None:
             self.network = self._grown(Network.load(config.init))
             self.network.meta["init"] = f"{config.init.name} ({self.network.meta.get('games', 0)} games)"
             self.network.meta["games"] = 0
@@ -356,6 +464,25 @@ class Trainer:
             )
         self.network.meta.update(seed=config.seed, variants=list(config.variants), name=config.weights_name)
         self.progress.config = _config_dict(config)
+
+    def _warm_started(self) -> PhasedNetwork:
+        """A contact and a race network on the extended inputs, both the ``init`` network (or fresh weights of
+        the base family) on the inputs it knows."""
+        config, family = self.config, self.family
+        base = FAMILIES[family.base]
+        if config.init is not None:
+            old = Network.load(config.init)
+            if old.inputs != base.inputs:
+                raise ValueError(f"{config.init} is not a {base.name}-family network")
+        else:
+            old = Network.initial(
+                inputs=base.inputs, hidden=config.hidden, seed=int(self.rng.integers(2**31)), family=base.name
+            )
+        assert family.selector is not None
+        network = PhasedNetwork.warm_start(old, inputs=family.inputs, selector=family.selector, family=family.name)
+        if config.init is not None:
+            network.meta["init"] = f"{config.init.name} ({old.meta.get('games', 0)} games)"
+        return network
 
     def _grown(self, network: Network) -> Network:
         """``network`` with ``config.hidden`` hidden units where it has fewer."""
@@ -371,7 +498,7 @@ class Trainer:
         self.progress = Progress(**data)
         if self.progress.checkpoint is None or self.progress.rng_state is None or self.progress.dice_state is None:
             raise ValueError(f"{progress_file} names no checkpoint")
-        self.network = Network.load(self.directory / self.progress.checkpoint)
+        self.network = load_network(self.directory / self.progress.checkpoint)
         self.rng = np.random.default_rng()
         self.rng.bit_generator.state = self.progress.rng_state
         self.dice = random.Random()
@@ -379,7 +506,7 @@ class Trainer:
         self.dice.setstate((version, tuple(state), gauss))
         previous = self.directory / PREVIOUS_FILE
         if previous.exists():
-            self.previous = Network.load(previous)
+            self.previous = load_network(previous)
 
     @property
     def games(self) -> int:
@@ -405,7 +532,9 @@ class Trainer:
     def run_benchmark(self) -> Benchmark:
         seed = int(self.rng.integers(2**31))
         config = self.config
-        result = benchmark(self.network, self.previous, config.variant, games=config.benchmark_games, seed=seed)
+        result = benchmark(
+            self.network, self.previous, config.variant, games=config.benchmark_games, seed=seed, family=self.family
+        )
         result.games = self.games
         self.progress.benchmarks.append(asdict(result))
         self.previous = self.network.copy()

@@ -158,3 +158,20 @@ def test_train_command_resumes_and_benchmarks(tmp_path: Path, capsys: pytest.Cap
     assert "resuming" in out and "at 2 games" in out
     progress = json.loads((tmp_path / "progress.json").read_text())
     assert progress["games"] == 3 and len(progress["benchmarks"]) == 1
+
+
+def test_train_features_command_warm_starts_a_contact_and_race_pair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``nardy train --features --init long.npz``: the long network's weights on the inputs it knows, both
+    networks, benchmarked against the random bot and the previous pair."""
+    Network.initial(inputs=LONG.inputs, hidden=6, seed=3, family="long").save(tmp_path / "long.npz")
+    out_dir = tmp_path / "run"
+    assert main(["train", "--variant", "long-traditional", "--features", "--init", str(tmp_path / "long.npz"),
+                 "--out", str(out_dir), "--games", "2", "--checkpoint-every", "1", "--benchmark-every", "1",
+                 "--benchmark-games", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "2 games: vs random" in out and "vs previous" in out
+    assert json.loads((out_dir / "progress.json").read_text())["config"]["family"] == "long-features"
+    assert main(["train", "--variant", "plakoto", "--features", "--out", str(tmp_path / "p"), "--games", "1"]) != 0
+    assert "no contact-and-race encoding extends the plakoto family" in capsys.readouterr().err

@@ -52,7 +52,8 @@ def test_family_sizes() -> None:
     assert {network_family(find_variant(v)).name for v in LONG_VARIANTS} == {"long"}
     assert network_family(find_variant("fevga")) is LONG and network_family(find_variant("plakoto")) is PLAKOTO
     assert network_family(find_variant("hypergammon")) is HYPERGAMMON
-    assert set(FAMILIES) == {"long", "plakoto", "hypergammon"}
+    assert set(FAMILIES) == {"long", "long-features", "plakoto", "hypergammon"}
+    assert FAMILIES["long-features"].inputs == 230 and FAMILIES["long-features"].base == "long"
     assert set(trainable_variants()) == {*LONG_VARIANTS, "fevga", "plakoto", "hypergammon"}
     for played_by_bgsage in ("georgian", "backgammon", "portes", "tavli", "nackgammon"):
         with pytest.raises(ValueError, match="bgsage"):
