@@ -210,6 +210,19 @@ def finish_over_the_socket(driver: ScriptingDriver) -> None:
     driver.act("move", steps=steps_of(play))
 
 
+def play_the_match_to_its_end(person: Client, games: int = 1) -> None:
+    """Play ``person``'s match against the computer, its rolls scripted, to the match's end card: each of its
+    ``games`` games to its last turn in the page, that turn over the WebSocket (:func:`finish_over_the_socket`)."""
+    driver = ScriptingDriver(person.server, person)
+    try:
+        for _ in range(games):
+            driver.play_to_the_last_turn()
+            finish_over_the_socket(driver)
+    finally:
+        driver.close()
+    person.page.wait_for_selector('.overlay[data-end="match"]')
+
+
 def drawn_board(person: Client) -> list[int]:
     """The 24 points as the page draws them, signed from the guest's side (data-count and data-owner)."""
     cells: list[list[str]] = person.page.locator("g.hit[data-owner]").evaluate_all(

@@ -15,7 +15,7 @@ import pytest
 
 from nardy.notation import transcript_from_mat
 from tests.web.browser_client import Client
-from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
+from tests.web.scripted_game import play_the_match_to_its_end
 from tests.web.test_browser import OPENING, quick_play
 from tests.web.test_new_variants_browser import TAVLI_GAMES, open_match_against_the_computer
 from tests.web.web_driver import Http
@@ -31,13 +31,7 @@ def finish_against_the_computer(person: Client, variant: str) -> None:
     WebSocket with the rolls queued as they are needed (:mod:`tests.web.scripted_game`)."""
     person.server.dice(OPENING)
     quick_play(person, variant)
-    driver = ScriptingDriver(person.server, person)
-    try:
-        driver.play_to_the_last_turn()
-        finish_over_the_socket(driver)
-    finally:
-        driver.close()
-    person.page.wait_for_selector('.overlay[data-end="match"]')
+    play_the_match_to_its_end(person)
 
 
 @pytest.mark.slow
@@ -98,14 +92,7 @@ def test_a_tavli_match_is_analysed_game_by_game_from_its_replay(visitor: MakeCli
     the analysis panel shows the analysis of the game the replay is in."""
     person = visitor()
     open_match_against_the_computer(person, "tavli", 5)
-    driver = ScriptingDriver(person.server, person)
-    try:
-        for _ in TAVLI_GAMES:
-            driver.play_to_the_last_turn()
-            finish_over_the_socket(driver)
-    finally:
-        driver.close()
-    person.page.wait_for_selector('.overlay[data-end="match"]')
+    play_the_match_to_its_end(person, games=len(TAVLI_GAMES))
     table = person.table_id()
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")

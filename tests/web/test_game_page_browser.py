@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.web.browser_client import Client
-from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
+from tests.web.scripted_game import play_the_match_to_its_end
 from tests.web.test_browser import OPENING, quick_play
 
 
@@ -271,13 +271,7 @@ def test_replay_lists_the_moves_with_pips_arrows_and_a_tied_opening(visitor: Mak
     person = visitor()
     person.server.dice((3, 3), OPENING)
     quick_play(person, "georgian")
-    driver = ScriptingDriver(person.server, person)
-    try:
-        driver.play_to_the_last_turn()
-        finish_over_the_socket(driver)
-    finally:
-        driver.close()
-    person.page.wait_for_selector('.overlay[data-end="match"]')
+    play_the_match_to_its_end(person)
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".replay-counter:has-text('1 of')")
     name = person.page.locator("[data-user]").inner_text().split(" ")[0]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.web.browser_client import Client, visit_afresh
-from tests.web.scripted_game import ScriptingDriver, finish_over_the_socket
+from tests.web.scripted_game import play_the_match_to_its_end
 from tests.web.test_analysis_browser import ANALYSIS_SECONDS
 from tests.web.test_browser import OPENING, quick_play
 from tests.web.test_chouette_browser import create_from_lobby
@@ -270,13 +270,7 @@ def test_a_players_pages_fit_a_small_phone(visitor: MakeClient) -> None:
     person = visitor(viewport=PHONE_UPRIGHT, locale="ka-GE", has_touch=True, is_mobile=True)
     person.server.dice(OPENING)
     quick_play(person, "backgammon")
-    driver = ScriptingDriver(person.server, person)
-    try:
-        driver.play_to_the_last_turn()
-        finish_over_the_socket(driver)
-    finally:
-        driver.close()
-    person.page.wait_for_selector('.overlay[data-end="match"]')
+    play_the_match_to_its_end(person)
     person.page.click(".overlay [data-action=replay]")
     person.page.wait_for_selector(".analysis-panel [data-action=analyse]")
     assert person.page.evaluate(WIDE_CONTENT) == [], "the replay is wider than the screen"
