@@ -742,7 +742,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--init", default=None, help="start a new run from these weights (.npz)")
     train.add_argument("--features", action="store_true",
                        help="long nardy's hand-made inputs with a contact and a race network, both warm-started "
-                            "from --init (weights file NAME = long-features)")
+                            "from --init, or an earlier run's pair in --init trained on "
+                            "(weights file NAME = long-features)")
     train.add_argument("--checkpoint-every", type=int, default=1_000)
     train.add_argument("--benchmark-every", type=int, default=5_000, help="0 for none")
     train.add_argument("--benchmark-games", type=int, default=200)

@@ -467,11 +467,14 @@ class Trainer:
 
     def _warm_started(self) -> PhasedNetwork:
         """A contact and a race network on the extended inputs, both the ``init`` network (or fresh weights of
-        the base family) on the inputs it knows."""
+        the base family) on the inputs it knows; an ``init`` that already is such a pair goes on as it is."""
         config, family = self.config, self.family
         base = FAMILIES[family.base]
         if config.init is not None:
-            old = Network.load(config.init)
+            loaded = load_network(config.init)
+            if isinstance(loaded, PhasedNetwork):
+                return self._continued(loaded)
+            old = loaded
             if old.inputs != base.inputs:
                 raise ValueError(f"{config.init} is not a {base.name}-family network")
         else:
@@ -482,6 +485,17 @@ class Trainer:
         network = PhasedNetwork.warm_start(old, inputs=family.inputs, selector=family.selector, family=family.name)
         if config.init is not None:
             network.meta["init"] = f"{config.init.name} ({old.meta.get('games', 0)} games)"
+        return network
+
+    def _continued(self, network: PhasedNetwork) -> PhasedNetwork:
+        """An earlier run's contact and race networks (``init``), trained on from where that run ended: a new
+        run at other steps or seeds, its games counted from zero and the file it came from in its metadata."""
+        config, family = self.config, self.family
+        if network.family != family.name or network.inputs != family.inputs or network.selector != family.selector:
+            raise ValueError(f"{config.init} is not a {family.name} contact-and-race network")
+        assert config.init is not None
+        network.meta["init"] = f"{config.init.name} ({network.meta.get('games', 0)} games)"
+        network.meta["games"] = 0
         return network
 
     def _grown(self, network: Network) -> Network:

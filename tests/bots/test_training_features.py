@@ -90,3 +90,20 @@ def test_the_contact_network_learns_from_the_race_until_its_traces_fade() -> Non
         moved.append(not np.array_equal(before, network.contact.w2))
     retired = next(k for k in range(1, 60) if 0.7**k < RETIRED_TRACE)
     assert moved[: retired - 1] == [True] * (retired - 1) and not any(moved[retired:])
+
+
+def test_a_features_run_goes_on_from_an_earlier_runs_pair(tmp_path: Path) -> None:
+    """``--init`` naming a contact-and-race file trains that pair on: its weights, not a fresh warm start, and
+    a plain network of another family is refused."""
+    first = Trainer(_config(tmp_path / "a", _init(tmp_path), 1))
+    first.train()
+    earlier = first.export(tmp_path / "earlier.npz")
+    second = Trainer(_config(tmp_path / "b", earlier, 1))
+    assert isinstance(second.network, PhasedNetwork) and isinstance(first.network, PhasedNetwork)
+    assert second.games == 0 and second.network.meta["init"].startswith("earlier.npz (1 games)")
+    for a, b in zip(first.network.contact.parameters(), second.network.contact.parameters()):
+        assert np.allclose(a, b, atol=1e-6)
+    other = tmp_path / "hyper.npz"
+    Network.initial(inputs=7, hidden=3, seed=1, family="hypergammon").save(other)
+    with pytest.raises(ValueError, match="not a long-family network"):
+        Trainer(_config(tmp_path / "c", other, 1))
