@@ -13,7 +13,10 @@ length, with the cube where the variant requires it (dave; tavli's shortest
 match is 3 points, two to five of its games in turn); every match is analysed
 as the server's background analysis does it (:func:`nardy.bots.analysis.analyse` at
 :data:`nardy.bots.fair_play.FAIR_PLAY_LEVEL`), and each player's
-figures are taken with :func:`nardy.bots.fair_play.game_figures`.
+figures are taken with :func:`nardy.bots.fair_play.game_figures`. A match's
+number is its place in time: each account is judged on its
+:func:`~nardy.bots.fair_play.window` of its matches, the highest numbers first,
+as the server judges an account on its latest matches.
 
 The benchmark rates no one, so it sets the reference bands itself: each
 noisy account is judged against the accounts of its own level (itself
@@ -35,6 +38,7 @@ log, named with the log's file name, its accounts judged within their own run)::
     nice -n 10 python -m benchmarks.fair_play --variants hypergammon --accounts 60 --engine-accounts 0 \
         --log noisy.jsonl
     python -m benchmarks.fair_play --report --log fair-play.jsonl --log noisy.jsonl
+    python -m benchmarks.fair_play --report --after 10 --log fair-play.jsonl   # as after each account's 10th
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ from nardy.bots.fair_play import (
     game_figures,
     judge,
     reference_of,
+    window,
 )
 from nardy.notation.transcript import transcript_from_record
 from nardy.rules import GameOptions, Match, Phase, find_variant
@@ -189,19 +194,23 @@ def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def report(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def report(rows: Sequence[dict[str, Any]], *, after: int | None = None) -> dict[str, Any]:
     """Per variant (or run, a row's ``run`` added to its variant): each level's accounts flagged against their
-    bands, the levels' means, analysis seconds; ``pooled``: each judgement line summed over them all."""
+    bands, the levels' means, analysis seconds; ``pooled``: each judgement line summed over them all.
+
+    ``after``: judge each account as the server would have after its first ``after`` matches (its earliest by
+    number), the rest unplayed, so that one long run also tells what a shorter history shows."""
     by_variant: dict[str, dict[str, list[GameFigures]]] = defaultdict(lambda: defaultdict(list))
     seconds: dict[str, list[float]] = defaultdict(list)
-    for row in rows:
+    for row in sorted(rows, key=lambda row: row["number"], reverse=True):
         key = row["variant"] if row.get("run") is None else f"{row['variant']} ({row['run']})"
         seconds[key].append(row["analysis_seconds"])
         for name, figures in zip(row["accounts"], row["figures"], strict=True):
             by_variant[key][name].append(GameFigures(**figures))
     answer: dict[str, Any] = {}
     for variant, accounts in by_variant.items():
-        summed = {name: account_figures(games) for name, games in accounts.items()}
+        summed = {name: account_figures(window(games if after is None else games[-after:]))
+                  for name, games in accounts.items()}
         levels: dict[str, dict[str, AccountFigures]] = defaultdict(dict)
         for name, figures in summed.items():
             levels[name.rsplit("-", 1)[0]][name] = figures
@@ -268,6 +277,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--log", type=Path, action="append",
                         help="JSON lines of the matches played (default fair-play.jsonl); --report reads each given")
     parser.add_argument("--report", action="store_true", help="only report what the logs hold")
+    parser.add_argument("--after", type=int, default=None,
+                        help="judge each account on its first AFTER matches only (as after that many)")
     args = parser.parse_args(argv)
     logs: list[Path] = args.log or [Path("fair-play.jsonl")]
     if not args.report and len(logs) != 1:
@@ -290,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 log.write(json.dumps(row) + "\n")
                 log.flush()
                 print(f"{row['variant']} match {row['number']}: {row['analysis_seconds']:.1f} s", file=sys.stderr)
-    json.dump(report(done), sys.stdout, indent=2)
+    json.dump(report(done, after=args.after), sys.stdout, indent=2)
     print()
 
 

@@ -4,8 +4,9 @@ Pure statistics on analysis figures (:mod:`nardy.bots.analysis`); the server
 feeds it and keeps what it finds for the moderators. docs/fair-play.md
 explains the choices at length.
 
-Per account, over its last :data:`RECENT_GAMES` rated analysed matches in a
-variant: its PR (500 × loss per counted decision, as the analysis has it)
+Per account, over its latest rated analysed matches in a variant (its
+:func:`window`: at least :data:`RECENT_GAMES` of them and
+:data:`WINDOW_MOVES` unforced checker plays, as far as it has them): its PR (500 × loss per counted decision, as the analysis has it)
 and its **engine-match rate**, the share of its unforced checker plays (more
 than one legal play, not played by the server on a timeout) that were the
 engine's best. The reference is the accounts of the same variant and a
@@ -29,7 +30,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
 FAIR_PLAY_LEVEL: Final = "advanced"
 """The analysis level of the background analysis of every rated match: the cheapest (bgsage's 1-ply, our
@@ -38,7 +39,18 @@ best; an engine user copies a bot whose first choice is mostly the shallow one, 
 several times the CPU for every rated match played (docs/analysis.md, *How faithful, how fast*)."""
 
 RECENT_GAMES: Final = 20
-"""How many of an account's latest rated analysed matches (in one variant) its figures cover."""
+"""The fewest of an account's latest rated analysed matches (in one variant) its figures cover, where it has
+them (:func:`window`)."""
+
+WINDOW_MOVES: Final = 300
+"""The fewest unforced checker plays an account's figures cover, where it has them: a window of
+:data:`RECENT_GAMES` matches is widened until it holds this many (:func:`window`). A one-point match holds
+20 to 40 unforced plays a side in backgammon and long nardy, so there 20 matches hold more; in hypergammon
+(three checkers) it holds about 11, and 20 matches left the engine's statistic within a spread or two of
+the threshold (docs/fair-play.md, *Hypergammon*)."""
+
+MAX_GAMES: Final = 60
+"""The most matches a window covers, however few unforced plays they hold (a bound on what a review reads)."""
 
 MIN_GAMES: Final = 10
 """The fewest analysed matches an account needs for a verdict, or to count in a reference."""
@@ -60,6 +72,16 @@ MATCH_TOLERANCE: Final = 1e-9
 
 MAD_TO_SD: Final = 1.4826
 """The median absolute deviation of a normal distribution times this is its standard deviation."""
+
+
+class HasUnforcedMoves(Protocol):
+    """A match's figures as far as :func:`window` reads them."""
+
+    @property
+    def unforced_moves(self) -> int: ...
+
+
+Game = TypeVar("Game", bound=HasUnforcedMoves)
 
 
 @dataclass(frozen=True)
@@ -150,8 +172,30 @@ def game_figures(result: Mapping[str, Any], player: int) -> GameFigures:
     return GameFigures(counted, loss, unforced, best)
 
 
+def window(newest_first: Iterable[Game]) -> list[Game]:
+    """The matches an account is judged on, from its matches newest first: the latest ones until they number
+    :data:`RECENT_GAMES` and hold :data:`WINDOW_MOVES` unforced checker plays, or :data:`MAX_GAMES` matches.
+
+    The statistic's noise shrinks with the plays it counts, not the matches: a window of a fixed number of
+    matches judges a hypergammon account on a third of the plays a backgammon account is judged on.
+
+    >>> short = [GameFigures(counted=12, total_loss=0.1, unforced_moves=10, best_moves=7)] * 45
+    >>> long = [GameFigures(counted=30, total_loss=0.3, unforced_moves=25, best_moves=12)] * 45
+    >>> len(window(short)), len(window(long)), len(window(short[:12]))
+    (30, 20, 12)
+    """
+    chosen: list[Game] = []
+    moves = 0
+    for game in newest_first:
+        if len(chosen) >= MAX_GAMES or (len(chosen) >= RECENT_GAMES and moves >= WINDOW_MOVES):
+            break
+        chosen.append(game)
+        moves += game.unforced_moves
+    return chosen
+
+
 def account_figures(games: Iterable[GameFigures]) -> AccountFigures:
-    """The sum of an account's games' figures (the caller picks the latest :data:`RECENT_GAMES`)."""
+    """The sum of an account's games' figures (the caller picks its :func:`window`)."""
     chosen = list(games)
     return AccountFigures(
         games=len(chosen), counted=sum(g.counted for g in chosen), total_loss=sum(g.total_loss for g in chosen),

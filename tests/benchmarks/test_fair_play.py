@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from benchmarks.fair_play import LEVELS, main, match_terms, play_record, report, schedule, wilson
+from nardy.bots.fair_play import RECENT_GAMES
 from nardy.notation.transcript import transcript_from_record
 
 
@@ -74,6 +75,27 @@ def test_the_report_judges_each_level_against_its_band() -> None:
     assert flags["expert vs intermediate band"]["flagged"] == flags["expert vs intermediate band"]["accounts"] == 10
     assert flags["intermediate vs intermediate band"]["flagged"] == 0
     assert wilson(0, 10)[1] > 0.25 and wilson(10, 10)[0] > 0.69
+
+
+def test_the_report_judges_an_account_on_its_newest_window() -> None:
+    """An engine account whose first matches were noisy is judged on its latest window only, as the server
+    judges it: matches numbered later are newer."""
+    rows = []
+    for number in range(40):
+        for index in range(10):
+            engine_best = 9 if number < 15 else 14
+            rows.append({"variant": "v", "number": number * 10 + index, "analysis_seconds": 1.0,
+                         "accounts": [f"intermediate-{index}", f"expert-{index}"],
+                         "figures": [{"counted": 15, "total_loss": 0.3, "unforced_moves": 15,
+                                      "best_moves": 8 + index % 3},
+                                     {"counted": 15, "total_loss": 0.03 if number >= 15 else 0.3,
+                                      "unforced_moves": 15, "best_moves": engine_best}]})
+    answer = report(list(reversed(rows)))["v"]
+    assert answer["flags"]["expert vs intermediate band"]["flagged"] == 10
+    assert answer["levels"]["expert"]["games"] == 10 * RECENT_GAMES
+    early = report(rows, after=12)["v"]
+    assert early["flags"]["expert vs intermediate band"]["flagged"] == 0, "its first 12 matches were noisy"
+    assert early["levels"]["expert"]["games"] == 10 * 12
 
 
 def _rows(variant: str, noisy_best: int) -> list[dict[str, Any]]:

@@ -6,16 +6,20 @@ from __future__ import annotations
 import random
 
 from nardy.bots.fair_play import (
+    MAX_GAMES,
     MIN_GAMES,
     MIN_PR_SPREAD,
     MIN_REFERENCE,
+    RECENT_GAMES,
     THRESHOLD,
+    WINDOW_MOVES,
     AccountFigures,
     GameFigures,
     account_figures,
     game_figures,
     judge,
     reference_of,
+    window,
 )
 
 
@@ -87,3 +91,21 @@ def test_identical_peers_get_the_floor_spread() -> None:
     assert reference is not None and reference.pr_spread == MIN_PR_SPREAD
     verdict = judge(_account(8.5, 0.56), reference)
     assert verdict is not None and not verdict.flagged
+
+
+def _games(moves: int, count: int) -> list[GameFigures]:
+    return [GameFigures(counted=moves, total_loss=0.0, unforced_moves=moves, best_moves=moves) for _ in range(count)]
+
+
+def test_the_window_holds_twenty_matches_and_enough_plays_newest_first() -> None:
+    """At least RECENT_GAMES matches and WINDOW_MOVES unforced plays where the account has them, at most
+    MAX_GAMES matches, always the newest."""
+    long_matches = _games(40, 50)
+    assert window(long_matches) == long_matches[:RECENT_GAMES]
+    short = [GameFigures(counted=i, total_loss=0.0, unforced_moves=11, best_moves=0) for i in range(50)]
+    chosen = window(short)
+    assert chosen == short[:len(chosen)], "the newest, in order"
+    assert sum(g.unforced_moves for g in chosen) >= WINDOW_MOVES > sum(g.unforced_moves for g in chosen[:-1])
+    assert len(window(_games(1, 100))) == MAX_GAMES
+    assert window(_games(5, MIN_GAMES)) == _games(5, MIN_GAMES), "all an account has, when it has less"
+    assert window([]) == []

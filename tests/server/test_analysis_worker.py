@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from nardy.bots.fair_play import MIN_GAMES, MIN_REFERENCE
+from nardy.bots.fair_play import MIN_GAMES, MIN_REFERENCE, RECENT_GAMES, WINDOW_MOVES
 from nardy.server.services.analysis_worker import work
 from nardy.server.services.fair_play import review
 from nardy.store import analyses_repo, fair_play_repo
@@ -190,6 +190,43 @@ def test_an_engine_like_account_is_flagged_with_evidence_once_and_nothing_else_h
         assert db.get(User, cheat).deleted_at is None  # type: ignore[union-attr]
         assert review(db, table_id="m0", result=_result([engine, engine]), level="advanced", now=NOW) == [], \
             "an analysis run again changes no figures"
+
+
+def test_an_account_of_short_matches_is_judged_on_enough_plays_not_on_twenty_matches(
+        sessions: sessionmaker[Session]) -> None:
+    """Matches of few unforced plays (hypergammon's three checkers) widen the window past RECENT_GAMES matches
+    until it holds WINDOW_MOVES plays: a flag raised again after a review covers every match that takes."""
+    human = [0.0] * 4 + [0.03] * 3 + [0.1] * 1
+    engine = [0.0] * 7 + [0.01]
+    rounds = RECENT_GAMES + 6
+    assert rounds * len(engine) < WINDOW_MOVES
+    with sessions() as db:
+        cheat = _user(db, "cheat")
+        people = [_user(db, f"p{number}") for number in range(MIN_REFERENCE + 2)]
+        for user in (cheat, *people):
+            db.add(Rating(user_id=user, family="hypergammon", rating=1600.0, experience=20, matches=20, updated_at=NOW))
+        db.commit()
+        number = 0
+        for game in range(rounds):
+            for index, person in enumerate(people):
+                opponent = cheat if index == 0 else people[(index + 1) % len(people)]
+                table = f"m{number}"
+                number += 1
+                _table(db, table, (person, opponent), variant="hypergammon")
+                at = NOW + number * MINUTE
+                db.add_all([RatingChange(user_id=user, family="hypergammon", table_id=table, before=1600, after=1600,
+                                         at=at) for user in (person, opponent)])
+                wobble = [loss + 0.002 * ((index + game) % 5) for loss in human]
+                db.commit()
+                review(db, table_id=table, result=_result([wobble, engine if opponent == cheat else human]),
+                       level="advanced", now=at)
+                for flag in db.scalars(select(FairPlayFlag).where(FairPlayFlag.reviewed_at.is_(None))):
+                    if game < rounds - 1:
+                        flag.reviewed_at, flag.reviewed_by = at, people[0]
+                db.commit()
+        last = db.scalars(select(FairPlayFlag).where(FairPlayFlag.reviewed_at.is_(None))).one()
+        assert last.user_id == cheat and last.games == rounds > RECENT_GAMES
+        assert len(last.evidence["tables"]) == rounds and last.evidence["unforced_moves"] == rounds * len(engine)
 
 
 def test_an_unrated_match_feeds_nothing(sessions: sessionmaker[Session]) -> None:

@@ -3,8 +3,8 @@
 When the analysis of a table finishes (:mod:`nardy.server.services.analysis_queue`,
 or a ``nardy worker analysis`` process), :func:`review` keeps each rated
 player's figures (:func:`nardy.bots.fair_play.game_figures`) and judges the
-account over its latest :data:`~nardy.bots.fair_play.RECENT_GAMES` analysed
-rated matches in the variant against the accounts of a similar rating: those
+account over its latest analysed rated matches in the variant (its
+:func:`~nardy.bots.fair_play.window`) against the accounts of a similar rating: those
 whose current rating in the variant's family lies within :data:`BANDS`
 points of its own, the narrowest band holding
 :data:`~nardy.bots.fair_play.MIN_REFERENCE` accounts with enough games
@@ -22,7 +22,7 @@ from typing import Any, Final
 from sqlalchemy.orm import Session
 
 from nardy.bots.fair_play import (
-    RECENT_GAMES,
+    MAX_GAMES,
     AccountFigures,
     GameFigures,
     Verdict,
@@ -30,6 +30,7 @@ from nardy.bots.fair_play import (
     game_figures,
     judge,
     reference_of,
+    window,
 )
 from nardy.server.services.ratings import family_of
 from nardy.store import fair_play_repo, tables_repo
@@ -71,7 +72,7 @@ def review(db: Session, *, table_id: str, result: dict[str, Any], level: str, no
         if verdict is None or not verdict.flagged or fair_play_repo.open_flag(db, user_id=user_id,
                                                                               variant=table.variant):
             continue
-        games = fair_play_repo.latest(db, user_ids=[user_id], variant=table.variant, per_user=RECENT_GAMES)[user_id]
+        games = _windows(db, [user_id], table.variant)[user_id]
         fair_play_repo.add_flag(
             db, user_id=user_id, variant=table.variant, statistic=STATISTIC, value=verdict.statistic,
             threshold=verdict.threshold, games=verdict.figures.games,
@@ -86,17 +87,23 @@ def review(db: Session, *, table_id: str, result: dict[str, Any], level: str, no
 def _judge_account(db: Session, user_id: int, variant: str) -> Verdict | None:
     family = family_of(variant)
     own = fair_play_repo.rating(db, user_id=user_id, family=family)
-    mine = fair_play_repo.latest(db, user_ids=[user_id], variant=variant, per_user=RECENT_GAMES).get(user_id, [])
+    mine = _windows(db, [user_id], variant).get(user_id, [])
     if own is None or not mine:
         return None
     figures = account_figures(_figures(row) for row in mine)
     for width in BANDS:
         peers = fair_play_repo.rated_between(db, family=family, low=own - width, high=own + width)
-        games = fair_play_repo.latest(db, user_ids=peers, variant=variant, per_user=RECENT_GAMES)
+        games = _windows(db, peers, variant)
         reference = reference_of([_summed(rows) for rows in games.values()])
         if reference is not None:
             return judge(figures, reference)
     return None
+
+
+def _windows(db: Session, user_ids: list[int], variant: str) -> dict[int, list[FairPlayGame]]:
+    """Each account's window of analysed matches in ``variant``, newest first."""
+    latest = fair_play_repo.latest(db, user_ids=user_ids, variant=variant, per_user=MAX_GAMES)
+    return {user_id: window(rows) for user_id, rows in latest.items()}
 
 
 def _summed(rows: list[FairPlayGame]) -> AccountFigures:
