@@ -6,9 +6,10 @@ explains the choices at length.
 
 Per account, over its latest rated analysed matches in a variant (its
 :func:`window`: at least :data:`RECENT_GAMES` of them and
-:data:`WINDOW_MOVES` unforced checker plays, as far as it has them): its PR (500 × loss per counted decision, as the analysis has it)
-and its **engine-match rate**, the share of its unforced checker plays (more
-than one legal play, not played by the server on a timeout) that were the
+:data:`WINDOW_MOVES` unforced checker plays, as far as it has them): its PR
+(500 × loss per counted decision, as the analysis has it) and its
+**engine-match rate**, the share of its unforced checker plays (more than
+one legal play, not played by the server on a timeout) that were the
 engine's best. The reference is the accounts of the same variant and a
 similar rating, each with at least :data:`MIN_GAMES` games; its centre is
 the median and its spread the median absolute deviation scaled to a normal
@@ -45,8 +46,8 @@ them (:func:`window`)."""
 WINDOW_MOVES: Final = 300
 """The fewest unforced checker plays an account's figures cover, where it has them: a window of
 :data:`RECENT_GAMES` matches is widened until it holds this many (:func:`window`). A one-point match holds
-20 to 40 unforced plays a side in backgammon and long nardy, so there 20 matches hold more; in hypergammon
-(three checkers) it holds about 11, and 20 matches left the engine's statistic within a spread or two of
+about 29 unforced plays a side in backgammon and 40 in long nardy, so there 20 matches hold more; in
+hypergammon (three checkers) it holds about 11, and 20 matches left the engine's statistic within a spread or two of
 the threshold (docs/fair-play.md, *Hypergammon*)."""
 
 MAX_GAMES: Final = 60
