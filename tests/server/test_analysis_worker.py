@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from nardy.bots.fair_play import MIN_GAMES, MIN_REFERENCE, RECENT_GAMES, WINDOW_MOVES
 from nardy.server.services.analysis_worker import work
 from nardy.server.services.fair_play import review
+from nardy.server.services.ratings import family_of
 from nardy.store import analyses_repo, fair_play_repo
 from nardy.store.analyses_repo import JobKey
 from nardy.store.db import make_engine, make_sessionmaker
@@ -155,31 +156,45 @@ def _result(losses: list[list[float]]) -> dict[str, Any]:
     return {"games": [{"decisions": decisions}]}
 
 
+def _rated_rounds(db: Session, *, variant: str, rounds: int, human: list[float], engine: list[float],
+                  review_until: int = 0) -> tuple[int, list[int]]:
+    """``rounds`` rounds of rated matches among MIN_REFERENCE + 2 people of one rating, one of them against an
+    engine-like account each round; each match reviewed as it ends. The flags raised in the first
+    ``review_until`` rounds are marked reviewed at once. Returns the engine-like account and the people."""
+    family = family_of(variant)
+    cheat = _user(db, "cheat")
+    people = [_user(db, f"p{number}") for number in range(MIN_REFERENCE + 2)]
+    for user in (cheat, *people):
+        db.add(Rating(user_id=user, family=family, rating=1600.0, experience=20, matches=20, updated_at=NOW))
+    db.commit()
+    number = 0
+    for game in range(rounds):
+        for index, person in enumerate(people):
+            opponent = cheat if index == 0 else people[(index + 1) % len(people)]
+            table = f"m{number}"
+            number += 1
+            _table(db, table, (person, opponent), variant=variant)
+            at = NOW + number * MINUTE
+            db.add_all([RatingChange(user_id=user, family=family, table_id=table, before=1600, after=1600, at=at)
+                        for user in (person, opponent)])
+            wobble = [loss + 0.002 * ((index + game) % 5) for loss in human]
+            db.commit()
+            flagged = review(db, table_id=table, result=_result([wobble, engine if opponent == cheat else human]),
+                             level="advanced", now=at)
+            assert person not in flagged
+            if game < review_until:
+                for flag in db.scalars(select(FairPlayFlag).where(FairPlayFlag.reviewed_at.is_(None))):
+                    flag.reviewed_at, flag.reviewed_by = at, people[0]
+                db.commit()
+    return cheat, people
+
+
 def test_an_engine_like_account_is_flagged_with_evidence_once_and_nothing_else_happens(
         sessions: sessionmaker[Session]) -> None:
     human = [0.0] * 12 + [0.03] * 8 + [0.1] * 4  # PR about 12, half its plays the best
     engine = [0.0] * 22 + [0.01] * 2  # PR about 0.4, 92 % the best
     with sessions() as db:
-        cheat = _user(db, "cheat")
-        people = [_user(db, f"p{number}") for number in range(MIN_REFERENCE + 2)]
-        for user in (cheat, *people):
-            db.add(Rating(user_id=user, family="backgammon", rating=1600.0, experience=20, matches=20, updated_at=NOW))
-        db.commit()
-        number = 0
-        for game in range(MIN_GAMES):
-            for index, person in enumerate(people):
-                opponent = cheat if index == 0 else people[(index + 1) % len(people)]
-                table = f"m{number}"
-                number += 1
-                _table(db, table, (person, opponent))
-                at = NOW + number * MINUTE
-                db.add_all([RatingChange(user_id=user, family="backgammon", table_id=table, before=1600, after=1600,
-                                         at=at) for user in (person, opponent)])
-                wobble = [loss + 0.002 * ((index + game) % 5) for loss in human]
-                db.commit()
-                flagged = review(db, table_id=table, result=_result([wobble, engine if opponent == cheat else human]),
-                                 level="advanced", now=at)
-                assert person not in flagged
+        cheat, _ = _rated_rounds(db, variant="backgammon", rounds=MIN_GAMES, human=human, engine=engine)
         flags = db.scalars(select(FairPlayFlag)).all()
         assert [flag.user_id for flag in flags] == [cheat], "the engine-like account, once, and nobody else"
         flag = flags[0]
@@ -201,29 +216,8 @@ def test_an_account_of_short_matches_is_judged_on_enough_plays_not_on_twenty_mat
     rounds = RECENT_GAMES + 6
     assert rounds * len(engine) < WINDOW_MOVES
     with sessions() as db:
-        cheat = _user(db, "cheat")
-        people = [_user(db, f"p{number}") for number in range(MIN_REFERENCE + 2)]
-        for user in (cheat, *people):
-            db.add(Rating(user_id=user, family="hypergammon", rating=1600.0, experience=20, matches=20, updated_at=NOW))
-        db.commit()
-        number = 0
-        for game in range(rounds):
-            for index, person in enumerate(people):
-                opponent = cheat if index == 0 else people[(index + 1) % len(people)]
-                table = f"m{number}"
-                number += 1
-                _table(db, table, (person, opponent), variant="hypergammon")
-                at = NOW + number * MINUTE
-                db.add_all([RatingChange(user_id=user, family="hypergammon", table_id=table, before=1600, after=1600,
-                                         at=at) for user in (person, opponent)])
-                wobble = [loss + 0.002 * ((index + game) % 5) for loss in human]
-                db.commit()
-                review(db, table_id=table, result=_result([wobble, engine if opponent == cheat else human]),
-                       level="advanced", now=at)
-                for flag in db.scalars(select(FairPlayFlag).where(FairPlayFlag.reviewed_at.is_(None))):
-                    if game < rounds - 1:
-                        flag.reviewed_at, flag.reviewed_by = at, people[0]
-                db.commit()
+        cheat, _ = _rated_rounds(db, variant="hypergammon", rounds=rounds, human=human, engine=engine,
+                                 review_until=rounds - 1)
         last = db.scalars(select(FairPlayFlag).where(FairPlayFlag.reviewed_at.is_(None))).one()
         assert last.user_id == cheat and last.games == rounds > RECENT_GAMES
         assert len(last.evidence["tables"]) == rounds and last.evidence["unforced_moves"] == rounds * len(engine)
