@@ -129,7 +129,7 @@ class OutsidePlayer:
         return self.process
 
     def _exchange(self, request: dict[str, Any]) -> Any:
-        """The decoded answer line, or None on a failure (the process is then stopped)."""
+        """The decoded answer line, or None on a failure (a process found dead is cleaned up here)."""
         process = self._start()
         assert process.stdin is not None and process.stdout is not None
         try:
