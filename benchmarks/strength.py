@@ -13,8 +13,10 @@ the variant's engine (on the short board without pins: what hypergammon's tables
 network), ``ours:<plies>[~<noise>][+race]`` our own network (long nardy, fevga, plakoto and
 hypergammon; ``+race`` with long nardy's bear-off database), ``pubeval``
 (:mod:`nardy.bots.pubeval`), ``heuristic`` (:mod:`nardy.bots.heuristic`),
-``random``, and ``gnubg:<plies>`` (GNU Backgammon through
-benchmarks/gnubg_player.py, a separate GPL process).
+``random``, ``gnubg:<plies>`` (GNU Backgammon through
+benchmarks/gnubg_player.py, a separate GPL process), and ``outside:<command>``
+(any bot in another process answering one JSON line per decision:
+:mod:`benchmarks.outside_player`).
 
 Default matchups (A against B; ppg is A's points per game):
 
@@ -151,7 +153,8 @@ class GnubgPlayer:
 
 def make_player(spec: str, variant: str) -> Player:
     """``level:<name>``, ``sage:<name>``, ``ours:<plies>[~<noise>][+race][@<weights file>]``, ``pubeval``,
-    ``heuristic``, ``random``, ``gnubg:<plies>``; the weights file may hold one network or a contact-and-race pair
+    ``heuristic``, ``random``, ``gnubg:<plies>``, ``outside:<command>`` (a bot in another process,
+    :mod:`benchmarks.outside_player`); the weights file may hold one network or a contact-and-race pair
     (``nardy train --features``).
 
     ``level:<name>`` is the computer player a table of that level gets
@@ -218,6 +221,15 @@ def make_player(spec: str, variant: str) -> Player:
         return RandomBot(seed=0)
     if kind == "gnubg":
         return GnubgPlayer(int(arg or 0))
+    if kind == "outside":
+        import shutil
+
+        from benchmarks.outside_player import OutsidePlayer
+
+        command = shlex.split(arg)
+        if not command or shutil.which(command[0]) is None:
+            raise Unavailable(f"no program to run for {spec!r}")
+        return OutsidePlayer(command)
     raise ValueError(f"unknown player {spec!r}")
 
 
