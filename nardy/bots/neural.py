@@ -42,15 +42,18 @@ from nardy.rules.position import Row
 FloatArray = npt.NDArray[np.float64]
 
 WEIGHTS: Final[dict[str, str]] = {
-    "long-traditional": "long",
-    "long-tournament": "long",
-    "long-bolshie": "long",
+    "long-traditional": "long-features",
+    "long-tournament": "long-features",
+    "long-bolshie": "long-features",
     "fevga": "fevga",
     "plakoto": "plakoto",
     "hypergammon": "hypergammon",
 }
-"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Fevga's network is
-long nardy's trained on in fevga's own games (the same board, inputs and width); plakoto's has its own family
+"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Long nardy's is a
+contact and a race network on the hand-made inputs (``long-features``, :mod:`nardy.bots.long_features`,
+:mod:`nardy.bots.phased`), shared by the three regulations; ``long.npz``, the 202-input network it was
+warm-started from, stays as the start of fevga's training and of new runs. Fevga's network is that one
+trained on in fevga's own games (the same board, inputs and width); plakoto's has its own family
 (pins and mothers, :data:`nardy.bots.encoding.PLAKOTO`), and so has hypergammon's (three checkers a side, the
 bar, :data:`nardy.bots.encoding.HYPERGAMMON`). All are trained by :mod:`nardy.bots.training`."""
 

@@ -74,12 +74,16 @@ def default_checkpoint_dir(name: str) -> Path:
 
 def weights_name(variant: str) -> str:
     """The weights file a run for ``variant`` makes: the one the variant plays with, unless that is a stand-in
-    trained for other rules (a run must neither resume nor overwrite it: the variant's own name then); for a
-    variant without shipped weights, its family's name."""
+    trained for other rules (a run must neither resume nor overwrite it: the variant's own name then), or a
+    contact-and-race pair on hand-made inputs that a plain run cannot make (long nardy's ``long-features``:
+    the family's name then, ``long``); for a variant without shipped weights, its family's name."""
     rules = find_variant(variant)
     if engine_for(rules.name).stand_in is not None:
         return rules.name
-    return WEIGHTS.get(rules.name, network_family(rules).name)
+    shipped = WEIGHTS.get(rules.name)
+    if shipped is None or (shipped in FAMILIES and FAMILIES[shipped].selector is not None):
+        return network_family(rules).name
+    return shipped
 
 
 def features_family(variant: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 from benchmarks.long_race_check import bearoff_races, race_error
 from nardy.bots.encoding import LONG, LONG_FEATURES, LONG_INPUTS, raw_boards
 from nardy.bots.network import Network
-from nardy.bots.neural import NeuralEvaluator, default_evaluator, default_network, evaluator_for
+from nardy.bots.neural import WEIGHTS, NeuralEvaluator, default_evaluator, default_network, evaluator_for
 from nardy.bots.phased import PhasedNetwork, load_network
 from nardy.rules import find_variant
 from tests.bots.bot_positions import game_positions
@@ -32,13 +32,25 @@ def _shipped_long() -> Network:
 
 @pytest.mark.parametrize("variant", ["long-traditional", "long-tournament", "long-bolshie"])
 def test_a_warm_start_rates_as_the_network_it_starts_from(variant: str) -> None:
-    """Zero weights on the new inputs: the pair, on the extended encoding, gives the shipped network's ratings,
+    """Zero weights on the new inputs: the pair, on the extended encoding, gives the 202-input network's ratings,
     in contact and in races alike."""
     positions = game_positions(variant, seed=4, count=300)
-    warm = evaluator_for(_warm(_shipped_long()), find_variant(variant))
+    rules = find_variant(variant)
+    warm = evaluator_for(_warm(_shipped_long()), rules)
     assert warm.family is LONG_FEATURES
-    assert np.allclose(warm.probabilities(positions), default_evaluator(variant).probabilities(positions),
+    assert np.allclose(warm.probabilities(positions), evaluator_for(_shipped_long(), rules).probabilities(positions),
                        atol=1e-12)
+
+
+def test_long_nardy_plays_with_the_shipped_contact_and_race_pair() -> None:
+    """The three regulations' bots rate positions with the trained pair on the hand-made inputs, both of its
+    networks trained (neither is still the 202-input network it started from)."""
+    network = default_network(WEIGHTS["long-bolshie"])
+    assert isinstance(network, PhasedNetwork) and network.family == LONG_FEATURES.name
+    assert {WEIGHTS[name] for name in ("long-traditional", "long-tournament", "long-bolshie")} == {"long-features"}
+    for part in network.parts():
+        assert np.abs(part.w1[LONG.inputs:]).sum() > 0.0
+    assert default_evaluator("long-tournament").family is LONG_FEATURES
 
 
 def test_each_row_is_rated_by_its_own_network() -> None:

@@ -104,8 +104,9 @@ def test_candidate_plays_are_rated_for_the_mover_and_a_winning_play_exactly() ->
 
 
 def test_a_searching_player_makes_the_searchs_move() -> None:
-    # a bear-in where 1-ply and 0-ply choose differently with 2-1, the first roll of trial 0 under seed 1
-    points = (7, 4, 1, 1, 0, 0, -1, 0, 0, 0, 0, 0, -4, -5, -1, -2, -1, 0, 2, 0, 0, 0, 0, -1)
+    # an early position where the shipped network's 1-ply and 0-ply choose differently with 2-1, the first roll
+    # of trial 0 under seed 1
+    points = (0, 0, -1, 0, 0, -2, 0, 0, -1, 1, 0, -11, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 13)
     start = Position("long-traditional", points, (0, 0), (0, 0))
     evaluator = default_evaluator("long-traditional")
     plays = start.legal_plays(next(trial_dice(1, 0)))
