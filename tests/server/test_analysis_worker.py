@@ -4,13 +4,10 @@ a finished rated match's analysis feeds the fair-play detector, which flags and 
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,7 +16,6 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from nardy.bots.fair_play import MIN_GAMES, MIN_REFERENCE, RECENT_GAMES, WINDOW_MOVES
-from nardy.server.services.analysis_queue import WORKER_NICE
 from nardy.server.services.analysis_worker import work
 from nardy.server.services.fair_play import review
 from nardy.server.services.ratings import family_of
@@ -241,22 +237,3 @@ def test_the_worker_command_refuses_a_database_not_at_head(tmp_path: Any, capsys
 
     assert main(["worker", "analysis", "--database-url", f"sqlite:///{tmp_path / 'empty.sqlite3'}"]) == USAGE_ERROR
     assert "not" in capsys.readouterr().err
-
-
-def _priority_after_lowering() -> tuple[int, int | None]:
-    from nardy.server.services.analysis_queue import lower_priority
-
-    before = os.nice(0)
-    lower_priority()
-    policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else None
-    return os.nice(0) - before, policy
-
-
-def test_a_worker_process_gives_way_to_live_games() -> None:
-    """A worker drops WORKER_NICE levels and, on Linux, into the idle scheduling class, where any woken game
-    server preempts it at once."""
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        lowered, policy = pool.submit(_priority_after_lowering).result(timeout=60)
-    assert lowered == min(WORKER_NICE, 19 - os.nice(0))
-    if hasattr(os, "SCHED_IDLE"):
-        assert policy == os.SCHED_IDLE

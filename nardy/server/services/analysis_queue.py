@@ -207,16 +207,8 @@ def job_record(db: Session, job: JobKey) -> dict[str, Any]:
 
 
 def lower_priority() -> None:
-    """Give live games the CPU first: this process's priority drops by :data:`WORKER_NICE` and, where the
-    system has it (Linux), the process moves to the idle scheduling class (``SCHED_IDLE``).
-
-    A niced process still holds the core for the slice it was given, so a game server woken by a player's
-    action can wait out that slice (docs/operations.md, *Analysis workers*: a busy niced worker doubled live
-    games' p99 on two cores). An idle-class process is preempted as soon as any other process wakes, and
-    gets a core only when no other process wants it."""
+    """Give live games the CPU first: this process's priority drops by :data:`WORKER_NICE`."""
     os.nice(WORKER_NICE)
-    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def analyse_in_worker(database_url: str, job: JobKey, me: str, record: dict[str, Any], level: str) -> dict[str, Any]:
