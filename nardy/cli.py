@@ -283,7 +283,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
 
     variant, mix = training.parse_variants(args.variant)
     family = training.features_family(variant) if args.features else None
-    name = family or training.weights_name(variant)
+    name = training.run_name(variant, family)
     config = training.TrainConfig(
         variant=variant,
         mix=mix,

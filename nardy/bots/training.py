@@ -48,7 +48,7 @@ from nardy.bots.engines import engine_for
 from nardy.bots.evaluator import WIN, WIN_DOUBLE, WIN_TRIPLE, equity, invert, play_ending, terminal_probabilities
 from nardy.bots.network import Network
 from nardy.bots.phased import AnyNetwork, PhasedNetwork, load_network
-from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator
+from nardy.bots.neural import WEIGHTS, NeuralBot, NeuralEvaluator, default_network
 from nardy.bots.race import race_rows
 from nardy.bots.random_bot import RandomBot
 from nardy.rules import Play, Position, find_variant
@@ -75,15 +75,31 @@ def default_checkpoint_dir(name: str) -> Path:
 def weights_name(variant: str) -> str:
     """The weights file a run for ``variant`` makes: the one the variant plays with, unless that is a stand-in
     trained for other rules (a run must neither resume nor overwrite it: the variant's own name then), or a
-    contact-and-race pair on hand-made inputs that a plain run cannot make (long nardy's ``long-features``:
-    the family's name then, ``long``); for a variant without shipped weights, its family's name."""
+    contact-and-race pair on hand-made inputs that a plain run cannot make (long nardy's: the family's name
+    then, ``long``); for a variant without shipped weights, its family's name."""
     rules = find_variant(variant)
     if engine_for(rules.name).stand_in is not None:
         return rules.name
     shipped = WEIGHTS.get(rules.name)
-    if shipped is None or (shipped in FAMILIES and FAMILIES[shipped].selector is not None):
+    if shipped is None or isinstance(default_network(shipped), PhasedNetwork):
         return network_family(rules).name
     return shipped
+
+
+def run_name(variant: str, family: str | None = None) -> str:
+    """The weights file a run for ``variant`` (the first of its variants) makes: :func:`weights_name`, or for a
+    run on ``family``'s hand-made inputs (``--features``) the pair the variant plays with where that is one on
+    those inputs (a run for one regulation alone trains that regulation's pair); else the family's name while
+    no file has it, and never a file another variant plays with (fevga's run: ``long-features-fevga``)."""
+    if family is None:
+        return weights_name(variant)
+    rules = find_variant(variant)
+    shipped = WEIGHTS.get(rules.name)
+    if shipped is not None and default_network(shipped).family == family:
+        return shipped
+    if not weights_path(family).exists():
+        return family
+    return f"{family}-{rules.name}"
 
 
 def features_family(variant: str) -> str:
@@ -130,7 +146,7 @@ class TrainConfig:
 
     @property
     def weights_name(self) -> str:
-        return self.family or weights_name(self.variant)
+        return run_name(self.variant, self.family)
 
 
 @dataclass

@@ -13,7 +13,16 @@ from nardy.bots.bearoff import default_bearoff
 from nardy.bots.encoding import LONG, LONG_FEATURES, LONG_INPUTS
 from nardy.bots.network import Network
 from nardy.bots.phased import PhasedNetwork, load_network
-from nardy.bots.training import RETIRED_TRACE, TDLearner, Trainer, TrainConfig, features_family
+from nardy.bots.neural import WEIGHTS
+from nardy.bots.training import (
+    RETIRED_TRACE,
+    TDLearner,
+    Trainer,
+    TrainConfig,
+    features_family,
+    run_name,
+    weights_name,
+)
 
 
 def _config(directory: Path, init: Path, games: int) -> TrainConfig:
@@ -107,3 +116,13 @@ def test_a_features_run_goes_on_from_an_earlier_runs_pair(tmp_path: Path) -> Non
     Network.initial(inputs=7, hidden=3, seed=1, family="hypergammon").save(other)
     with pytest.raises(ValueError, match="not a long-family network"):
         Trainer(_config(tmp_path / "c", other, 1))
+
+
+def test_a_run_keeps_to_its_own_weights_file() -> None:
+    """A run on the hand-made inputs trains the pair its regulation plays with; a plain run never takes a pair's
+    name, and fevga's run on the new inputs never overwrites long nardy's pair."""
+    for variant in ("long-traditional", "long-tournament", "long-bolshie"):
+        assert run_name(variant, LONG_FEATURES.name) == WEIGHTS[variant]
+        assert run_name(variant) == weights_name(variant) == LONG.name
+    assert run_name("fevga", LONG_FEATURES.name) == "long-features-fevga"
+    assert run_name("fevga") == WEIGHTS["fevga"]
