@@ -314,6 +314,18 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
         out.write(f"exported {trainer.export()}\n")
 
 
+def _average(args: argparse.Namespace, out: TextIO) -> None:
+    from nardy.bots.phased import average_networks, load_network
+
+    try:
+        networks = [load_network(path) for path in args.checkpoints]
+        averaged = average_networks(networks, [Path(path).name for path in args.checkpoints])
+    except (OSError, ValueError, KeyError) as error:
+        raise UsageError(f"cannot average {', '.join(args.checkpoints)}: {error}") from error
+    averaged.save(args.out, exact=True)
+    out.write(f"{args.out}: the mean of {len(networks)} networks ({averaged.meta['games']} games)\n")
+
+
 def _rollout(args: argparse.Namespace, out: TextIO) -> None:
     """Roll out a position of a variant our networks play (long nardy, fevga, plakoto, hypergammon), or with --dice
     each of its candidate plays (the best first)."""
@@ -743,13 +755,19 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--features", action="store_true",
                        help="long nardy's hand-made inputs with a contact and a race network, both warm-started "
                             "from --init, or an earlier run's pair in --init trained on "
-                            "(weights file NAME = long-features)")
+                            "(weights file NAME: the pair the first variant plays with)")
     train.add_argument("--checkpoint-every", type=int, default=1_000)
     train.add_argument("--benchmark-every", type=int, default=5_000, help="0 for none")
     train.add_argument("--benchmark-games", type=int, default=200)
     train.add_argument("--no-progress", dest="progress", action="store_false", help="log lines instead of a bar")
     train.add_argument("--export", action="store_true", help="write nardy/bots/weights/NAME.npz afterwards")
     train.set_defaults(handler=_train)
+
+    average = commands.add_parser(
+        "average", help="average the weights of checkpoints of one training run (smooths TD's step-to-step noise)")
+    average.add_argument("--out", required=True, help="the averaged network's file (.npz, float64)")
+    average.add_argument("checkpoints", nargs="+", help="network files of one kind, family and shape")
+    average.set_defaults(handler=_average)
 
     rollout = commands.add_parser("rollout", help="roll out a position (long nardy, fevga, plakoto, hypergammon), or each play of a roll (--dice)")
     rollout.add_argument("--variant", choices=sorted(WEIGHTS), default=None)

@@ -166,3 +166,32 @@ def load_network(path: Path | str | IO[bytes]) -> AnyNetwork:
     if meta.get("kind") == KIND:
         return PhasedNetwork.load(path)
     return Network.load(path)
+
+
+def average_networks(networks: list[AnyNetwork], sources: list[str]) -> AnyNetwork:
+    """The element-wise mean of the weights of ``networks`` (checkpoints of one training run), named by
+    ``sources`` in its metadata.
+
+    TD(λ) at a constant step keeps moving the weights around the values it has learnt; the ratings of two
+    checkpoints a few thousand games apart differ by as much as the games can measure. Their mean (Polyak
+    averaging, or "stochastic weight averaging") keeps what they share and cancels much of that noise. The
+    networks must be of one kind, family and shape; ValueError otherwise.
+    """
+    if not networks or len(networks) != len(sources):
+        raise ValueError("average at least one network, each named by its source")
+    first = networks[0]
+    shapes = {(type(n), n.family, *(p.shape for p in _weights(n))) for n in networks}
+    if len(shapes) != 1:
+        raise ValueError("only networks of one kind, family and shape can be averaged")
+    result = first.copy()
+    for index, target in enumerate(_weights(result)):
+        target[...] = np.mean([_weights(n)[index] for n in networks], axis=0)
+    result.meta.update(averaged=list(sources), games=max(int(n.meta.get("games", 0)) for n in networks))
+    return result
+
+
+def _weights(network: AnyNetwork) -> tuple[FloatArray, ...]:
+    """Every weight array of ``network`` (both parts' of a pair), in a fixed order."""
+    if isinstance(network, PhasedNetwork):
+        return network.contact.parameters() + network.race.parameters()
+    return network.parameters()

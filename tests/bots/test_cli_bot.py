@@ -175,3 +175,19 @@ def test_train_features_command_warm_starts_a_contact_and_race_pair(
     assert json.loads((out_dir / "progress.json").read_text())["config"]["family"] == "long-features"
     assert main(["train", "--variant", "plakoto", "--features", "--out", str(tmp_path / "p"), "--games", "1"]) != 0
     assert "no contact-and-race encoding extends the plakoto family" in capsys.readouterr().err
+
+
+def test_average_command_writes_the_mean_of_checkpoints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``nardy average --out FILE A B``: the mean network in FILE (float64); files that are not networks of one
+    shape are refused with the reason and nothing written."""
+    for seed in (1, 2):
+        Network.initial(inputs=LONG.inputs, hidden=4, seed=seed, family="long").save(tmp_path / f"{seed}.npz",
+                                                                                      exact=True)
+    out = tmp_path / "mean.npz"
+    assert main(["average", "--out", str(out), str(tmp_path / "1.npz"), str(tmp_path / "2.npz")]) == 0
+    assert "the mean of 2 networks" in capsys.readouterr().out
+    one, two, mean = (Network.load(tmp_path / name) for name in ("1.npz", "2.npz", "mean.npz"))
+    assert np.allclose(mean.w1, (one.w1 + two.w1) / 2) and mean.meta["averaged"] == ["1.npz", "2.npz"]
+    Network.initial(inputs=LONG.inputs, hidden=5, seed=3, family="long").save(tmp_path / "wide.npz")
+    assert main(["average", "--out", str(tmp_path / "bad.npz"), str(tmp_path / "1.npz"), str(tmp_path / "wide.npz")]) != 0
+    assert "one kind, family and shape" in capsys.readouterr().err and not (tmp_path / "bad.npz").exists()

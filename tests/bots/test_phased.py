@@ -13,7 +13,7 @@ from benchmarks.long_race_check import bearoff_races, race_error
 from nardy.bots.encoding import LONG, LONG_FEATURES, LONG_INPUTS, raw_boards
 from nardy.bots.network import Network
 from nardy.bots.neural import WEIGHTS, NeuralEvaluator, default_evaluator, default_network, evaluator_for
-from nardy.bots.phased import PhasedNetwork, load_network
+from nardy.bots.phased import PhasedNetwork, average_networks, load_network
 from nardy.rules import find_variant
 from tests.bots.bot_positions import game_positions
 
@@ -110,3 +110,24 @@ def test_the_race_network_against_the_bear_off_database() -> None:
     assert set(network.part_of(LONG_FEATURES.encode(raw_boards(positions))).tolist()) == {1}
     error = race_error(evaluator, positions)
     assert error.win < 0.03 and error.equity < 0.08
+
+
+def test_averaging_checkpoints_takes_each_weights_mean() -> None:
+    """``average_networks``: every weight of both parts is the mean of the checkpoints'; the sources are named;
+    networks of another shape or kind are refused."""
+    a = _warm(Network.initial(inputs=LONG.inputs, hidden=5, seed=2, family="long"))
+    b = _warm(Network.initial(inputs=LONG.inputs, hidden=5, seed=3, family="long"))
+    a.meta["games"], b.meta["games"] = 100, 200
+    mean = average_networks([a, b], ["a.npz", "b.npz"])
+    assert isinstance(mean, PhasedNetwork)
+    for part, (left, right) in zip(mean.parts(), zip(a.parts(), b.parts())):
+        for value, x, y in zip(part.parameters(), left.parameters(), right.parameters()):
+            assert np.allclose(value, (x + y) / 2)
+    assert mean.meta["averaged"] == ["a.npz", "b.npz"] and mean.meta["games"] == 200
+    assert np.array_equal(a.contact.w1, _warm(Network.initial(inputs=LONG.inputs, hidden=5, seed=2,
+                                                             family="long")).contact.w1)
+    with pytest.raises(ValueError, match="one kind, family and shape"):
+        average_networks([a, _warm(Network.initial(inputs=LONG.inputs, hidden=6, seed=2, family="long"))],
+                         ["a.npz", "c.npz"])
+    with pytest.raises(ValueError, match="one kind, family and shape"):
+        average_networks([a, a.contact], ["a.npz", "contact.npz"])
