@@ -42,17 +42,19 @@ from nardy.rules.position import Row
 FloatArray = npt.NDArray[np.float64]
 
 WEIGHTS: Final[dict[str, str]] = {
-    "long-traditional": "long-features",
-    "long-tournament": "long-features",
-    "long-bolshie": "long-features",
+    "long-traditional": "long-features-traditional",
+    "long-tournament": "long-features-tournament",
+    "long-bolshie": "long-features-bolshie",
     "fevga": "fevga",
     "plakoto": "plakoto",
     "hypergammon": "hypergammon",
 }
-"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Long nardy's is a
-contact and a race network on the hand-made inputs (``long-features``, :mod:`nardy.bots.long_features`,
-:mod:`nardy.bots.phased`), shared by the three regulations; ``long.npz``, the 202-input network it was
-warm-started from, stays as the start of fevga's training and of new runs. Fevga's network is that one
+"""The shipped weights file (``nardy/bots/weights/<name>.npz``) each variant plays with. Each long-nardy
+regulation has its own contact and race network on the hand-made inputs (``long-features``,
+:mod:`nardy.bots.long_features`, :mod:`nardy.bots.phased`): a pair trained on the three regulations' games
+interleaved, then on its own regulation's alone, which gained each of them more than further training on
+all three (docs/strength.md); ``long.npz``, the 202-input network the pairs were warm-started from, stays as
+the start of fevga's training and of new runs. Fevga's network is that one
 trained on in fevga's own games (the same board, inputs and width); plakoto's has its own family
 (pins and mothers, :data:`nardy.bots.encoding.PLAKOTO`), and so has hypergammon's (three checkers a side, the
 bar, :data:`nardy.bots.encoding.HYPERGAMMON`). All are trained by :mod:`nardy.bots.training`."""

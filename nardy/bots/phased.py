@@ -12,9 +12,10 @@ is a drop-in wherever a ``Network`` is.
 
 In long nardy a race stays a race (checkers only move forward, nothing is
 hit), so a game passes from the contact network to the race network once, and
-the race network is shared by the three regulations: without contact no
+the race network could serve the three regulations: without contact no
 opposing checker is behind a block, so neither the six-block rule nor the
-head rule can tell them apart (docs/rules.md §6).
+head rule can tell them apart (docs/rules.md §6). Each regulation's file
+still holds its own, trained with its contact network.
 
 >>> from nardy.bots.network import Network
 >>> old = Network.initial(inputs=4, hidden=3, seed=1, family="long")

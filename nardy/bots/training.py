@@ -89,16 +89,14 @@ def weights_name(variant: str) -> str:
 def run_name(variant: str, family: str | None = None) -> str:
     """The weights file a run for ``variant`` (the first of its variants) makes: :func:`weights_name`, or for a
     run on ``family``'s hand-made inputs (``--features``) the pair the variant plays with where that is one on
-    those inputs (a run for one regulation alone trains that regulation's pair); else the family's name while
-    no file has it, and never a file another variant plays with (fevga's run: ``long-features-fevga``)."""
+    those inputs (``long-features-bolshie`` for "Большие нарды"), else the family's and the variant's names,
+    never a file another variant plays with (fevga's run: ``long-features-fevga``)."""
     if family is None:
         return weights_name(variant)
     rules = find_variant(variant)
     shipped = WEIGHTS.get(rules.name)
     if shipped is not None and default_network(shipped).family == family:
         return shipped
-    if not weights_path(family).exists():
-        return family
     return f"{family}-{rules.name}"
 
 

@@ -42,15 +42,17 @@ def test_a_warm_start_rates_as_the_network_it_starts_from(variant: str) -> None:
                        atol=1e-12)
 
 
-def test_long_nardy_plays_with_the_shipped_contact_and_race_pair() -> None:
-    """The three regulations' bots rate positions with the trained pair on the hand-made inputs, both of its
-    networks trained (neither is still the 202-input network it started from)."""
-    network = default_network(WEIGHTS["long-bolshie"])
-    assert isinstance(network, PhasedNetwork) and network.family == LONG_FEATURES.name
-    assert {WEIGHTS[name] for name in ("long-traditional", "long-tournament", "long-bolshie")} == {"long-features"}
-    for part in network.parts():
-        assert np.abs(part.w1[LONG.inputs:]).sum() > 0.0
-    assert default_evaluator("long-tournament").family is LONG_FEATURES
+def test_long_nardy_plays_with_the_shipped_contact_and_race_pairs() -> None:
+    """Each regulation's bots rate positions with its own trained pair on the hand-made inputs, both networks
+    of each trained (neither is still the 202-input network it started from)."""
+    regulations = ("long-traditional", "long-tournament", "long-bolshie")
+    assert len({WEIGHTS[name] for name in regulations}) == 3, "each regulation its own pair"
+    for name in regulations:
+        network = default_network(WEIGHTS[name])
+        assert isinstance(network, PhasedNetwork) and network.family == LONG_FEATURES.name
+        for part in network.parts():
+            assert np.abs(part.w1[LONG.inputs:]).sum() > 0.0
+        assert default_evaluator(name).family is LONG_FEATURES
 
 
 def test_each_row_is_rated_by_its_own_network() -> None:

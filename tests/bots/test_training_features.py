@@ -53,7 +53,7 @@ def test_a_features_run_is_deterministic_and_resumes_exactly(tmp_path: Path) -> 
     exported = load_network(straight.export(tmp_path / "long-features.npz"))
     assert isinstance(exported, PhasedNetwork) and exported.family == "long-features"
     assert exported.meta["games"] == 2 and exported.meta["init"].startswith("long.npz")
-    assert straight.config.weights_name == "long-features"
+    assert straight.config.weights_name == WEIGHTS["long-traditional"]
 
 
 def test_warm_started_training_moves_both_networks_and_the_new_inputs(tmp_path: Path) -> None:
