@@ -295,11 +295,13 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
         games=args.games,
         seed=args.seed,
         checkpoint_every=args.checkpoint_every,
+        keep_checkpoints=args.keep_checkpoints,
         benchmark_every=args.benchmark_every,
         benchmark_games=args.benchmark_games,
         init=Path(args.init) if args.init else None,
     )
-    counts = (("--games", config.games), ("--hidden", config.hidden), ("--checkpoint-every", config.checkpoint_every))
+    counts = (("--games", config.games), ("--hidden", config.hidden), ("--checkpoint-every", config.checkpoint_every),
+              ("--keep-checkpoints", config.keep_checkpoints))
     for name, value in counts:
         if value < 1:
             raise UsageError(f"{name} is 1 or more")
@@ -757,6 +759,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "from --init, or an earlier run's pair in --init trained on "
                             "(weights file NAME: the pair the first variant plays with)")
     train.add_argument("--checkpoint-every", type=int, default=1_000)
+    train.add_argument("--keep-checkpoints", type=int, default=2,
+                       help="the newest checkpoints kept (2; more to average them with 'nardy average')")
     train.add_argument("--benchmark-every", type=int, default=5_000, help="0 for none")
     train.add_argument("--benchmark-games", type=int, default=200)
     train.add_argument("--no-progress", dest="progress", action="store_false", help="log lines instead of a bar")

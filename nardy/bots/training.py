@@ -127,6 +127,8 @@ class TrainConfig:
     games: int = 10_000
     seed: int = 0
     checkpoint_every: int = 1_000
+    keep_checkpoints: int = 2
+    """The newest checkpoints kept (more to average them afterwards, ``nardy average``)."""
     benchmark_every: int = 5_000
     benchmark_games: int = 200
     mix: tuple[str, ...] = ()
@@ -545,7 +547,7 @@ class Trainer:
         return self.progress.games
 
     def checkpoint(self) -> Path:
-        """Save the network (float64) and the progress; keep the two newest checkpoints."""
+        """Save the network (float64) and the progress; keep the ``keep_checkpoints`` newest checkpoints."""
         self.directory.mkdir(parents=True, exist_ok=True)
         name = f"checkpoint-{self.games:09d}.npz"
         self.network.meta["games"] = self.games
@@ -557,7 +559,7 @@ class Trainer:
         temporary = self.directory / (PROGRESS_FILE + ".tmp")
         temporary.write_text(json.dumps(asdict(self.progress), indent=1))
         temporary.replace(self.directory / PROGRESS_FILE)
-        for old in sorted(self.directory.glob("checkpoint-*.npz"))[:-2]:
+        for old in sorted(self.directory.glob("checkpoint-*.npz"))[: -self.config.keep_checkpoints]:
             old.unlink()
         return self.directory / name
 

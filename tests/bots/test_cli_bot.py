@@ -191,3 +191,17 @@ def test_average_command_writes_the_mean_of_checkpoints(tmp_path: Path, capsys: 
     Network.initial(inputs=LONG.inputs, hidden=5, seed=3, family="long").save(tmp_path / "wide.npz")
     assert main(["average", "--out", str(tmp_path / "bad.npz"), str(tmp_path / "1.npz"), str(tmp_path / "wide.npz")]) != 0
     assert "one kind, family and shape" in capsys.readouterr().err and not (tmp_path / "bad.npz").exists()
+
+
+def test_train_keeps_as_many_checkpoints_as_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--keep-checkpoints 3`` leaves the three newest (two by default), to be averaged afterwards; 0 is refused."""
+    common = ["train", "--variant", "long-traditional", "--hidden", "4", "--checkpoint-every", "1",
+              "--benchmark-every", "0", "--no-progress", "--games", "4"]
+    assert main([*common, "--out", str(tmp_path / "three"), "--keep-checkpoints", "3"]) == 0
+    assert sorted(p.name for p in (tmp_path / "three").glob("checkpoint-*.npz")) == [
+        f"checkpoint-00000000{n}.npz" for n in (2, 3, 4)]
+    assert main([*common, "--out", str(tmp_path / "two")]) == 0
+    assert len(list((tmp_path / "two").glob("checkpoint-*.npz"))) == 2
+    capsys.readouterr()
+    assert main([*common, "--out", str(tmp_path / "none"), "--keep-checkpoints", "0"]) != 0
+    assert "--keep-checkpoints is 1 or more" in capsys.readouterr().err
