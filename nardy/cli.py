@@ -317,14 +317,15 @@ def _train(args: argparse.Namespace, out: TextIO) -> None:
 
 
 def _average(args: argparse.Namespace, out: TextIO) -> None:
+    """Write the mean of a training run's checkpoints (float64), naming them in its metadata."""
     from nardy.bots.phased import average_networks, load_network
 
     try:
         networks = [load_network(path) for path in args.checkpoints]
         averaged = average_networks(networks, [Path(path).name for path in args.checkpoints])
+        averaged.save(args.out, exact=True)
     except (OSError, ValueError, KeyError) as error:
         raise UsageError(f"cannot average {', '.join(args.checkpoints)}: {error}") from error
-    averaged.save(args.out, exact=True)
     out.write(f"{args.out}: the mean of {len(networks)} networks ({averaged.meta['games']} games)\n")
 
 
