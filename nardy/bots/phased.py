@@ -192,7 +192,5 @@ def average_networks(networks: list[AnyNetwork], sources: list[str]) -> AnyNetwo
 
 
 def _weights(network: AnyNetwork) -> tuple[FloatArray, ...]:
-    """Every weight array of ``network`` (both parts' of a pair), in a fixed order."""
-    if isinstance(network, PhasedNetwork):
-        return network.contact.parameters() + network.race.parameters()
-    return network.parameters()
+    """Every weight array of ``network`` (each of its :meth:`parts`'), in a fixed order."""
+    return tuple(array for part in network.parts() for array in part.parameters())
