@@ -4,24 +4,29 @@
 ``POST /api/imports`` an imported match whose row is its own job
 (``imported_matches``); each wakes this process's queue. The queue's task
 claims the oldest job of either kind with a conditional UPDATE (any server
-process may; one wins each job), reads the table's or the import's record
-and hands it to a worker process (``spawn``-started, kept in
-a pool), which replays the record through the rules (a chouette's as each
-member's game against the box, :mod:`nardy.server.services.chouette_analysis`),
-analyses every decision (:mod:`nardy.bots.analysis`) and writes its progress, with a
-heartbeat, into the job's row as it goes. The result is stored in the same
-row. A job whose heartbeat stops for ``stale_seconds`` (its process died) is
-claimed again by whichever process looks next; a job that raises is marked
-``failed`` with the reason, and may be requested again.
+process may; one wins each job) and hands its key to a worker process
+(``spawn``-started, kept in a pool), which does the rest on its own
+database connection (:func:`nardy.server.services.analysis_job.run_job`):
+reads the table's or the import's record, replays it through the rules (a
+chouette's as each member's game against the box,
+:mod:`nardy.server.services.chouette_analysis`), analyses every decision
+(:mod:`nardy.bots.analysis`), writes its progress, with a heartbeat, into
+the job's row as it goes, stores the result in the same row and feeds a
+table's rated players' figures to the fair-play detector
+(:func:`nardy.server.services.fair_play.review`). A job whose heartbeat
+stops for ``stale_seconds`` (its process died) is claimed again by whichever
+process looks next; a job that raises is marked ``failed`` with the reason,
+and may be requested again.
 
-Analysis never runs in the server's own process, so a long 2-ply analysis
-costs live games nothing but a CPU core, and the worker processes run at a
-lower CPU priority (:data:`WORKER_NICE`), so that even that core goes to
-live games first when they want it. Users' requests pass ahead of the
-background analysis the server queues at the end of every rated match
-(``analyses.priority``); when a table's analysis is stored, its rated
-players' figures go to the fair-play detector
-(:func:`nardy.server.services.fair_play.review`).
+Analysis never runs in the server's own process, nor does the work around
+it (reading the record, storing the result, judging the players: Python
+that would hold the interpreter's lock against the event loop), so a long
+2-ply analysis costs live games nothing but a CPU core, and the worker
+processes run at a lower CPU priority
+(:data:`~nardy.server.services.analysis_job.WORKER_NICE`), so that even
+that core goes to live games first when they want it. Users' requests pass
+ahead of the background analysis the server queues at the end of every
+rated match (``analyses.priority``).
 
 A process with no workers claims nothing: the jobs it queues wait for a
 process that has some (a dedicated one, docs/operations.md, or ``nardy
@@ -33,41 +38,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import multiprocessing
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from concurrent.futures.process import BrokenProcessPool
+from datetime import timedelta
 
-from sqlalchemy import Engine
-from sqlalchemy.orm import Session, sessionmaker
-
-from nardy.bots.analysis import analyse
-from nardy.notation.transcript import transcript_from_record
 from nardy.server.runtime.metrics import SILENT, Metrics
-from nardy.server.services.chouette_analysis import member_games
-from nardy.server.services.chouette_state import CHOUETTE_KIND
-from nardy.server.services.chouettes import chouette_spec_from_row
+from nardy.server.services.analysis_job import JobOutcome, log_outcome, lower_priority, run_job_in_pool
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
-from nardy.server.services.fair_play import review
-from nardy.server.services.records import public_record
-from nardy.server.services.tables import spec_from_row
-from nardy.store import analyses_repo, imports_repo, tables_repo
+from nardy.store import analyses_repo
 from nardy.store.analyses_repo import JobKey
-from nardy.store.db import make_engine, make_sessionmaker
 
 log = logging.getLogger(__name__)
 
-PROGRESS_EVERY_SECONDS = 0.5
-"""How often a worker process writes its progress (and heartbeat) at most."""
-
-WORKER_NICE = 10
-"""How much a worker process lowers its CPU priority (``os.nice``) as it starts."""
+JobRunner = Callable[[str, str, JobKey, str], JobOutcome]
+"""What a worker process runs for a claimed job: (database URL, this process's id, job, level) to how it ended;
+:func:`~nardy.server.services.analysis_job.run_job_in_pool`, or a test's stand-in (a module-level function, which
+a spawned process can import)."""
 
 
 class AnalysisQueue:
@@ -84,6 +75,7 @@ class AnalysisQueue:
         poll_seconds: float,
         stale_seconds: float,
         metrics: Metrics = SILENT,
+        job_runner: JobRunner = run_job_in_pool,
     ) -> None:
         self._db = db
         self._clock = clock
@@ -97,6 +89,7 @@ class AnalysisQueue:
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
         self._metrics = metrics
+        self._job_runner = job_runner
 
     async def start(self) -> None:
         """Start claiming jobs (the worker processes start with the first job)."""
@@ -149,104 +142,27 @@ class AnalysisQueue:
             log.exception("counting the analyses waiting failed")
 
     async def _run(self, job: JobKey, level: str) -> None:
-        now = self._clock.now()
         began = time.monotonic()
+        pool: ProcessPoolExecutor | None = None
         try:
-            record = await self._db.run(lambda session: job_record(session, job))
             pool = self._pool or self._start_pool()
-            result = await asyncio.get_running_loop().run_in_executor(
-                pool, analyse_in_worker, self._database_url, job, self._me, record, level,
+            outcome: JobOutcome = await asyncio.get_running_loop().run_in_executor(
+                pool, self._job_runner, self._database_url, self._me, job, level,
             )
-        except Exception as error:  # the job fails, the queue goes on
+        except Exception as error:  # the worker process died, or could not start: the job fails, the queue goes on
             log.exception("analysis of %s %s failed", job.kind, job.id)
+            if isinstance(error, BrokenProcessPool) and self._pool is pool:
+                self._pool = None  # the next job starts a fresh pool
             reason = f"{type(error).__name__}: {error}"
+            now = self._clock.now()
             await self._db.run(lambda session: analyses_repo.fail(session, job=job, me=self._me, error=reason, now=now))
             self._metrics.analysis_done(time.monotonic() - began, failed=True)
             return
-        finished = self._clock.now()
-        stored = await self._db.run(
-            lambda session: analyses_repo.finish(session, job=job, me=self._me, result=result, now=finished)
-        )
-        self._metrics.analysis_done(time.monotonic() - began, failed=False)
-        if not stored:
-            log.warning("analysis of %s %s was taken over by another process (or removed) before it finished here",
-                        job.kind, job.id)
-        elif job.kind == "table":
-            try:
-                await self._db.run(lambda session: review(session, table_id=job.id, result=result, level=level,
-                                                          now=finished))
-            except Exception:  # fair play is looked at again with the player's next match
-                log.exception("the fair-play review of table %s failed", job.id)
+        self._metrics.analysis_done(time.monotonic() - began, failed=outcome.failed)
+        log_outcome(job, outcome)
 
     def _start_pool(self) -> ProcessPoolExecutor:
         self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
                                          initializer=lower_priority)
         return self._pool
 
-
-def job_record(db: Session, job: JobKey) -> dict[str, Any]:
-    """The record a job analyses: an import's, a table's, or a chouette's members' games."""
-    if job.kind == "import":
-        record = imports_repo.record(db, job.id)
-        if record is None:
-            raise LookupError(f"there is no imported match {job.id!r}")
-        return record
-    row = tables_repo.get_table(db, job.id)
-    if row is None:
-        raise LookupError(f"there is no table {job.id!r}")
-    events = tables_repo.events_after(db, job.id)
-    if row.kind == CHOUETTE_KIND:
-        games = member_games(job.id, chouette_spec_from_row(row), events)
-        return {"chouette_games": [
-            {"number": game.number, "box": game.box, "member": game.member, "record": game.record} for game in games
-        ]}
-    return public_record(job.id, spec_from_row(row), events)
-
-
-# ---------------------------------------------------------------- in the worker process
-
-
-def lower_priority() -> None:
-    """Give live games the CPU first: this process's priority drops by :data:`WORKER_NICE`."""
-    os.nice(WORKER_NICE)
-
-
-def analyse_in_worker(database_url: str, job: JobKey, me: str, record: dict[str, Any], level: str) -> dict[str, Any]:
-    """Analyse a record at ``level`` and return the result's JSON; progress goes to the job's row."""
-    sessions = _worker_sessions(database_url)
-    last = [0.0]
-
-    def report(done: int, total: int) -> None:
-        moment = time.monotonic()
-        if moment - last[0] < PROGRESS_EVERY_SECONDS or total <= 0:
-            return
-        last[0] = moment
-        with sessions() as session:
-            if not analyses_repo.progress(session, job=job, me=me, done=done / total, now=datetime.now(UTC)):
-                raise RuntimeError("the job was taken over by another process, or removed")
-
-    if "chouette_games" in record:
-        return _analyse_chouette(record["chouette_games"], level, report)
-    result = analyse(transcript_from_record(record), level=level, progress=report)
-    answer: dict[str, Any] = result.to_json()
-    return answer
-
-
-def _analyse_chouette(games: list[dict[str, Any]], level: str, report: Callable[[int, int], None]) -> dict[str, Any]:
-    """Each team member's game against the box, analysed as a money game of its own (one cube per member):
-    ``{"kind": "chouette", "members": [{"number", "box", "member", ...the analysis...}]}``, in the order played."""
-    members = []
-    for index, game in enumerate(games):
-        def part(done: int, total: int, before: int = index) -> None:
-            report(before * total + done, len(games) * total)
-
-        analysis = analyse(transcript_from_record(game["record"]), level=level, progress=part)
-        members.append({"number": game["number"], "box": game["box"], "member": game["member"], **analysis.to_json()})
-    return {"kind": "chouette", "members": members}
-
-
-@functools.cache
-def _worker_sessions(database_url: str) -> sessionmaker[Session]:
-    """One engine per worker process, made on its first job."""
-    engine: Engine = make_engine(database_url)
-    return make_sessionmaker(engine)

@@ -3,9 +3,9 @@
 Each worker process claims a job from the database's queue
 (:func:`nardy.store.analyses_repo.claim`: on PostgreSQL with ``FOR UPDATE
 SKIP LOCKED``, so workers claiming at once never wait on each other and
-never take one job twice), analyses it in its own process at a lowered CPU
-priority, writing progress and heartbeats into the job's row as the
-server's pool does (:func:`nardy.server.services.analysis_queue.analyse_in_worker`),
+never take one job twice) and runs it as a process of the server's pool
+does (:func:`nardy.server.services.analysis_job.run_job`): at a lowered CPU
+priority it analyses the job, writing progress and heartbeats into its row,
 stores the result and, for a table, feeds the fair-play detector
 (:func:`nardy.server.services.fair_play.review`). A worker that dies leaves
 its job to go stale and be claimed again. Users' requests pass ahead of
@@ -21,31 +21,24 @@ import logging
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from nardy.server.services.analysis_queue import analyse_in_worker, job_record, lower_priority
-from nardy.server.services.fair_play import review
+from nardy.server.services.analysis_job import Analyser, log_outcome, lower_priority, run_job
 from nardy.server.services.peers import new_process_id
 from nardy.store import analyses_repo
-from nardy.store.analyses_repo import JobKey
 from nardy.store.db import make_engine, make_sessionmaker
 
 log = logging.getLogger(__name__)
 
-Analyser = Callable[[str, JobKey, str, dict[str, Any], str], dict[str, Any]]
-"""What analyses a job: (database URL, job, worker id, record, level) to the result's JSON."""
-
 
 def work(
     database_url: str, sessions: sessionmaker[Session], *, me: str, stale_seconds: float, poll_seconds: float,
-    stop: threading.Event, analyser: Analyser = analyse_in_worker, until_idle: bool = False,
+    stop: threading.Event, analyser: Analyser | None = None, until_idle: bool = False,
 ) -> int:
-    """Claim and analyse jobs one at a time until ``stop`` is set (or, ``until_idle``, the queue is empty);
-    the number of jobs finished here."""
+    """Claim and run jobs one at a time (:func:`~nardy.server.services.analysis_job.run_job`) until ``stop`` is
+    set (or, ``until_idle``, the queue is empty); the number of jobs whose result was stored here."""
     finished = 0
     while not stop.is_set():
         now = datetime.now(UTC)
@@ -57,32 +50,10 @@ def work(
             stop.wait(poll_seconds)
             continue
         job, level = claimed
-        finished += _run(database_url, sessions, me, job, level, analyser)
+        outcome = run_job(sessions, database_url, me, job, level, analyser)
+        log_outcome(job, outcome)
+        finished += outcome.stored
     return finished
-
-
-def _run(database_url: str, sessions: sessionmaker[Session], me: str, job: JobKey, level: str,
-         analyser: Analyser) -> int:
-    try:
-        with sessions() as db:
-            record = job_record(db, job)
-        result = analyser(database_url, job, me, record, level)
-    except Exception as error:  # the job fails, the worker goes on
-        log.exception("analysis of %s %s failed", job.kind, job.id)
-        with sessions() as db:
-            analyses_repo.fail(db, job=job, me=me, error=f"{type(error).__name__}: {error}", now=datetime.now(UTC))
-        return 0
-    now = datetime.now(UTC)
-    with sessions() as db:
-        if not analyses_repo.finish(db, job=job, me=me, result=result, now=now):
-            log.warning("analysis of %s %s was taken over before it finished here", job.kind, job.id)
-            return 0
-        if job.kind == "table":
-            try:
-                review(db, table_id=job.id, result=result, level=level, now=now)
-            except Exception:  # fair play is looked at again with the player's next match
-                log.exception("the fair-play review of table %s failed", job.id)
-    return 1
 
 
 def serve(database_url: str, *, stale_seconds: float, poll_seconds: float) -> None:
