@@ -1,6 +1,6 @@
 """Fair play on the server: each analysed rated match feeds the detector, whose findings wait for a moderator.
 
-When the analysis of a table finishes (:mod:`nardy.server.services.analysis_queue`,
+When the analysis of a table finishes, in the worker process that ran it (:mod:`nardy.server.services.analysis_job`,
 or a ``nardy worker analysis`` process), :func:`review` keeps each rated
 player's figures (:func:`nardy.bots.fair_play.game_figures`) and judges the
 account over its latest analysed rated matches in the variant (its
