@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -49,6 +50,9 @@ PROGRESS_EVERY_SECONDS = 0.5
 
 WORKER_NICE = 10
 """How much a worker process lowers its CPU priority (``os.nice``) as it starts."""
+
+ORPHAN_CHECK_SECONDS = 1.0
+"""How often a server pool's process looks whether its server is still there."""
 
 Analyser = Callable[[str, JobKey, str, dict[str, Any], str], dict[str, Any]]
 """What analyses a job: (database URL, job, worker id, record, level) to the result's JSON."""
@@ -88,6 +92,24 @@ def log_outcome(job: JobKey, outcome: JobOutcome) -> None:
 def lower_priority() -> None:
     """Give live games the CPU first: this process's priority drops by :data:`WORKER_NICE`."""
     os.nice(WORKER_NICE)
+
+
+def start_pool_worker() -> None:
+    """A server pool's process as it starts: lower its priority, and end it once the server that started it is gone.
+
+    A pool's process holds its own end of the queue it reads jobs from, so it never sees the server die: without
+    this watch a server killed or stopped mid-job left its workers behind, idle for good, each holding its memory.
+    A job under way when the server dies is left to go stale and be claimed again, as a dead worker's is.
+    """
+    lower_priority()
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="nardy-server-watch", daemon=True).start()
 
 
 def run_job(sessions: sessionmaker[Session], database_url: str, me: str, job: JobKey, level: str,

@@ -47,7 +47,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 
 from nardy.server.runtime.metrics import SILENT, Metrics
-from nardy.server.services.analysis_job import JobOutcome, log_outcome, lower_priority, run_job_in_pool
+from nardy.server.services.analysis_job import JobOutcome, log_outcome, run_job_in_pool, start_pool_worker
 from nardy.server.services.clock import Clock
 from nardy.server.services.database import DatabaseThreads
 from nardy.store import analyses_repo
@@ -163,6 +163,6 @@ class AnalysisQueue:
 
     def _start_pool(self) -> ProcessPoolExecutor:
         self._pool = ProcessPoolExecutor(max_workers=self._workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=lower_priority)
+                                         initializer=start_pool_worker)
         return self._pool
 
