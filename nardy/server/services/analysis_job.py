@@ -79,7 +79,7 @@ class JobOutcome:
 
 
 def log_outcome(job: JobKey, outcome: JobOutcome) -> None:
-    """Log a job that failed, was taken over, or whose fair-play review raised (a stored job is not logged)."""
+    """Log a job that failed, was taken over, or whose fair-play review raised; a job stored cleanly is not logged."""
     if outcome.failed:
         log.error("analysis of %s %s failed: %s\n%s", job.kind, job.id, outcome.error, outcome.trace)
     elif not outcome.stored:
