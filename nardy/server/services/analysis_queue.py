@@ -20,9 +20,10 @@ and may be requested again.
 
 Analysis never runs in the server's own process, nor does the work around
 it (reading the record, storing the result, judging the players: Python
-that would hold the interpreter's lock against the event loop), so a long
-2-ply analysis costs live games nothing but a CPU core, and the worker
-processes run at a lower CPU priority
+that would hold the interpreter's lock against the event loop): a long
+2-ply analysis costs live games a CPU core (on a machine with none to
+spare, also some of their slowest round trips: docs/operations.md). The
+worker processes run at a lower CPU priority
 (:data:`~nardy.server.services.analysis_job.WORKER_NICE`), so that even
 that core goes to live games first when they want it. Users' requests pass
 ahead of the background analysis the server queues at the end of every
