@@ -93,6 +93,10 @@ class PubSub(Protocol):
         process while nobody elsewhere listens to the channel.
         """
 
+    async def publish_heard(self, channel: str, message: str) -> int | None:
+        """:meth:`publish` ``message``, then say how many other processes listening to ``channel`` have it now;
+        ``None`` when that is not known (it waits for an unreachable Redis)."""
+
     def subscribe(self, channel: str) -> Subscription:
         """A subscription to ``channel``; it receives messages once opened (``async with``)."""
 
@@ -289,6 +293,11 @@ class InProcessPubSub(_FanOut):
         """Queue ``message`` for every open subscription of ``channel``."""
         self._deliver(channel, message)
 
+    async def publish_heard(self, channel: str, message: str) -> int | None:
+        """:meth:`publish`; no other process hears it, for there is none."""
+        self._deliver(channel, message)
+        return 0
+
     async def _attach(self, subscription: Subscription) -> None:
         self._add(subscription)
 
@@ -417,6 +426,23 @@ class RedisPubSub(_FanOut):
         receivers = await self._to_redis(name, f"{self._tag} {message}")
         if receivers is not None:
             self._lone.published(channel, receivers, ours if ours == self._ours(name) else None, since)
+
+    async def publish_heard(self, channel: str, message: str) -> int | None:
+        """Deliver ``message`` here now and publish it through Redis; how many other processes' subscriber
+        connections Redis handed it to (this one's is not counted), or ``None`` while it is kept for Redis.
+
+        While this process's own subscription to ``channel`` is being made or ended, it is counted as
+        another's: in doubt the count errs high.
+        """
+        if self._closed:
+            return None
+        self._deliver(channel, message)
+        name = REDIS_PREFIX + channel
+        ours = self._ours(name)
+        receivers = await self._to_redis(name, f"{self._tag} {message}")
+        if receivers is None:
+            return None
+        return max(0, receivers - 1) if ours == 1 and self._ours(name) == 1 else receivers
 
     async def _to_redis(self, name: str, tagged: str) -> int | None:
         """Publish to Redis with the next round trip if nothing waits before it, else keep it behind what waits

@@ -8,8 +8,15 @@ channel :data:`SIGN_OUT_CHANNEL`, which every process's :class:`SignOuts`
 listens to; each tells its own connections of that session
 (:class:`SessionHolder`), which stop acting for it and close with 4001.
 
+Each process answers the notice once its connections stopped acting for the
+session, and the announcement waits for every process that heard it to answer
+(at most :data:`ANSWER_SECONDS`). So when the logout has answered, no process
+applies an action of the session any more, even one sent at once to a
+process that the notice had not reached yet when the logout began.
+
 Notices reach other processes late while Redis is unreachable (the
-publisher keeps them until it is back), and a process whose own subscription
+publisher keeps them until it is back; the announcement does not wait for
+them then), and a process whose own subscription
 to Redis broke may have missed some. Then every connection is
 asked to look its session up again (:meth:`SessionHolder.recheck_session`).
 And once every :data:`SWEEP_SECONDS` one query looks up every session this
@@ -17,6 +24,10 @@ process's connections hold; those that ended (signed out, or expired) are
 told so, as by a notice. So a notice that never came delays the end of a
 session's rights by a minute at most, for one query a minute per process
 rather than one per connection.
+
+The channel carries three kinds of message: ``<digest>`` (a notice that
+wants no answer: ``nardy admin ban`` sends those), ``<digest> <request>``
+(a notice to answer) and ``heard <request>`` (the answer).
 """
 
 from __future__ import annotations
@@ -24,7 +35,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import re
+import secrets
 from typing import Final, Protocol
 
 import anyio.from_thread
@@ -40,9 +53,15 @@ SIGN_OUT_CHANNEL: Final = "control:signed-out"
 """Publish/subscribe channel of the notices; table channels are ``table:<id>``, so it cannot clash."""
 SWEEP_SECONDS: Final = 60.0
 """How often the sessions that connections hold are looked up, all in one query."""
+ANSWER_SECONDS: Final = 2.0
+"""How long an announcement waits for the other processes to answer that their connections stopped acting for
+the session; one that has not answered by then is left to its sweep."""
 
 
-_DIGEST = re.compile(r"[0-9a-f]{64}")
+log = logging.getLogger(__name__)
+
+_NOTICE = re.compile(r"(?P<digest>[0-9a-f]{64})(?: (?P<request>[0-9a-f]{32}))?")
+_ANSWER = re.compile(r"heard (?P<request>[0-9a-f]{32})")
 
 
 def session_digest(token: str) -> str:
@@ -71,6 +90,8 @@ class SignOuts:
         self._sessions = sessions
         self._holders: dict[str, set[SessionHolder]] = {}
         self._listener: asyncio.Task[None] | None = None
+        self._awaited: dict[str, _Answers] = {}
+        """The answers this process's announcements wait for, by request."""
         self._sweeps = Periodic(self.sweep, sweep_seconds, name="the sweep of the sessions held here")
 
     def hold(self, digest: str, holder: SessionHolder) -> None:
@@ -115,11 +136,26 @@ class SignOuts:
         """The session of ``token`` has ended: tell this process's connections now, and every other process."""
         await self.announce_digest(session_digest(token))
 
-    async def announce_digest(self, digest: str) -> None:
+    async def announce_digest(self, digest: str, *, answer_seconds: float = ANSWER_SECONDS) -> None:
         """The session stored as ``digest`` has ended (another session of its account changed the password or
-        deleted the account): as :meth:`announce`."""
+        deleted the account): as :meth:`announce`.
+
+        Returns once every other process that heard the notice answered, or after ``answer_seconds``.
+        """
         self._notify(digest)
-        await self._pubsub.publish(SIGN_OUT_CHANNEL, digest)
+        request = secrets.token_hex(16)
+        answers = self._awaited[request] = _Answers()
+        try:
+            heard = await self._pubsub.publish_heard(SIGN_OUT_CHANNEL, f"{digest} {request}")
+            if heard and not await answers.wait_for(heard, answer_seconds):
+                log.warning("%d of %d processes did not answer a sign-out notice within %.1f s; their sweeps end "
+                            "the session", heard - answers.count, heard, answer_seconds)
+        finally:
+            del self._awaited[request]
+
+    async def announce_digests(self, digests: list[str]) -> None:
+        """:meth:`announce_digest` for each of ``digests``, together: their answers are awaited at once."""
+        await asyncio.gather(*(self.announce_digest(digest) for digest in digests))
 
     def _notify(self, digest: str) -> None:
         for holder in list(self._holders.get(digest, ())):
@@ -146,10 +182,46 @@ class SignOuts:
                         continue
                     except StopAsyncIteration:
                         return
-                    if _DIGEST.fullmatch(message):
-                        self._notify(message)
+                    await self._heard(message)
         finally:
             ready.set()
+
+    async def _heard(self, message: str) -> None:
+        """Act on one message of the channel: a notice (answered when it asks, unless this process announced it), or
+        an answer to an announcement of this process."""
+        if notice := _NOTICE.fullmatch(message):
+            self._notify(notice["digest"])
+            if notice["request"] is not None and notice["request"] not in self._awaited:
+                await self._pubsub.publish(SIGN_OUT_CHANNEL, f"heard {notice['request']}")
+        elif (answer := _ANSWER.fullmatch(message)) and (answers := self._awaited.get(answer["request"])):
+            answers.add()
+
+
+class _Answers:
+    """How many processes have answered one announcement, and a way to wait for enough of them."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._changed = asyncio.Event()
+
+    @property
+    def count(self) -> int:
+        """The processes that answered so far."""
+        return self._count
+
+    def add(self) -> None:
+        """One more process answered."""
+        self._count += 1
+        self._changed.set()
+
+    async def wait_for(self, count: int, seconds: float) -> bool:
+        """Wait until ``count`` processes have answered, at most ``seconds``; whether they did."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                while self._count < count:
+                    self._changed.clear()
+                    await self._changed.wait()
+        return self._count >= count
 
 
 def announce_sign_out(app: Starlette, token: str) -> None:
@@ -159,10 +231,9 @@ def announce_sign_out(app: Starlette, token: str) -> None:
 
 
 def announce_sign_outs(app: Starlette, digests: list[str]) -> None:
-    """:meth:`SignOuts.announce_digest` for each of ``digests``, from a worker thread (a sync route)."""
+    """:meth:`SignOuts.announce_digests`, from a worker thread (a sync route)."""
     sign_outs: SignOuts = app.state.sign_outs
-    for digest in digests:
-        anyio.from_thread.run(sign_outs.announce_digest, digest)
+    anyio.from_thread.run(sign_outs.announce_digests, digests)
 
 
 def announce_from_outside(redis_url: str | None, digests: list[str]) -> bool:
