@@ -10,7 +10,8 @@ population may play few engine accounts, or none. Each account plays
 shuffled and paired, so every match counts for both its players), of one
 point without the cube where the variant allows that, else of its shortest
 length, with the cube where the variant requires it (dave; tavli's shortest
-match is 3 points, two to five of its games in turn); every match is analysed
+match is 3 points, two to five of its games in turn), or of ``--match-length``
+points with the cube wherever the variant has one; every match is analysed
 as the server's background analysis does it (:func:`nardy.bots.analysis.analyse` at
 :data:`nardy.bots.fair_play.FAIR_PLAY_LEVEL`), and each player's
 figures are taken with :func:`nardy.bots.fair_play.game_figures`. A match's
@@ -118,19 +119,24 @@ def _without_self_matches(pairs: list[tuple[str, str]], rng: random.Random) -> l
     return pairs
 
 
-def match_terms(variant: str) -> tuple[int, GameOptions]:
-    """The shortest match ``variant`` allows (one point where it may) and its cube: only where it is required."""
+def match_terms(variant: str, length: int | None = None) -> tuple[int, GameOptions]:
+    """A match of ``variant`` and its cube: of ``length`` points with the cube wherever the variant has one; by
+    default the shortest match it allows (one point where it may), with the cube only where it is required."""
     rules = find_variant(variant)
     allowed = rules.match_lengths
+    if length is not None:
+        if allowed is not None and length not in allowed:
+            raise ValueError(f"{variant} is not played to {length} points (it allows {sorted(allowed)})")
+        return length, GameOptions(cube=rules.cube_allowed or rules.cube_required)
     length = 1 if allowed is None or 1 in allowed else min(length for length in allowed if length > 0)
     return length, GameOptions(cube=rules.cube_required)
 
 
-def play_record(variant: str, levels: tuple[str, str], seed: str) -> dict[str, Any]:
+def play_record(variant: str, levels: tuple[str, str], seed: str, length: int | None = None) -> dict[str, Any]:
     """A match of :func:`match_terms` between bots of ``levels``, as a table's record holds it."""
     rng = random.Random(seed)
     bots = [make_bot(level, variant=variant, seed=rng.randrange(2**31)) for level in levels]
-    length, options = match_terms(variant)
+    length, options = match_terms(variant, length)
     match = Match.new(variant, length=length, options=options)
     events: list[dict[str, Any]] = [
         {"kind": "seated", "seat": seat, "payload": {"seat": seat, "name": levels[seat], "bot": None}}
@@ -170,10 +176,12 @@ def play_record(variant: str, levels: tuple[str, str], seed: str) -> dict[str, A
     return {"variant": variant, "match_length": length, "options": {"cube": options.cube}, "events": events}
 
 
-def play_and_analyse(variant: str, seed: int, match: tuple[int, str, str, str, str]) -> dict[str, Any]:
-    """Play one scheduled match and analyse it; both players' figures and the analysis's seconds."""
+def play_and_analyse(variant: str, seed: int, match: tuple[int, str, str, str, str],
+                     length: int | None = None) -> dict[str, Any]:
+    """Play one scheduled match (of ``length`` points, see :func:`match_terms`) and analyse it; both players'
+    figures and the analysis's seconds."""
     number, a, level_a, b, level_b = match
-    record = play_record(variant, (level_a, level_b), f"fair_play:{variant}:{seed}:{number}")
+    record = play_record(variant, (level_a, level_b), f"fair_play:{variant}:{seed}:{number}", length)
     began = time.perf_counter()
     result = analyse(transcript_from_record(record), level=FAIR_PLAY_LEVEL).to_json()
     seconds = time.perf_counter() - began
@@ -272,6 +280,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--engine-accounts", type=int, default=None,
                         help="engine (expert) accounts per variant; as many as --accounts unless told")
     parser.add_argument("--games", type=int, default=10, help="matches per account")
+    parser.add_argument("--match-length", type=int, default=None,
+                        help="matches of this many points, with the cube wherever the variant has one "
+                             "(default: its shortest, the cube only where required)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--log", type=Path, action="append",
@@ -294,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 for match in schedule(variant, args.accounts, args.games, args.seed, args.engine_accounts)
                 if (variant, match[0]) not in seen]
         with ProcessPoolExecutor(max_workers=args.workers) as pool, logs[0].open("a") as log:
-            futures = [pool.submit(play_and_analyse, variant, args.seed, match) for variant, match in todo]
+            futures = [pool.submit(play_and_analyse, variant, args.seed, match, args.match_length) for variant, match in todo]
             for future in futures:
                 row = future.result()
                 done.append(row)

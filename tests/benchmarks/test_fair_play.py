@@ -1,6 +1,7 @@
 """The fair-play benchmark's parts: a schedule where every account plays its matches and never itself (with
 as many engine accounts as asked, none included), a played match whose record replays (of several games and
-with the cube where the variant asks for them), the report's bands, intervals and pooled totals, over logs."""
+with the cube where the variant asks for them, or wherever it has one when a match length is asked for), the
+report's bands, intervals and pooled totals, over logs."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from typing import Any
 import pytest
 
 from benchmarks.fair_play import LEVELS, main, match_terms, play_record, report, schedule, wilson
-from nardy.bots.fair_play import RECENT_GAMES
+from nardy.bots.analysis import analyse
+from nardy.bots.fair_play import FAIR_PLAY_LEVEL, RECENT_GAMES
 from nardy.notation.transcript import transcript_from_record
+from nardy.rules import GameOptions
 
 
 def test_every_account_plays_its_matches_and_never_itself() -> None:
@@ -47,6 +50,23 @@ def test_a_variant_without_one_point_matches_plays_its_shortest_and_its_required
     assert match_terms("backgammon")[0] == 1 and not match_terms("backgammon")[1].cube
     assert match_terms("dave")[0] == 3 and match_terms("dave")[1].cube
     assert match_terms("tavli")[0] == 3 and not match_terms("tavli")[1].cube
+
+
+def test_a_match_length_asked_for_brings_the_cube_wherever_the_variant_has_one() -> None:
+    assert match_terms("backgammon", 3) == (3, GameOptions(cube=True))
+    assert match_terms("tavla", 3)[1] == GameOptions(cube=False)
+    with pytest.raises(ValueError, match="tavli is not played to 4 points"):
+        match_terms("tavli", 4)
+
+
+def test_a_cube_match_is_a_record_the_analysis_reads_with_its_cube_decisions() -> None:
+    record = play_record("hypergammon", ("beginner", "expert"), "cube", 3)
+    transcript = transcript_from_record(record)
+    assert transcript.length == 3 and record["options"] == {"cube": True}
+    assert any(event["kind"] == "doubled" for event in record["events"])
+    kinds = {decision["kind"] for game in analyse(transcript, level=FAIR_PLAY_LEVEL).to_json()["games"]
+             for decision in game["decisions"]}
+    assert "move" in kinds and kinds - {"move"}
 
 
 def test_a_played_match_of_several_games_is_a_record_the_analysis_reads() -> None:
