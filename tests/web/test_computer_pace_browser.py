@@ -77,8 +77,10 @@ def test_the_computers_dice_show_before_its_checkers_slide(browser: Any, paced: 
         person.page.evaluate(WATCH_THE_BOARD)
         person.page.click("[data-action=roll]")
         person.page.wait_for_selector('svg.board[data-dice="5-3"][data-mover=me]')
-        for point in (24, 19, 19, 16):  # each click once the page offers that point (a loaded machine is slow)
-            person.page.wait_for_selector(f'g.hit.movable[data-point="{point}"], g.hit.target[data-point="{point}"]')
+        # Each click once the page offers that point as what the click is for (a loaded machine is slow): 19 is a
+        # target before the first step lands there and a checker to move after, so "either" would match too soon.
+        for point, offered_as in ((24, "movable"), (19, "target"), (19, "movable"), (16, "target")):
+            person.page.wait_for_selector(f'g.hit.{offered_as}[data-point="{point}"]')
             person.click_point(point)
         person.page.click("[data-action=confirm]")
         person.page.wait_for_function("() => window.pace.flight !== null")
