@@ -93,9 +93,9 @@ class PubSub(Protocol):
         process while nobody elsewhere listens to the channel.
         """
 
-    async def publish_heard(self, channel: str, message: str) -> int | None:
-        """:meth:`publish` ``message``, then say how many other processes listening to ``channel`` have it now;
-        ``None`` when that is not known (it waits for an unreachable Redis)."""
+    async def publish_to_others(self, channel: str, message: str) -> int | None:
+        """Publish ``message`` to the other processes' subscriptions of ``channel`` only (not this process's); how
+        many processes have it now, or ``None`` when that is not known (it waits for an unreachable Redis)."""
 
     def subscribe(self, channel: str) -> Subscription:
         """A subscription to ``channel``; it receives messages once opened (``async with``)."""
@@ -293,9 +293,8 @@ class InProcessPubSub(_FanOut):
         """Queue ``message`` for every open subscription of ``channel``."""
         self._deliver(channel, message)
 
-    async def publish_heard(self, channel: str, message: str) -> int | None:
-        """:meth:`publish`; no other process hears it, for there is none."""
-        self._deliver(channel, message)
+    async def publish_to_others(self, channel: str, message: str) -> int | None:
+        """Nobody hears it: there is no other process."""
         return 0
 
     async def _attach(self, subscription: Subscription) -> None:
@@ -427,16 +426,16 @@ class RedisPubSub(_FanOut):
         if receivers is not None:
             self._lone.published(channel, receivers, ours if ours == self._ours(name) else None, since)
 
-    async def publish_heard(self, channel: str, message: str) -> int | None:
-        """Deliver ``message`` here now and publish it through Redis; how many other processes' subscriber
-        connections Redis handed it to (this one's is not counted), or ``None`` while it is kept for Redis.
+    async def publish_to_others(self, channel: str, message: str) -> int | None:
+        """Publish ``message`` through Redis (this process's subscribers skip it, as they skip every message of
+        this process that comes back); how many other processes' subscriber connections Redis handed it to, or
+        ``None`` while it is kept for Redis.
 
         While this process's own subscription to ``channel`` is being made or ended, it is counted as
         another's: in doubt the count errs high.
         """
         if self._closed:
             return None
-        self._deliver(channel, message)
         name = REDIS_PREFIX + channel
         ours = self._ours(name)
         receivers = await self._to_redis(name, f"{self._tag} {message}")

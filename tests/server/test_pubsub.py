@@ -167,6 +167,27 @@ def test_a_slow_subscriber_is_told_to_resync(make: Factory, channel: Callable[[s
     run(scenario)
 
 
+def test_a_message_for_the_others_skips_this_process_and_counts_who_heard_it(
+    make: Factory, channel: Callable[[str], str],
+) -> None:
+    """In-process there is nobody else; through Redis the other process hears it, and is counted."""
+    name = channel("others")
+
+    async def scenario() -> None:
+        async with opened(make) as here, opened(make) as there:
+            async with here.subscribe(name) as own, there.subscribe(name) as other:
+                heard = await here.publish_to_others(name, "for the others")
+                if isinstance(here, RedisPubSub):
+                    assert heard == 1
+                    assert await receive(other) == "for the others"
+                else:
+                    assert heard == 0
+                await here.publish(name, "for everyone")
+                assert await receive(own) == "for everyone"
+
+    run(scenario)
+
+
 def test_iterating_ends_when_the_pubsub_closes(make: Factory, channel: Callable[[str], str]) -> None:
     async def scenario() -> None:
         pubsub = make()

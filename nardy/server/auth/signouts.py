@@ -146,7 +146,7 @@ class SignOuts:
         request = secrets.token_hex(16)
         answers = self._awaited[request] = _Answers()
         try:
-            heard = await self._pubsub.publish_heard(SIGN_OUT_CHANNEL, f"{digest} {request}")
+            heard = await self._pubsub.publish_to_others(SIGN_OUT_CHANNEL, f"{digest} {request}")
             if heard and not await answers.wait_for(heard, answer_seconds):
                 log.warning("%d of %d processes did not answer a sign-out notice within %.1f s; their sweeps end "
                             "the session", heard - answers.count, heard, answer_seconds)
@@ -187,12 +187,12 @@ class SignOuts:
             ready.set()
 
     async def _heard(self, message: str) -> None:
-        """Act on one message of the channel: a notice (answered when it asks, unless this process announced it), or
-        an answer to an announcement of this process."""
+        """Act on one message of another process: a notice (answered when it asks), or an answer to an
+        announcement of this process."""
         if notice := _NOTICE.fullmatch(message):
             self._notify(notice["digest"])
-            if notice["request"] is not None and notice["request"] not in self._awaited:
-                await self._pubsub.publish(SIGN_OUT_CHANNEL, f"heard {notice['request']}")
+            if notice["request"] is not None:
+                await self._pubsub.publish_to_others(SIGN_OUT_CHANNEL, f"heard {notice['request']}")
         elif (answer := _ANSWER.fullmatch(message)) and (answers := self._awaited.get(answer["request"])):
             answers.add()
 
