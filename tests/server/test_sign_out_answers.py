@@ -25,7 +25,7 @@ from sqlalchemy.orm import sessionmaker
 
 from nardy.server.auth.signouts import SIGN_OUT_CHANNEL, SignOuts
 from nardy.server.pubsub import REDIS_PREFIX, InProcessPubSub, PubSub, RedisPubSub
-from tests.server.live_server import REDIS_URL, redis_unreachable
+from tests.server.live_pair import redis_url  # noqa: F401 - a fixture, used by name
 
 TIMEOUT = 10.0
 
@@ -41,14 +41,6 @@ class Holder:
 
     def recheck_session(self) -> None:
         """Not asked here."""
-
-
-@pytest.fixture
-def redis_url() -> str:
-    reason = redis_unreachable()
-    if reason is not None:
-        pytest.skip(reason)
-    return REDIS_URL
 
 
 def started(pubsub: PubSub) -> SignOuts:
