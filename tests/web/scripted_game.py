@@ -18,6 +18,7 @@ never hits; :func:`play_to_the_leaders_last_turn` takes turns between the two.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from nardy.notation import position_from_dict
@@ -82,6 +83,8 @@ class ScriptingDriver(Driver):
         self.pins = pins
         self.reply = reply
         self.choose: Choose = pins_first if pins else fewest_pips
+        self.seen: Counter[Position] = Counter()
+        """How often each position began one of my rolling turns (:meth:`next_roll`)."""
 
     def position(self) -> Position:
         return position_from_dict(self.board())
@@ -89,9 +92,13 @@ class ScriptingDriver(Driver):
     def next_roll(self) -> Roll | None:
         """Of :data:`GUEST_ROLLS`, the one whose play (of those leaving the game going) takes me furthest, or pins
         first where I pin; else one that cannot be played (a pass; the computer rolls next); else None: every play
-        of every roll ends the game."""
+        of every roll ends the game.
+
+        Where this turn's position came before, the next best roll instead, one further each time: the best play
+        can be forced into a cycle (a 6-6 from the bar that must hit a blot where the computer's 1-2 hits back),
+        and the same roll would then repeat the same turns until the driver gives up."""
         position = self.position()
-        best: tuple[tuple[bool, int], Roll] | None = None
+        ranked: list[tuple[tuple[bool, int], Roll]] = []
         passes = []
         for roll in GUEST_ROLLS:
             plays = going_on(position, roll)
@@ -99,11 +106,10 @@ class ScriptingDriver(Driver):
                 passes.append(roll)
             elif plays:
                 play = self.choose(plays)
-                rank = (self.pins and not hits(play), pips_left(play))
-                if best is None or rank < best[0]:
-                    best = (rank, roll)
-        if best is not None:
-            return best[1]
+                ranked.append(((self.pins and not hits(play), pips_left(play)), roll))
+        if ranked:
+            ranked.sort(key=lambda rank_and_roll: rank_and_roll[0])
+            return ranked[self.seen[position] % len(ranked)][1]
         return passes[0] if passes else None
 
     def last_turn_next(self) -> bool:
@@ -127,6 +133,7 @@ class ScriptingDriver(Driver):
         if game["phase"] == "rolling":
             roll = self.next_roll()
             assert roll is not None, "every play of every roll ends the game"
+            self.seen[self.position()] += 1
             self.server.dice(roll, *replies)
             self.act("roll")
         elif game["phase"] == "moving":
