@@ -339,3 +339,12 @@ def test_cli_malformed_input_is_one_line_with_status_2(
 def test_cli_missing_file_is_status_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "verify-dice", str(tmp_path / "absent.json"))
     assert code == 2 and out == "" and err.startswith("nardy: cannot read ")
+
+
+def test_scripted_dice_drop_what_is_left() -> None:
+    source = ScriptedDice([(2, 4), (5, 5)])
+    assert source.clear() == 2
+    assert source.remaining == 0
+    assert source.clear() == 0
+    with pytest.raises(ScriptExhaustedError, match="used up"):
+        source.roll(source.new_seed(), CLIENT_SEEDS, 0)

@@ -127,6 +127,15 @@ class WebServer:
         queued: int = reply.json()["queued"]
         return queued
 
+    def drop_dice(self) -> int:
+        """Drop the rolls still queued; how many they were."""
+        if self._http is None:
+            self._http = httpx.Client(base_url=self.url, timeout=10)
+        reply = self._http.delete("/api/testing/dice")
+        reply.raise_for_status()
+        dropped: int = reply.json()["dropped"]
+        return dropped
+
 
 class Http:
     """A browser's HTTP side outside the browser (its own cookies, the CSRF header on POST)."""

@@ -65,6 +65,13 @@ class ScriptedDice:
         """How many scripted rolls have not been handed out yet."""
         return len(self._script)
 
+    def clear(self) -> int:
+        """Drop the rolls not handed out yet, so the next test starts with none whatever the last one left; how
+        many they were."""
+        dropped = len(self._script)
+        self._script.clear()
+        return dropped
+
     def new_seed(self) -> str:
         """A real random seed, as :class:`ProvablyFairDice` gives."""
         return secrets.token_bytes(32).hex()
