@@ -89,15 +89,17 @@ class ScriptingDriver(Driver):
     def position(self) -> Position:
         return position_from_dict(self.board())
 
-    def next_roll(self) -> Roll | None:
+    def next_roll(self, position: Position | None = None) -> Roll | None:
         """Of :data:`GUEST_ROLLS`, the one whose play (of those leaving the game going) takes me furthest, or pins
         first where I pin; else one that cannot be played (a pass; the computer rolls next); else None: every play
         of every roll ends the game.
 
         Where this turn's position came before, the next best roll instead, one further each time: the best play
         can be forced into a cycle (a 6-6 from the bar that must hit a blot where the computer's 1-2 hits back),
-        and the same roll would then repeat the same turns until the driver gives up."""
-        position = self.position()
+        and the same roll would then repeat the same turns until the driver gives up. ``position``: the board
+        now, where the caller has it already."""
+        if position is None:
+            position = self.position()
         ranked: list[tuple[tuple[bool, int], Roll]] = []
         passes = []
         for roll in GUEST_ROLLS:
@@ -111,6 +113,14 @@ class ScriptingDriver(Driver):
             ranked.sort(key=lambda rank_and_roll: rank_and_roll[0])
             return ranked[self.seen[position] % len(ranked)][1]
         return passes[0] if passes else None
+
+    def take_roll(self) -> Roll:
+        """The roll to queue for this turn (:meth:`next_roll`), counted as taken at this position."""
+        position = self.position()
+        roll = self.next_roll(position)
+        assert roll is not None, "every play of every roll ends the game"
+        self.seen[position] += 1
+        return roll
 
     def last_turn_next(self) -> bool:
         """At the start of my turn: all my checkers are home, free, and at most four, so the page's
@@ -131,10 +141,7 @@ class ScriptingDriver(Driver):
         game = self.state["game"]
         replies = () if self.reply is None else (self.reply,)
         if game["phase"] == "rolling":
-            roll = self.next_roll()
-            assert roll is not None, "every play of every roll ends the game"
-            self.seen[self.position()] += 1
-            self.server.dice(roll, *replies)
+            self.server.dice(self.take_roll(), *replies)
             self.act("roll")
         elif game["phase"] == "moving":
             plays = going_on(self.position(), tuple(game["dice"]))

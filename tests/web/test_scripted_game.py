@@ -39,9 +39,7 @@ class OfflineGuest(ScriptingDriver):
         """Roll as the driver would, play its choice, and let the random computer reply with its 1-2; the position
         at my next turn (None: the computer's reply ended the game)."""
         position = self.position()
-        roll = self.next_roll()
-        assert roll is not None, "every play of every roll ends the game"
-        self.seen[position] += 1
+        roll = self.take_roll()
         plays = going_on(position, roll)
         after = (self.choose(plays).position if plays else position).turned()
         replies = after.legal_plays(COMPUTER_ROLL)

@@ -120,18 +120,20 @@ class WebServer:
     def dice(self, *rolls: tuple[int, int] | list[int]) -> int:
         """Queue scripted rolls; returns how many are queued now. (One connection for them all: a test that
         queues each roll as it is needed does not open one per roll.)"""
-        if self._http is None:
-            self._http = httpx.Client(base_url=self.url, timeout=10)
-        reply = self._http.post("/api/testing/dice", json={"rolls": [list(r) for r in rolls]})
+        reply = self._testing().post("/api/testing/dice", json={"rolls": [list(r) for r in rolls]})
         reply.raise_for_status()
         queued: int = reply.json()["queued"]
         return queued
 
-    def drop_dice(self) -> int:
-        """Drop the rolls still queued; how many they were."""
+    def _testing(self) -> httpx.Client:
+        """The one connection for the testing routes, opened on first use."""
         if self._http is None:
             self._http = httpx.Client(base_url=self.url, timeout=10)
-        reply = self._http.delete("/api/testing/dice")
+        return self._http
+
+    def drop_dice(self) -> int:
+        """Drop the rolls still queued; how many they were."""
+        reply = self._testing().delete("/api/testing/dice")
         reply.raise_for_status()
         dropped: int = reply.json()["dropped"]
         return dropped
