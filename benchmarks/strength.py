@@ -89,6 +89,8 @@ MAX_WORKERS = 2
 PAIRS_PER_TASK = 1
 """Pairs a worker plays per task: one, so that a matchup out of time stops after the pair under way."""
 NICENESS = 10
+PROGRESS_EVERY = 60.0
+"""Seconds between a matchup's progress lines on stderr, so that a run of hours can be watched and planned."""
 
 
 class Player(Protocol):
@@ -382,7 +384,7 @@ def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int, f
         list(range(start, min(start + PAIRS_PER_TASK, end)))
         for start in range(first_pair, end, PAIRS_PER_TASK)
     )
-    began = time.perf_counter()
+    began = reported = time.perf_counter()
     with ProcessPoolExecutor(max_workers=workers, initializer=lower_priority) as pool:
         running: set[Future[list[PairResult]]] = set()
         out_of_time = False
@@ -397,10 +399,22 @@ def run_matchup(matchup: Matchup, games: int, time_limit: float, workers: int, f
             done, running = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 matchup.pairs.extend(future.result())
-            if time.perf_counter() - began > time_limit:
+            now = time.perf_counter()
+            if now - reported >= PROGRESS_EVERY:
+                reported = now
+                print(progress_line(matchup, games, now - began), file=sys.stderr, flush=True)
+            if now - began > time_limit:
                 out_of_time = True
     matchup.pairs.sort(key=lambda p: p.pair)
     matchup.seconds = time.perf_counter() - began
+
+
+def progress_line(matchup: Matchup, games: int, elapsed: float) -> str:
+    """How far a matchup under way has come: games played of ``games``, wall time and its score so far."""
+    per_game = f", {elapsed / matchup.games:.2f} s a game" if matchup.pairs else ""
+    score = f", {matchup.ppg:+.3f} a game" if matchup.pairs else ""
+    return (f"{matchup.variant}: {matchup.a_name} vs {matchup.b_name}: {matchup.games} of {games} games "
+            f"in {elapsed:.0f} s{per_game}{score}")
 
 
 def matchups_for(variants: Sequence[str], level: str, plies: int, gnubg: bool) -> list[Matchup]:

@@ -43,3 +43,12 @@ def test_the_priority_is_lowered_to_the_niceness_not_by_it(monkeypatch: pytest.M
     niceness[0] = 0
     strength.lower_priority()
     assert niceness == [strength.NICENESS]
+
+
+def test_a_progress_line_says_how_far_a_matchup_has_come() -> None:
+    matchup = strength.Matchup("fevga", "level:expert", "random", a_name="expert", b_name="random")
+    assert strength.progress_line(matchup, 2000, 5.0) == "fevga: expert vs random: 0 of 2000 games in 5 s"
+    matchup.pairs = [strength.PairResult(0, 1.0, 2, 0, 3.0), strength.PairResult(1, 2.0, 2, 1, 3.0)]
+    assert strength.progress_line(matchup, 2000, 60.0) == (
+        "fevga: expert vs random: 4 of 2000 games in 60 s, 15.00 s a game, +1.500 a game"
+    )
